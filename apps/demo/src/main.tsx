@@ -1,0 +1,50 @@
+import { AuthModal, LatchkeyProvider } from "@latchkey/react";
+import { StrictMode, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { App, type ThemeMode } from "./App";
+import "./app.css";
+import { DEMO_PROVIDERS, useOauthMode } from "./oauthMode";
+
+const serviceUrl = import.meta.env.VITE_LATCHKEY_URL ?? "http://127.0.0.1:8787";
+const apiKey = import.meta.env.VITE_LATCHKEY_API_KEY ?? "";
+const mailboxUrl = import.meta.env.VITE_LATCHKEY_MAILBOX ?? `${serviceUrl}/dev/mailbox`;
+
+function Root() {
+  const [theme, setTheme] = useState<ThemeMode>(() =>
+    matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
+  );
+  const oauthMode = useOauthMode();
+  return (
+    <LatchkeyProvider
+      config={{
+        serviceUrl,
+        apiKey,
+        appId: "dev",
+        redirectUrl: `${location.origin}/`,
+        ui: {
+          illustrationStyle: "flat",
+          termsUrl: "https://example.com/terms",
+          theme: { mode: theme, accentColor: "#4f46e5" },
+          header: <span className="modal-logo">Latchkey Demo</span>,
+          sections: [
+            [{ type: "email" }],
+            [{ type: "passkey" }],
+            DEMO_PROVIDERS.map((p) => ({ type: "social" as const, mode: oauthMode, ...p })),
+          ],
+          supportUrl: "https://example.com/support",
+          addPasskeyOnSignup: true,
+          onEvent: ({ name }) => console.info("[latchkey event]", name),
+        },
+      }}
+    >
+      <App theme={theme} onTheme={setTheme} mailboxUrl={mailboxUrl} />
+      <AuthModal />
+    </LatchkeyProvider>
+  );
+}
+
+createRoot(document.getElementById("root") as HTMLElement).render(
+  <StrictMode>
+    <Root />
+  </StrictMode>,
+);

@@ -1,0 +1,590 @@
+/**
+ * Shared benchmark plumbing: start the service as a child process in a throw-away directory, create
+ * sessions through the real signup → OTP → credential-bundle flow, and drive a fixed list of pre-built
+ * requests at a fixed concurrency while timing each one.
+ *
+ * The load generator is deliberately plain: one `http.Agent` (keep-alive, exactly `connections` sockets)
+ * and `connections` workers pulling the next pre-built request from a shared queue, so the client does
+ * as little work per request as possible (no JSON, no crypto, no undici).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  generateP256PrivateKey,
+  openCredentialBundle,
+  p256PublicKeyFromPrivate,
+  toHex,
+} from "../packages/protocol/src/index";
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
+const SERVER_BIN = join(REPO_ROOT, "packages", "server", "bin", "latchkey.js");
+
+/** Every request comes from 127.0.0.1, so the per-IP and per-email limits must be out of the way. */
+export const BENCH_RATE_LIMITS = {
+  mailsPerEmail: 1_000_000,
+  mailsPerIp: 1_000_000,
+  otpAttemptsPerIp: 1_000_000,
+  lookupsPerIp: 1_000_000,
+};
+
+// ---------------------------------------------------------------- service process
+
+export interface ServiceHandle {
+  baseUrl: string;
+  port: number;
+  apiKey: string;
+  /** The temp directory the service runs in (database, master key, dev API key). */
+  dir: string;
+  /** Processes serving (1: `--dev` with its mailbox; more: a config app and a real SMTP catcher). */
+  workers: number;
+  /** Subjects of mail caught by the bench's SMTP server (multi-worker runs). */
+  caught?: { to: string; subject: string }[];
+  pid: number;
+  /** Stops the service (SIGTERM, then SIGKILL after a grace period) and removes its directory. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Run the service under `node --cpu-prof`, writing the profile into this directory on exit. */
+  cpuProfDir?: string;
+  /** Keep the temp directory after stopping (for inspecting the database). */
+  keepDir?: boolean;
+  /** Extra keys merged into the JSON config file. */
+  config?: Record<string, unknown>;
+  startTimeoutMs?: number;
+  /** `latchkey serve --workers N` (node cluster over the same SQLite file). */
+  workers?: number;
+}
+
+const BENCH_API_KEY = "lk_bench_0123456789abcdefghijklmnop";
+
+/** A real SMTP server for multi-worker runs, where the in-memory dev mailbox cannot be used. */
+async function startMailCatcher() {
+  const { SMTPServer } = await import("smtp-server");
+  const caught: { to: string; subject: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, cb) {
+      let raw = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (d: string) => {
+        raw += d;
+      });
+      stream.on("end", () => {
+        const subject = /^Subject: (.*)$/m.exec(raw)?.[1] ?? "";
+        for (const r of session.envelope.rcptTo) caught.push({ to: r.address, subject });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const port = (server.server.address() as net.AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    caught,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** Whatever happens to the bench process, it never leaves a service running behind it. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const child of live) child.kill("SIGKILL");
+  });
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    process.once(sig, () => {
+      for (const child of live) child.kill("SIGKILL");
+      process.exit(130);
+    });
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  srv.listen(0, "127.0.0.1");
+  await once(srv, "listening");
+  const addr = srv.address();
+  const port = typeof addr === "object" && addr ? addr.port : 0;
+  srv.close();
+  await once(srv, "close");
+  if (!port) throw new Error("Could not find a free port");
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function startService(opts: StartOptions = {}): Promise<ServiceHandle> {
+  installExitHook();
+  const dir = mkdtempSync(join(os.tmpdir(), "latchkey-bench-"));
+  const configPath = join(dir, "config.json");
+  const workers = opts.workers ?? 1;
+  const catcher = workers > 1 ? await startMailCatcher() : null;
+  const clusterConfig = catcher
+    ? {
+        smtp: { url: catcher.url },
+        apps: [
+          { id: "bench", name: "Bench", apiKeys: [BENCH_API_KEY], allowedOrigins: [], emailMode: "OTP" },
+        ],
+      }
+    : {};
+  writeFileSync(
+    configPath,
+    JSON.stringify({ rateLimits: BENCH_RATE_LIMITS, ...clusterConfig, ...opts.config }, null, 2),
+  );
+  const port = await freePort();
+  const nodeArgs: string[] = [];
+  if (opts.cpuProfDir) {
+    mkdirSync(opts.cpuProfDir, { recursive: true });
+    nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
+  }
+  const args = [
+    ...nodeArgs,
+    SERVER_BIN,
+    "serve",
+    ...(workers > 1 ? ["--workers", String(workers)] : ["--dev"]),
+    "--db",
+    join(dir, "bench.db"),
+    "--port",
+    String(port),
+    "--log-level",
+    "warn",
+    "--config",
+    configPath,
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: dir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: workers > 1 ? { ...process.env, LATCHKEY_MASTER_KEY: randomBytes(32).toString("hex") } : process.env,
+  });
+  live.add(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+    stderr += d;
+    // Warnings and errors from the service are worth seeing while a benchmark runs.
+    if (stderr.length < 20_000) process.stderr.write(`[service] ${d}`);
+  });
+  let exited: { code: number | null; signal: string | null } | null = null;
+  const exitPromise = new Promise<void>((res) => {
+    child.once("exit", (code, signal) => {
+      exited = { code, signal };
+      live.delete(child);
+      res();
+    });
+  });
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (!exited) {
+      child.kill("SIGTERM");
+      const timedOut = await Promise.race([exitPromise.then(() => false), sleep(15_000).then(() => true)]);
+      if (timedOut) {
+        child.kill("SIGKILL");
+        await exitPromise;
+      }
+    }
+    await catcher?.close();
+    if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + (opts.startTimeoutMs ?? 60_000);
+    for (;;) {
+      if (exited) {
+        const e = exited as { code: number | null; signal: string | null };
+        throw new Error(
+          `The service exited during start-up (code ${e.code}, signal ${e.signal}):\n${stderr}${stdout}`,
+        );
+      }
+      if (Date.now() > deadline)
+        throw new Error(`The service did not become healthy in time:\n${stderr}${stdout}`);
+      try {
+        const r = await fetch(`${baseUrl}/healthz`);
+        await r.arrayBuffer();
+        if (r.ok && (workers > 1 ? /signer service on/.test(stdout) : /Dev app API key:/.test(stdout))) break;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+    let apiKey = workers > 1 ? BENCH_API_KEY : /Dev app API key:\s*(\S+)/.exec(stdout)?.[1];
+    if (!apiKey) {
+      try {
+        apiKey = readFileSync(join(dir, ".latchkey", "dev-api-key"), "utf8").trim();
+      } catch {
+        // handled below
+      }
+    }
+    if (!apiKey) throw new Error(`Could not read the dev app API key from the service output:\n${stdout}`);
+    return {
+      baseUrl,
+      port,
+      apiKey,
+      dir,
+      pid: child.pid ?? -1,
+      stop,
+      workers,
+      ...(catcher ? { caught: catcher.caught } : {}),
+    };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/** Runs `fn` with a started service and always stops it afterwards. */
+export async function withService<T>(opts: StartOptions, fn: (svc: ServiceHandle) => Promise<T>): Promise<T> {
+  const svc = await startService(opts);
+  try {
+    return await fn(svc);
+  } finally {
+    await svc.stop();
+  }
+}
+
+// ---------------------------------------------------------------- signer API helpers
+
+export async function postJson<T = unknown>(svc: ServiceHandle, path: string, body: unknown): Promise<T> {
+  const r = await fetch(`${svc.baseUrl}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${svc.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`POST ${path} → ${r.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+interface MailboxEntry {
+  to: string;
+  subject: string;
+  sentAt: string;
+}
+
+/** The newest OTP code mailed to `email` (the 6-digit number in the subject). */
+export async function readOtpCode(svc: ServiceHandle, email: string, timeoutMs = 5_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails: MailboxEntry[] = svc.caught
+      ? svc.caught.map((m) => ({ ...m, sentAt: "" }))
+      : ((await (await fetch(`${svc.baseUrl}/dev/mailbox.json`)).json()) as MailboxEntry[]);
+    for (let i = mails.length - 1; i >= 0; i--) {
+      const m = mails[i];
+      if (!m || m.to !== email) continue;
+      const code = /\b(\d{6})\b/.exec(m.subject)?.[1];
+      if (code) return code;
+    }
+    if (Date.now() > deadline) throw new Error(`No OTP mail for ${email} in the dev mailbox`);
+    await sleep(50);
+  }
+}
+
+export interface Session {
+  email: string;
+  orgId: string;
+  userId: string;
+  address: string;
+  solanaAddress: string;
+  /** The session's P-256 private key (32 bytes), opened from the credential bundle. */
+  sessionKey: Uint8Array;
+}
+
+/** Signs up `email`, reads the code from the dev mailbox, verifies it and opens the credential bundle. */
+export async function createSession(svc: ServiceHandle, email: string): Promise<Session> {
+  const targetPrivateKey = generateP256PrivateKey();
+  const targetPublicKey = toHex(p256PublicKeyFromPrivate(targetPrivateKey, false));
+  const signup = await postJson<{
+    orgId: string;
+    userId: string;
+    address: string;
+    solanaAddress: string;
+    otpId: string;
+  }>(svc, "/signer/v1/signup", { email, targetPublicKey });
+  const otpCode = await readOtpCode(svc, email);
+  const otp = await postJson<{ status: string; credentialBundle?: string }>(svc, "/signer/v1/otp", {
+    orgId: signup.orgId,
+    otpId: signup.otpId,
+    otpCode,
+    targetPublicKey,
+  });
+  if (otp.status !== "SUCCESS" || !otp.credentialBundle)
+    throw new Error(`OTP did not succeed: ${JSON.stringify(otp)}`);
+  const sessionKey = await openCredentialBundle({
+    bundle: otp.credentialBundle,
+    targetPrivateKey,
+    targetPublicKey,
+  });
+  return {
+    email,
+    orgId: signup.orgId,
+    userId: signup.userId,
+    address: signup.address,
+    solanaAddress: signup.solanaAddress,
+    sessionKey,
+  };
+}
+
+// ---------------------------------------------------------------- load generator
+
+export interface PreparedRequest {
+  path: string;
+  /** The exact bytes to send (built before the run so the client does no work while timing). */
+  body: Buffer;
+}
+
+export interface LoadOptions {
+  baseUrl: string;
+  requests: PreparedRequest[];
+  /**
+   * Sent first over the same sockets and left out of the figures, so the measured run starts on warm,
+   * already-open keep-alive connections (steady state, not connection set-up).
+   */
+  warmup?: PreparedRequest[];
+  connections: number;
+  /** Headers sent with every request (content-type and content-length are added). */
+  headers?: Record<string, string>;
+  /** Optional check of a 2xx answer; returning a string marks the request as an error with that reason. */
+  validate?: (status: number, body: string) => string | undefined;
+  timeoutMs?: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  requests: number;
+  durationMs: number;
+  rps: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  meanMs: number;
+  errors: number;
+  /** Error counts by kind: HTTP status, "network" or "invalid". */
+  errorKinds: Record<string, number>;
+  /** Failures during the warm-up (not counted in `errors`). */
+  warmupErrors: Record<string, number>;
+  /** A few failed answers, for diagnosis. */
+  errorSamples: string[];
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] ?? 0;
+}
+
+function sendOne(
+  agent: http.Agent,
+  url: URL,
+  req: PreparedRequest,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number; body: string }> {
+  return new Promise((res, rej) => {
+    const r = http.request(
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: req.path,
+        headers: { ...headers, "content-length": String(req.body.length) },
+        timeout: timeoutMs,
+      },
+      (resp) => {
+        const chunks: Buffer[] = [];
+        resp.on("data", (c: Buffer) => chunks.push(c));
+        resp.on("end", () =>
+          res({ status: resp.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+        resp.on("error", rej);
+      },
+    );
+    r.on("timeout", () => r.destroy(new Error(`timed out after ${timeoutMs} ms`)));
+    r.on("error", rej);
+    r.end(req.body);
+  });
+}
+
+/**
+ * Sends every request in `opts.requests` exactly once over `connections` keep-alive sockets, each socket
+ * carrying one request at a time (closed loop), and times each request from write to last byte.
+ */
+export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
+  const { requests, connections } = opts;
+  const url = new URL(opts.baseUrl);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
+  const headers = { "content-type": "application/json", ...opts.headers };
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const latencies = new Float64Array(requests.length);
+  let record = latencies; // where the workers write latencies (a scratch array during the warm-up)
+  const errorKinds: Record<string, number> = {};
+  const errorSamples: string[] = [];
+  let errors = 0;
+  let next = 0;
+  const warmupErrors: Record<string, number> = {};
+  let warming = false;
+  const fail = (kind: string, sample: string) => {
+    if (warming) {
+      warmupErrors[kind] = (warmupErrors[kind] ?? 0) + 1;
+      if (errorSamples.length < 5) errorSamples.push(`warm-up ${kind}: ${sample.slice(0, 300)}`);
+      return;
+    }
+    errors++;
+    errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
+    if (errorSamples.length < 5) errorSamples.push(`${kind}: ${sample.slice(0, 300)}`);
+  };
+
+  let queue = requests;
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= queue.length) return;
+      const req = queue[i] as PreparedRequest;
+      const t0 = process.hrtime.bigint();
+      try {
+        const { status, body } = await sendOne(agent, url, req, headers, timeoutMs);
+        record[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+        if (status < 200 || status >= 300) fail(String(status), body);
+        else {
+          const problem = opts.validate?.(status, body);
+          if (problem) fail("invalid", `${problem} — ${body}`);
+        }
+      } catch (e) {
+        record[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+        fail("network", e instanceof Error ? e.message : String(e));
+      }
+    }
+  };
+
+  const workers = () => Promise.all(Array.from({ length: Math.min(connections, queue.length) }, worker));
+  if (opts.warmup?.length) {
+    queue = opts.warmup;
+    warming = true;
+    record = new Float64Array(queue.length);
+    await workers();
+    record = latencies;
+    warming = false;
+    queue = requests;
+    next = 0;
+  }
+  const start = process.hrtime.bigint();
+  await workers();
+  const durationMs = Number(process.hrtime.bigint() - start) / 1e6;
+  agent.destroy();
+
+  const sorted = latencies.slice().sort();
+  let sum = 0;
+  for (const l of sorted) sum += l;
+  return {
+    connections,
+    requests: requests.length,
+    durationMs: round(durationMs, 1),
+    rps: round(requests.length / (durationMs / 1000), 1),
+    p50Ms: round(percentile(sorted, 50), 2),
+    p90Ms: round(percentile(sorted, 90), 2),
+    p99Ms: round(percentile(sorted, 99), 2),
+    maxMs: round(sorted[sorted.length - 1] ?? 0, 2),
+    meanMs: round(sorted.length ? sum / sorted.length : 0, 2),
+    errors,
+    errorKinds,
+    warmupErrors,
+    errorSamples,
+  };
+}
+
+// ---------------------------------------------------------------- reporting
+
+export function round(n: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+export function machineInfo() {
+  const cpus = os.cpus();
+  return {
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model ?? "unknown",
+    node: process.version,
+    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+    totalMemGiB: round(os.totalmem() / 2 ** 30, 1),
+  };
+}
+
+/** A plain-text table: one row per object, columns in the order given. */
+export function table(rows: object[], columns: string[]): string {
+  const cells = [
+    columns,
+    ...rows.map((r) => columns.map((c) => String((r as Record<string, unknown>)[c] ?? ""))),
+  ];
+  const widths = columns.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? "").length)));
+  const line = (row: string[]) => row.map((c, i) => c.padStart(widths[i] ?? 0)).join("  ");
+  return [
+    line(cells[0] as string[]),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...cells.slice(1).map(line),
+  ].join("\n");
+}
+
+export function printErrors(r: LoadResult): void {
+  if (r.errors === 0 && Object.keys(r.warmupErrors).length === 0) return;
+  process.stdout.write(
+    `  ${r.errors} error(s) ${JSON.stringify(r.errorKinds)}, warm-up ${JSON.stringify(r.warmupErrors)}\n`,
+  );
+  for (const s of r.errorSamples) process.stdout.write(`    sample ${s}\n`);
+}
+
+export function writeResults(name: string, data: unknown): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = join(RESULTS_DIR, name);
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+  return file;
+}
+
+/** `--cpu-prof[=dir]` on the bench command line: profile the service; returns the directory or undefined. */
+export function cpuProfArg(argv = process.argv.slice(2)): string | undefined {
+  for (const a of argv) {
+    if (a === "--cpu-prof") return join(RESULTS_DIR, "prof");
+    if (a.startsWith("--cpu-prof=")) return resolve(a.slice("--cpu-prof=".length));
+  }
+  return undefined;
+}
+
+/** `--workers=<n[,m…]>`: the service process counts to measure (default 1 and 2). */
+export function workersArg(argv = process.argv.slice(2)): number[] {
+  const a = argv.find((x) => x.startsWith("--workers="));
+  const list = (a ? a.slice("--workers=".length) : "1,2").split(",").map(Number);
+  if (list.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error("--workers takes whole numbers ≥ 1, e.g. 1,2");
+  return list;
+}
+
+/** `--scale=<f>` multiplies every request count (e.g. 0.1 for a quick smoke run). */
+export function scaleArg(argv = process.argv.slice(2)): number {
+  const a = argv.find((x) => x.startsWith("--scale="));
+  const f = a ? Number(a.slice("--scale=".length)) : 1;
+  if (!Number.isFinite(f) || f <= 0) throw new Error("--scale must be a positive number");
+  return f;
+}

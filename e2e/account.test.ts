@@ -1,0 +1,104 @@
+import { attachDevIdentityProvider } from "@latchkey/server";
+import { generate } from "otplib";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addVirtualAuthenticator } from "../packages/core/test/browser/virtualAuthenticator";
+import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+
+// The demo's account page: passkeys, social providers and the authenticator app of the signed-in user.
+// Served on localhost (the passkeys' relying party), with the dev identity provider for social sign-in.
+let s: Stack;
+let idp: { close(): Promise<void> };
+let context: BrowserContext;
+beforeAll(async () => {
+  s = await startStack("demo", { hostName: "localhost" });
+  idp = await attachDevIdentityProvider(s.service, s.serviceUrl);
+}, 120_000);
+afterAll(async () => {
+  await context?.close();
+  await idp?.close();
+  await s?.close();
+});
+
+const dialog = (page: Page) => page.getByRole("dialog");
+
+describe("demo account page", () => {
+  it("adds and removes a passkey, links and unlinks Google, turns the authenticator app on and off", async () => {
+    context = await s.browser.newContext({ viewport: { width: 1100, height: 1000 }, colorScheme: "light" });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on("pageerror", (e) => console.error("pageerror", e.message));
+    await addVirtualAuthenticator(context, page);
+    await page.goto(`${s.hostOrigin}/`);
+    await page.getByRole("button", { name: "Sign in" }).first().click();
+    await dialog(page).waitFor();
+    // The demo's modal: email, passkey, and Google and Auth0.
+    for (const name of ["I have a passkey", "Continue with Google", "Continue with Auth0"])
+      await dialog(page).getByRole("button", { name }).waitFor();
+    await shot(page, "50-demo-modal-social");
+    const email = "account-page@example.com";
+    await dialog(page).getByRole("textbox").fill(email);
+    const submit = dialog(page).locator("button[type=submit]");
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await submit.click();
+    await typeOtp(page, await s.otpCode(email));
+    // A new user is offered a passkey (addPasskeyOnSignup): not now.
+    await dialog(page).getByRole("heading", { name: "Add a passkey" }).waitFor();
+    await dialog(page).getByRole("button", { name: "Skip" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+
+    const account = page.getByTestId("account");
+    await account.getByRole("heading", { name: "Sign-in methods" }).waitFor();
+    await account.getByText(email).waitFor();
+
+    // Passkey: add, listed as passkey-<ms>.
+    const passkeys = page.getByTestId("passkeys");
+    await passkeys.getByText("No passkey yet.").waitFor();
+    await passkeys.getByRole("button", { name: "Add a passkey" }).click();
+    await passkeys.getByText(/^passkey-\d+/).waitFor();
+
+    // Authenticator app: QR code and secret, confirmed with a code.
+    const totp = page.getByTestId("totp");
+    await totp.getByRole("button", { name: "Turn on" }).click();
+    await totp.getByTestId("totp-qr").waitFor();
+    const secret = (await totp.getByTestId("totp-secret").textContent()) as string;
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    expect(await totp.getByTestId("totp-qr").getAttribute("src")).toMatch(/^data:image\/png;base64,/);
+    await totp.getByLabel("Authenticator code").fill(await generate({ secret }));
+    await shot(page, "51-demo-totp-setup");
+    await totp.getByRole("button", { name: "Turn on" }).click();
+    await totp.getByText("On: sign-ins by email also ask for a code from your app.").waitFor();
+
+    // Google: linked in a pop-up, listed, then unlinked.
+    const providers = page.getByTestId("providers");
+    const popup = page.waitForEvent("popup");
+    await providers.getByRole("button", { name: "Link Google" }).click();
+    await (await popup).locator('button.user[data-sub="alan"]').click();
+    await providers.getByRole("listitem").filter({ hasText: "Google" }).waitFor();
+    expect(await providers.getByRole("button", { name: "Link Google" }).count()).toBe(0);
+    await shot(page, "52-demo-account");
+    expect(await providers.getByText("No provider linked.").count()).toBe(0);
+    await providers.getByRole("button", { name: "Remove" }).click();
+    await providers.getByText("No provider linked.").waitFor();
+
+    await passkeys.getByRole("button", { name: "Remove" }).click();
+    await passkeys.getByText("No passkey yet.").waitFor();
+    await totp.getByRole("button", { name: "Turn off" }).click();
+    await totp.getByText("Off: add a second step to email sign-ins.").waitFor();
+  });
+
+  it("offers the social buttons by pop-up or by redirect", async () => {
+    const fresh = await s.browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await fresh.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${s.hostOrigin}/`);
+    await page.getByRole("radio", { name: "Redirect" }).check();
+    await page.getByRole("button", { name: "Sign in" }).first().click();
+    await dialog(page).getByRole("button", { name: "Continue with Google" }).click();
+    await page.waitForURL((url) => !url.href.startsWith(s.hostOrigin));
+    await page.locator('button.user[data-sub="ada"]').click();
+    await page.waitForURL((url) => url.href.startsWith(s.hostOrigin));
+    await page.getByTestId("evm-address").waitFor();
+    await fresh.close();
+  });
+});

@@ -1,0 +1,182 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createService, type Service } from "@latchkey/server";
+import react from "@vitejs/plugin-react";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { build } from "vite";
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+export const ARTIFACTS = join(root, "e2e", "artifacts");
+
+/** A second app on the service whose signer config is magic-link. */
+export const MAGIC_LINK_APP = { id: "ml", apiKey: "lk_e2e_magic_link_app_key_000001" };
+
+export interface Stack {
+  service: Service;
+  serviceUrl: string;
+  devApiKey: string;
+  hostOrigin: string;
+  browser: Browser;
+  /** The newest mail to `to` after the first `after` (waits for it). */
+  mail(to: string, after?: number): Promise<{ subject: string; text: string }>;
+  mailCount(to: string): number;
+  otpCode(to: string, after?: number): Promise<string>;
+  magicLink(to: string, after?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+/**
+ * One service (own SQLite file, dev mailbox) and one host app built for production with Vite and served
+ * on a free port, plus Chromium. `app: "demo"` builds apps/demo; `"host"` the e2e host (e2e/host), whose
+ * page reads its config from the query string.
+ */
+export async function startStack(
+  app: "demo" | "host",
+  /**
+   * `hostName: "localhost"` serves the app and the service as http://localhost:PORT: a secure context
+   * whose host is the dev app's WebAuthn relying party (passkey tests), the service on the app's site.
+   */
+  opts: { hostName?: string } = {},
+): Promise<Stack> {
+  const hostName = opts.hostName ?? "127.0.0.1";
+  const dir = mkdtempSync(join(tmpdir(), "latchkey-e2e-"));
+  const outDir = join(dir, "dist");
+  let inject = "";
+  const http: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const file = normalize(join(outDir, path));
+    let body: Buffer;
+    let type = TYPES[extname(file)];
+    try {
+      if (!file.startsWith(outDir) || !type || path === "/") throw new Error("index");
+      body = readFileSync(file);
+    } catch {
+      type = TYPES[".html"];
+      body = Buffer.from(
+        readFileSync(join(outDir, "index.html"), "utf8").replace("<head>", `<head>${inject}`),
+      );
+    }
+    res.writeHead(200, { "content-type": type ?? "application/octet-stream", "cache-control": "no-store" });
+    res.end(body);
+  });
+  await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
+  const hostOrigin = `http://${hostName}:${(http.address() as AddressInfo).port}`;
+
+  const service = await createService({
+    db: join(dir, "latchkey.db"),
+    dev: true,
+    masterKey: randomBytes(32),
+    dataDir: dir,
+    devOrigins: [hostOrigin],
+    devMagicLinkUrls: [`${hostOrigin}/`],
+    logLevel: "warn",
+    apps: [
+      {
+        id: MAGIC_LINK_APP.id,
+        name: "Magic link app",
+        apiKeys: [MAGIC_LINK_APP.apiKey],
+        allowedOrigins: [hostOrigin],
+        emailMode: "MAGIC_LINK",
+        magicLinkRedirectUrls: [`${hostOrigin}/`],
+      },
+    ],
+  });
+  const serviceUrl = (await service.listen({ port: 0 })).replace("127.0.0.1", hostName);
+  const devApiKey = service.devApp?.apiKey as string;
+  inject = `<script>window.LK_E2E=${JSON.stringify({ serviceUrl, devApiKey, magicLink: MAGIC_LINK_APP })}</script>`;
+
+  if (app === "demo") {
+    process.env.VITE_LATCHKEY_URL = serviceUrl;
+    process.env.VITE_LATCHKEY_API_KEY = devApiKey;
+    process.env.VITE_LATCHKEY_MAILBOX = `${serviceUrl}/dev/mailbox`;
+    await build({
+      root: join(root, "apps/demo"),
+      configFile: join(root, "apps/demo/vite.config.ts"),
+      build: { outDir, emptyOutDir: true },
+      logLevel: "warn",
+    });
+  } else {
+    await build({
+      root: join(root, "e2e/host"),
+      configFile: false,
+      plugins: [react()],
+      build: { outDir, emptyOutDir: true },
+      logLevel: "warn",
+    });
+  }
+
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  mkdirSync(ARTIFACTS, { recursive: true });
+
+  const mails = (to: string) => service.ctx.mailer.mailbox().filter((m) => m.to === to);
+  async function mail(to: string, after = 0) {
+    for (let i = 0; i < 500; i++) {
+      const list = mails(to);
+      if (list.length > after) return list[list.length - 1] as { subject: string; text: string };
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`no mail to ${to}`);
+  }
+  return {
+    service,
+    serviceUrl,
+    devApiKey,
+    hostOrigin,
+    browser,
+    mail,
+    mailCount: (to) => mails(to).length,
+    async otpCode(to, after) {
+      const m = await mail(to, after);
+      const code = /\b(\d{6})\b/.exec(m.subject)?.[1];
+      if (!code) throw new Error(`no code in "${m.subject}"`);
+      return code;
+    },
+    async magicLink(to, after) {
+      const m = await mail(to, after);
+      const link = /(https?:\/\/\S+)/.exec(m.text)?.[1];
+      if (!link) throw new Error("no link in the mail");
+      return link;
+    },
+    async close() {
+      // Teardown never hangs a run: Chromium gets 15 s to close, and open keep-alive sockets are dropped.
+      await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 15_000))]);
+      await service.close();
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot of the page as e2e/artifacts/<name>.png. */
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), animations: "disabled" });
+}
+
+/** Types the code into the OTP boxes one digit at a time (the sixth submits). */
+export async function typeOtp(page: Page, code: string): Promise<void> {
+  await page.getByLabel("Digit 1 of 6").focus();
+  await page.keyboard.type(code, { delay: 20 });
+}

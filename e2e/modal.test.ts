@@ -1,0 +1,248 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { type Hex, verifyMessage } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+
+// The modal in a bare host page (e2e/host), with the UI config from the query string.
+let s: Stack;
+let context: BrowserContext;
+beforeAll(async () => {
+  s = await startStack("host");
+  context = await s.browser.newContext({ viewport: { width: 900, height: 760 } });
+}, 120_000);
+afterAll(async () => {
+  await context?.close();
+  await s?.close();
+});
+
+async function open(ui: object = {}, extra = ""): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(8000);
+  page.on("pageerror", (e) => console.error("pageerror", e.message));
+  await page.goto(`${s.hostOrigin}/?ui=${encodeURIComponent(JSON.stringify(ui))}${extra}`);
+  await page.getByTestId("status").filter({ hasNotText: "INITIALIZING" }).waitFor();
+  return page;
+}
+
+async function openModal(page: Page) {
+  await page.getByRole("button", { name: "Open sign-in" }).click();
+  await page.getByRole("dialog").waitFor();
+}
+
+const dialog = (page: Page) => page.getByRole("dialog");
+
+async function toOtpStep(page: Page, email: string) {
+  await page.getByRole("textbox").fill(email);
+  const submit = dialog(page).locator("button[type=submit]");
+  await expect.poll(() => submit.isEnabled()).toBe(true);
+  await submit.click();
+  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
+}
+
+describe("magic link", () => {
+  it("a returning user signs in by the link from the mail, opened in the same browser", async () => {
+    const email = "returning@example.com";
+    // First visit: sign up (magic-link app), then sign out.
+    for (const round of ["signup", "returning"]) {
+      const page = await open({}, "&app=ml");
+      await openModal(page);
+      const sent = s.mailCount(email);
+      await page.getByRole("textbox").fill(email);
+      await expect
+        .poll(() => dialog(page).getByRole("button", { name: "Continue", exact: true }).isEnabled())
+        .toBe(true);
+      await dialog(page).getByRole("button", { name: "Continue", exact: true }).click();
+      await dialog(page).getByRole("heading", { name: "Check your email" }).waitFor();
+      expect(await dialog(page).textContent()).toContain(email);
+      expect(await dialog(page).getByRole("button", { name: "Back" }).count()).toBe(1);
+      if (round === "returning") await shot(page, "20-email-verify");
+      const link = await s.magicLink(email, sent);
+      expect(link.startsWith(`${s.hostOrigin}/?`)).toBe(true);
+      const landing = await context.newPage();
+      await landing.goto(link);
+      await landing
+        .getByTestId("status")
+        .filter({ hasText: /^CONNECTED$/ })
+        .waitFor();
+      // The auth parameters are stripped; the page's own stay.
+      expect(new URL(landing.url()).search).toBe("?app=ml");
+      // The tab that asked hears of it: its modal completes and closes.
+      await page
+        .getByTestId("status")
+        .filter({ hasText: /^CONNECTED$/ })
+        .waitFor();
+      await dialog(page).waitFor({ state: "detached" });
+      expect(await page.evaluate(() => window.lkSuccess)).toBe(1);
+      const address = (await page.getByTestId("address").textContent()) as Hex;
+      await page.getByRole("button", { name: "Sign", exact: true }).click();
+      await page.getByTestId("signature").filter({ hasText: "0x" }).waitFor();
+      const signature = (await page.getByTestId("signature").textContent()) as Hex;
+      expect(await verifyMessage({ address, message: "e2e", signature })).toBe(true);
+      if (round === "returning") await shot(landing, "21-magic-link-landed");
+      await page.getByRole("button", { name: "Log out" }).click();
+      await page.getByTestId("status").filter({ hasText: "DISCONNECTED" }).waitFor();
+      await landing.close();
+      await page.close();
+    }
+  });
+});
+
+describe("UI config", () => {
+  it("defaults: header with close, 'Sign in', email then 'or' then 'I have a passkey', the terms line", async () => {
+    const page = await open();
+    await openModal(page);
+    const d = dialog(page);
+    expect(await d.getByRole("heading", { name: "Sign in" }).count()).toBe(1);
+    expect(await d.getByRole("button", { name: "Close" }).count()).toBe(1);
+    expect(await d.getByRole("button", { name: "Back" }).count()).toBe(0);
+    expect(await d.getByPlaceholder("Email").count()).toBe(1);
+    expect(await d.locator(".lk-divider").allTextContents()).toEqual(["or"]);
+    expect(await d.getByRole("button", { name: "I have a passkey" }).count()).toBe(1);
+    expect(await d.locator("footer").textContent()).toContain(
+      "By signing in, you agree to the Terms of Service",
+    );
+    expect(await d.locator("footer").textContent()).toContain("Protected by");
+    expect(await d.getByText("Contact support").count()).toBe(0);
+    await page.close();
+  });
+
+  it("hides the heading, the header, the close and the back buttons", async () => {
+    let page = await open({ hideHeading: true });
+    await openModal(page);
+    expect(await dialog(page).getByRole("heading", { name: "Sign in" }).count()).toBe(0);
+    await shot(page, "22-config-hide-heading");
+    await page.close();
+
+    page = await open({ hideHeader: true });
+    await openModal(page);
+    expect(await dialog(page).locator("header").count()).toBe(0);
+    expect(await dialog(page).getByRole("button", { name: "Close" }).count()).toBe(0);
+    await page.close();
+
+    page = await open({ hideClose: true, hideBack: true });
+    await openModal(page);
+    expect(await dialog(page).getByRole("button", { name: "Close" }).count()).toBe(0);
+    await toOtpStep(page, "hide-back@example.com");
+    expect(await dialog(page).getByRole("button", { name: "Back" }).count()).toBe(0);
+    await page.keyboard.press("Escape");
+    await dialog(page).waitFor({ state: "detached" });
+    await page.close();
+  });
+
+  it("email section: placeholder, button label, or the inline arrow", async () => {
+    let page = await open({
+      sections: [[{ type: "email", placeholder: "you@work.com", buttonLabel: "Email me a code" }]],
+    });
+    await openModal(page);
+    const d = dialog(page);
+    expect(await d.getByPlaceholder("you@work.com").count()).toBe(1);
+    expect(await d.getByRole("button", { name: "Email me a code" }).count()).toBe(1);
+    // Only one section: no divider, no passkey.
+    expect(await d.locator(".lk-divider").count()).toBe(0);
+    expect(await d.getByRole("button", { name: "I have a passkey" }).count()).toBe(0);
+    await shot(page, "23-config-email-only");
+    await page.close();
+
+    page = await open({ sections: [[{ type: "email", hideButton: true }], [{ type: "passkey" }]] });
+    await openModal(page);
+    const arrow = dialog(page).locator(".lk-arrow");
+    expect(await arrow.count()).toBe(1);
+    expect(await arrow.isDisabled()).toBe(true);
+    expect(await dialog(page).locator(".lk-btn-primary").count()).toBe(0);
+    await page.getByRole("textbox").fill("arrow@example.com");
+    await expect.poll(() => arrow.isEnabled()).toBe(true);
+    await shot(page, "24-config-inline-arrow");
+    await arrow.click();
+    await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
+    await page.close();
+  });
+
+  it("passkey-only section shows 'Continue with passkey'", async () => {
+    const page = await open({ sections: [[{ type: "passkey" }]] });
+    await openModal(page);
+    expect(await dialog(page).getByRole("button", { name: "Continue with passkey" }).count()).toBe(1);
+    expect(await dialog(page).getByRole("textbox").count()).toBe(0);
+    await page.close();
+  });
+
+  it("four illustration styles draw four different pictures", async () => {
+    const drawn = new Set<string>();
+    for (const style of ["outline", "linear", "filled", "flat"]) {
+      const page = await open({ illustrationStyle: style });
+      await openModal(page);
+      await toOtpStep(page, `illustration-${style}@example.com`);
+      const illustration = dialog(page).locator(".lk-illustration");
+      expect(await illustration.getAttribute("data-illustration")).toBe(`mail-${style}`);
+      drawn.add(await illustration.innerHTML());
+      await shot(page, `25-illustration-${style}`);
+      await page.close();
+    }
+    expect(drawn.size).toBe(4);
+  });
+
+  it("theme: dark mode, accent colour, radius, font; terms link; header content", async () => {
+    const page = await open({
+      theme: { mode: "dark", accentColor: "rgb(219, 39, 119)", radius: "4px", fontFamily: "monospace" },
+      termsUrl: "https://example.com/terms",
+    });
+    await openModal(page);
+    const root = page.locator(".lk-root").filter({ has: page.getByRole("dialog") });
+    expect(await root.getAttribute("data-theme")).toBe("dark");
+    await page.getByRole("textbox").fill("theme@example.com");
+    const button = dialog(page).getByRole("button", { name: "Continue", exact: true });
+    await expect.poll(() => button.isEnabled()).toBe(true);
+    const look = await button.evaluate((el) => {
+      const c = getComputedStyle(el);
+      const card = getComputedStyle(el.closest(".lk-card") as Element);
+      return {
+        bg: c.backgroundColor,
+        font: c.fontFamily,
+        radius: card.borderTopLeftRadius,
+        cardBg: card.backgroundColor,
+      };
+    });
+    expect(look).toEqual({
+      bg: "rgb(219, 39, 119)",
+      font: "monospace",
+      radius: "4px",
+      cardBg: "rgb(17, 24, 39)",
+    });
+    expect(await dialog(page).getByRole("link", { name: "Terms of Service" }).getAttribute("href")).toBe(
+      "https://example.com/terms",
+    );
+    await shot(page, "26-config-theme-dark");
+    await page.close();
+  });
+
+  it("supportUrl never shows on the email steps (only passkey and OAuth steps)", async () => {
+    const page = await open({ supportUrl: "https://example.com/help" });
+    await openModal(page);
+    expect(await dialog(page).getByText("Contact support").count()).toBe(0);
+    await toOtpStep(page, "support@example.com");
+    expect(await dialog(page).getByText("Contact support").count()).toBe(0);
+    expect(await dialog(page).locator("footer").textContent()).toContain("Email not received?");
+    await page.close();
+  });
+
+  it("AuthCard renders the same flow inline and signs in", async () => {
+    const page = await open({}, "&card=1");
+    const card = page.locator("section.lk-card");
+    await card.waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    expect(await card.getByRole("button", { name: "Close" }).count()).toBe(0);
+    await shot(page, "27-auth-card");
+    const email = "card@example.com";
+    const sent = s.mailCount(email);
+    await card.getByRole("textbox").fill(email);
+    await expect
+      .poll(() => card.getByRole("button", { name: "Continue", exact: true }).isEnabled())
+      .toBe(true);
+    await card.getByRole("button", { name: "Continue", exact: true }).click();
+    await card.getByRole("heading", { name: "Enter verification code" }).waitFor();
+    await typeOtp(page, await s.otpCode(email, sent));
+    await page.getByTestId("address").waitFor();
+    // onAuthSuccess once 'Verified!' has shown for its second.
+    await expect.poll(() => page.evaluate(() => window.lkSuccess)).toBe(1);
+    await page.close();
+  });
+});

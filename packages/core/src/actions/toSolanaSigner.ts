@@ -1,0 +1,109 @@
+import { fromHex } from "@latchkey/protocol";
+import { SignerError } from "../errors";
+import type { Signer } from "../signer/signer";
+import { signRawMessage } from "./signRawMessage";
+
+const SIGNATURE_LENGTH = 64;
+
+/** A public key of @solana/web3.js v1 (only what is used here). */
+interface Web3PublicKeyLike {
+  toBase58(): string;
+}
+/** A legacy `Transaction` of @solana/web3.js v1. */
+export interface Web3LegacyTransactionLike {
+  serializeMessage(): Uint8Array;
+  signatures: { publicKey: Web3PublicKeyLike }[];
+  addSignature(publicKey: never, signature: never): void;
+}
+/** A `VersionedTransaction` of @solana/web3.js v1. */
+export interface Web3VersionedTransactionLike {
+  version: unknown;
+  message: { serialize(): Uint8Array; staticAccountKeys: Web3PublicKeyLike[] };
+  signatures: Uint8Array[];
+}
+/** Kit hands out bytes typed read-only. */
+export type ReadonlyBytes = Omit<Uint8Array, "copyWithin" | "fill" | "reverse" | "set" | "sort">;
+/** A compiled transaction of @solana/kit. */
+export interface KitTransactionLike {
+  messageBytes: ReadonlyBytes;
+  signatures: Readonly<Record<string, Uint8Array | null>>;
+}
+export type SolanaTransactionLike =
+  | Web3LegacyTransactionLike
+  | Web3VersionedTransactionLike
+  | KitTransactionLike;
+
+export interface SolanaSigner {
+  /** The user's Solana address (base58). */
+  readonly address: string;
+  /** The 64-byte ed25519 signature of `message`. */
+  signMessage(message: ReadonlyBytes): Promise<Uint8Array>;
+  /**
+   * Adds the user's signature to a transaction: a @solana/web3.js v1 `Transaction` or
+   * `VersionedTransaction` (signed in place and returned), or a @solana/kit transaction (a new object).
+   */
+  signTransaction<T extends SolanaTransactionLike>(transaction: T): Promise<T>;
+  /** @solana/kit `TransactionPartialSigner`. */
+  signTransactions(transactions: readonly KitTransactionLike[]): Promise<Record<string, Uint8Array>[]>;
+  /** @solana/kit `MessagePartialSigner`. */
+  signMessages(messages: readonly { content: ReadonlyBytes }[]): Promise<Record<string, Uint8Array>[]>;
+}
+
+/**
+ * The signed-in user's Solana wallet. Throws 'no solana address' when the user has none.
+ *
+ * @example
+ * const solana = toSolanaSigner(signer);
+ * const signed = await solana.signTransaction(versionedTransaction);
+ */
+export function toSolanaSigner(signer: Signer): SolanaSigner {
+  const user = signer.user;
+  if (!user) throw new SignerError("NOT_AUTHENTICATED");
+  const address = user.solanaAddress;
+  if (!address) throw new SignerError("NO_SOLANA_ADDRESS");
+
+  const signBytes = async (bytes: ReadonlyBytes): Promise<Uint8Array> => {
+    const message = Uint8Array.from(bytes as ArrayLike<number>);
+    const signature = await signRawMessage(signer, { message, mode: "SOLANA" });
+    return fromHex(signature).slice(0, SIGNATURE_LENGTH);
+  };
+
+  const signTransaction = async <T extends SolanaTransactionLike>(transaction: T): Promise<T> => {
+    if ("messageBytes" in transaction) {
+      const signature = await signBytes(transaction.messageBytes);
+      return Object.freeze({
+        ...transaction,
+        signatures: Object.freeze({ ...transaction.signatures, [address]: signature }),
+      }) as unknown as T;
+    }
+    if ("version" in transaction) {
+      const index = transaction.message.staticAccountKeys.findIndex((key) => key.toBase58() === address);
+      if (index < 0) throw new TypeError(`The transaction does not need a signature from ${address}`);
+      transaction.signatures[index] = await signBytes(transaction.message.serialize());
+      return transaction;
+    }
+    const message = transaction.serializeMessage();
+    const entry = transaction.signatures.find((pair) => pair.publicKey.toBase58() === address);
+    if (!entry) throw new TypeError(`The transaction does not need a signature from ${address}`);
+    const signature = await signBytes(message);
+    // web3.js keeps signatures as Buffers; Buffer.from inside addSignature copies a Uint8Array too.
+    transaction.addSignature(entry.publicKey as never, signature as never);
+    return transaction;
+  };
+
+  return {
+    address,
+    signMessage: signBytes,
+    signTransaction,
+    async signTransactions(transactions) {
+      const out: Record<string, Uint8Array>[] = [];
+      for (const tx of transactions) out.push({ [address]: await signBytes(tx.messageBytes) });
+      return out;
+    },
+    async signMessages(messages) {
+      const out: Record<string, Uint8Array>[] = [];
+      for (const m of messages) out.push({ [address]: await signBytes(m.content) });
+      return out;
+    },
+  };
+}

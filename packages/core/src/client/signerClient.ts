@@ -1,0 +1,413 @@
+import {
+  ACTIVITY_POLL_INTERVAL_MS,
+  type Activity,
+  SDK_VERSION_HEADER,
+  type StampedRequest,
+} from "@latchkey/protocol";
+import { ActivityError, SignerApiError } from "../errors";
+import type { KeyHolder } from "../keyHolders/types";
+import { SDK_VERSION } from "../version";
+import type {
+  Authenticator,
+  AuthMethods,
+  AuthResponse,
+  CreateReadWriteSessionParams,
+  CreateReadWriteSessionResult,
+  EmailAuthParams,
+  EmailSignupParams,
+  LookupResponse,
+  MultiFactorCode,
+  MultiFactorsResponse,
+  OtpParams,
+  OtpResponse,
+  PasskeyAttestation,
+  PasskeySignupParams,
+  PasskeyWhoamiResponse,
+  PrepareOauthResponse,
+  RequestMultiFactorResponse,
+  SignerConfigResponse,
+  SignPayloadResponse,
+  SignRawPayloadParams,
+  SignupResponse,
+  Stamper,
+  ValidateMultiFactorsResponse,
+  WhoamiResponse,
+} from "./types";
+
+export interface SignerClientOptions {
+  /** Origin (and optional path prefix) of the signer service, e.g. `https://auth.example.com`. */
+  baseUrl: string;
+  /** The app's API key; or `jwt`. */
+  apiKey?: string;
+  jwt?: string;
+  keyHolder: KeyHolder;
+  fetch?: typeof fetch;
+  /** Clock for `timestampMs` of submit bodies. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  pollIntervalMs?: number;
+}
+
+const TERMINAL_FAILURES = new Set([
+  "ACTIVITY_STATUS_FAILED",
+  "ACTIVITY_STATUS_REJECTED",
+  "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+]);
+
+/**
+ * Typed HTTP client of the signer API (`/signer/v1/*`, DESIGN §3.1) and of the stamped key-management
+ * API (`/public/v1/*`, §3.3). Requests that act for the user are stamped by the key holder, which never
+ * hands its keys out.
+ *
+ * @example
+ * const client = new SignerClient({ baseUrl, apiKey, keyHolder: createMemoryKeyHolder() });
+ * const { orgId } = await client.lookup({ email: "ada@example.com" });
+ */
+export class SignerClient {
+  readonly baseUrl: string;
+  readonly keyHolder: KeyHolder;
+  readonly #auth: string | undefined;
+  readonly #fetch: typeof fetch | undefined;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #pollIntervalMs: number;
+
+  constructor(options: SignerClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.keyHolder = options.keyHolder;
+    const token = options.apiKey ?? options.jwt;
+    this.#auth = token ? `Bearer ${token}` : undefined;
+    this.#fetch = options.fetch;
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.#pollIntervalMs = options.pollIntervalMs ?? ACTIVITY_POLL_INTERVAL_MS;
+  }
+
+  // ---- transport ----
+
+  async #post<T>(path: string, body: string, headers: Record<string, string> = {}): Promise<T> {
+    const doFetch = this.#fetch ?? globalThis.fetch;
+    const response = await doFetch(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        [SDK_VERSION_HEADER]: SDK_VERSION,
+        ...(this.#auth ? { authorization: this.#auth } : {}),
+        ...headers,
+      },
+      body,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new SignerApiError({ status: response.status, path, responseText: text });
+    return (text ? JSON.parse(text) : {}) as T;
+  }
+
+  /** POST `/signer{path}` with a JSON body. */
+  request<T>(path: `/v1/${string}`, body: object): Promise<T> {
+    return this.#post<T>(`/signer${path}`, JSON.stringify(body));
+  }
+
+  /**
+   * A key-management request to be carried in a signer call, signed by the session key (or by `stamper`,
+   * e.g. a passkey).
+   */
+  async stampRequest(
+    path: `/public/v1/${string}`,
+    body: object,
+    stamper: Stamper = (text) => this.keyHolder.stamp(text),
+  ): Promise<StampedRequest> {
+    const text = JSON.stringify(body);
+    const { stampHeaderName, stampHeaderValue } = await stamper(text);
+    return { body: text, stamp: { stampHeaderName, stampHeaderValue }, url: `${this.baseUrl}${path}` };
+  }
+
+  // Fresh bodies are single use and stamps are deterministic: two bodies in the same millisecond would
+  // be one request to the service, so the timestamp strictly increases per client.
+  #lastTimestampMs = 0;
+  #timestampMs(): string {
+    this.#lastTimestampMs = Math.max(this.#now(), this.#lastTimestampMs + 1);
+    return String(this.#lastTimestampMs);
+  }
+
+  #submitBody(type: string, organizationId: string, parameters: object) {
+    return { type, timestampMs: this.#timestampMs(), organizationId, parameters };
+  }
+
+  // ---- signer API (DESIGN §3.1) ----
+
+  signerConfig(): Promise<SignerConfigResponse> {
+    return this.request("/v1/signer-config", {});
+  }
+
+  lookup(params: { email: string }): Promise<LookupResponse> {
+    return this.request("/v1/lookup", params);
+  }
+
+  signup(params: EmailSignupParams | PasskeySignupParams): Promise<SignupResponse> {
+    return this.request("/v1/signup", params);
+  }
+
+  /** Starts email auth; an MFA-required answer throws a SignerApiError carrying `multiFactors`. */
+  auth(params: EmailAuthParams): Promise<AuthResponse> {
+    return this.request("/v1/auth", params);
+  }
+
+  otp(params: OtpParams): Promise<OtpResponse> {
+    return this.request("/v1/otp", params);
+  }
+
+  /** The user behind the held session key, in organisation `orgId`. */
+  async whoami(params: { orgId: string }): Promise<WhoamiResponse> {
+    const stampedRequest = await this.stampRequest("/public/v1/query/whoami", {
+      organizationId: params.orgId,
+    });
+    return this.request("/v1/whoami", { stampedRequest });
+  }
+
+  /**
+   * DESIGN's passkey lookup: a passkey-stamped whoami addressed to the app's root organisation answers
+   * the user the passkey belongs to, and the credential id. Each call is a prompt; the stamp is single use.
+   */
+  async lookupUserWithPasskey(params: {
+    rootOrgId: string;
+    stamper: Stamper;
+  }): Promise<PasskeyWhoamiResponse> {
+    const stampedRequest = await this.stampRequest(
+      "/public/v1/query/whoami",
+      { organizationId: params.rootOrgId, timestampMs: this.#timestampMs() },
+      params.stamper,
+    );
+    return this.request("/v1/whoami", { stampedRequest });
+  }
+
+  prepareOauth(params: { nonce: string }): Promise<PrepareOauthResponse> {
+    return this.request("/v1/prepare-oauth", params);
+  }
+
+  /** Signs a raw payload with the user's wallet: answers hex r‖s‖v (65 bytes). */
+  async signPayload(params: SignRawPayloadParams): Promise<SignPayloadResponse> {
+    const stampedRequest = await this.stampRequest(
+      "/public/v1/submit/sign_raw_payload",
+      this.#submitBody("ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", params.orgId, {
+        signWith: params.signWith,
+        payload: params.payload,
+        encoding: params.encoding,
+        hashFunction: params.hashFunction,
+      }),
+    );
+    return this.request("/v1/sign-payload", { stampedRequest });
+  }
+
+  /** The user's ways to sign in; carries a stamped `whoami` of the user's organisation. */
+  async listAuthMethods(params: { suborgId: string }): Promise<AuthMethods> {
+    const stampedRequest = await this.stampRequest("/public/v1/query/whoami", {
+      organizationId: params.suborgId,
+    });
+    return this.request("/v1/list-auth-methods", { suborgId: params.suborgId, stampedRequest });
+  }
+
+  async addOauthProvider(params: {
+    orgId: string;
+    userId: string;
+    oauthProviders: { providerName: string; oidcToken: string }[];
+  }): Promise<{ oauthProviders: AuthMethods["oauthProviders"] }> {
+    const stampedRequest = await this.stampRequest(
+      "/public/v1/submit/create_oauth_providers",
+      this.#submitBody("ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS", params.orgId, {
+        userId: params.userId,
+        oauthProviders: params.oauthProviders,
+      }),
+    );
+    return this.request("/v1/add-oauth-provider", { stampedRequest });
+  }
+
+  async removeOauthProvider(params: {
+    orgId: string;
+    userId: string;
+    providerIds: string[];
+  }): Promise<object> {
+    const stampedRequest = await this.stampRequest(
+      "/public/v1/submit/delete_oauth_providers",
+      this.#submitBody("ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", params.orgId, {
+        userId: params.userId,
+        providerIds: params.providerIds,
+      }),
+    );
+    return this.request("/v1/remove-oauth-provider", { stampedRequest });
+  }
+
+  async updateEmailAuth(params: {
+    orgId: string;
+    userId: string;
+    userEmail: string;
+    verificationToken?: string;
+  }): Promise<object> {
+    const stampedRequest = await this.stampRequest(
+      "/public/v1/submit/update_user_email",
+      this.#submitBody("ACTIVITY_TYPE_UPDATE_USER_EMAIL", params.orgId, {
+        userId: params.userId,
+        userEmail: params.userEmail,
+        ...(params.verificationToken ? { verificationToken: params.verificationToken } : {}),
+      }),
+    );
+    return this.request("/v1/update-email-auth", { stampedRequest });
+  }
+
+  initOtp(params: { contact: string; otpType: "OTP_TYPE_EMAIL" }): Promise<{ otpId: string }> {
+    return this.request("/v1/init-otp", params);
+  }
+
+  verifyOtp(params: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }> {
+    return this.request("/v1/verify-otp", params);
+  }
+
+  // The MFA calls carry a stamped whoami of the user's organisation. Changes need a fresh, single-use
+  // stamp, so their body carries `timestampMs`.
+  async #mfa<T>(path: `/v1/${string}`, orgId: string, extra: object = {}, fresh = true): Promise<T> {
+    const stampedRequest = await this.stampRequest("/public/v1/query/whoami", {
+      organizationId: orgId,
+      ...(fresh ? { timestampMs: this.#timestampMs() } : {}),
+    });
+    return this.request(path, { stampedRequest, ...extra });
+  }
+
+  authListMultiFactors(params: { orgId: string }): Promise<MultiFactorsResponse> {
+    return this.#mfa("/v1/auth-list-multi-factors", params.orgId, {}, false);
+  }
+
+  authRequestMultiFactor(params: {
+    orgId: string;
+    multiFactorType: "totp";
+  }): Promise<RequestMultiFactorResponse> {
+    return this.#mfa("/v1/auth-request-multi-factor", params.orgId, {
+      multiFactorType: params.multiFactorType,
+    });
+  }
+
+  authVerifyMultiFactor(params: MultiFactorCode & { orgId: string }): Promise<MultiFactorsResponse> {
+    return this.#mfa("/v1/auth-verify-multi-factor", params.orgId, {
+      multiFactorId: params.multiFactorId,
+      multiFactorCode: params.multiFactorCode,
+    });
+  }
+
+  authDeleteMultiFactors(params: { orgId: string; multiFactorIds: string[] }): Promise<MultiFactorsResponse> {
+    return this.#mfa("/v1/auth-delete-multi-factors", params.orgId, {
+      multiFactorIds: params.multiFactorIds,
+    });
+  }
+
+  authValidateMultiFactors(params: {
+    encryptedPayload: string;
+    multiFactors: MultiFactorCode[];
+  }): Promise<ValidateMultiFactorsResponse> {
+    return this.request("/v1/auth-validate-multi-factors", params);
+  }
+
+  // ---- key-management API (DESIGN §3.3) ----
+
+  /**
+   * A read-write session sealed to `targetPublicKey`. Stamped by a passkey and addressed to the app's
+   * root organisation, this is the one-prompt passkey login: the result names the user's organisation.
+   */
+  async createReadWriteSession(
+    params: CreateReadWriteSessionParams,
+    options: { stamper?: Stamper } = {},
+  ): Promise<CreateReadWriteSessionResult> {
+    const { organizationId, expirationSeconds, ...rest } = params;
+    const activity = await this.submit(
+      "create_read_write_session",
+      {
+        type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+        organizationId,
+        parameters: {
+          ...rest,
+          ...(expirationSeconds !== undefined ? { expirationSeconds: String(expirationSeconds) } : {}),
+        },
+      },
+      options,
+    );
+    const result = (activity.result as { createReadWriteSessionResultV2?: CreateReadWriteSessionResult })
+      .createReadWriteSessionResultV2;
+    if (!result?.credentialBundle) {
+      throw new ActivityError({
+        id: activity.id,
+        status: activity.status,
+        failure: { code: "NO_RESULT", message: "The session activity carried no credential bundle" },
+      });
+    }
+    return result;
+  }
+
+  /** Adds passkeys to the signed-in user (attestations from `navigator.credentials.create()`). */
+  async createAuthenticators(params: {
+    orgId: string;
+    userId: string;
+    authenticators: { authenticatorName: string; challenge: string; attestation: PasskeyAttestation }[];
+  }): Promise<{ authenticatorIds: string[] }> {
+    const activity = await this.submit("create_authenticators", {
+      type: "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+      organizationId: params.orgId,
+      parameters: { userId: params.userId, authenticators: params.authenticators },
+    });
+    return (activity.result as { createAuthenticatorsResult: { authenticatorIds: string[] } })
+      .createAuthenticatorsResult;
+  }
+
+  /** Removes passkeys; the service refuses to remove the last way to sign in (409 LAST_AUTH_METHOD). */
+  async deleteAuthenticators(params: {
+    orgId: string;
+    userId: string;
+    authenticatorIds: string[];
+  }): Promise<{ authenticatorIds: string[] }> {
+    const activity = await this.submit("delete_authenticators", {
+      type: "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
+      organizationId: params.orgId,
+      parameters: { userId: params.userId, authenticatorIds: params.authenticatorIds },
+    });
+    return (activity.result as { deleteAuthenticatorsResult: { authenticatorIds: string[] } })
+      .deleteAuthenticatorsResult;
+  }
+
+  /** The user's passkeys with their credential ids (to exclude them when adding another). */
+  getAuthenticators(params: { orgId: string; userId: string }): Promise<{ authenticators: Authenticator[] }> {
+    return this.query("get_authenticators", { organizationId: params.orgId, userId: params.userId });
+  }
+
+  /** A stamped read-only query, e.g. `query("list_wallets", { organizationId })`. */
+  async query<T = Record<string, unknown>>(
+    name: string,
+    body: { organizationId: string; [key: string]: unknown },
+    options: { stamper?: Stamper } = {},
+  ): Promise<T> {
+    const text = JSON.stringify(body);
+    const stamp = await (options.stamper ?? ((t: string) => this.keyHolder.stamp(t)))(text);
+    return this.#post(`/public/v1/query/${name}`, text, { [stamp.stampHeaderName]: stamp.stampHeaderValue });
+  }
+
+  /**
+   * A stamped submit; polls `get_activity` every 500 ms until COMPLETED. FAILED, REJECTED and
+   * CONSENSUS_NEEDED throw an ActivityError (spec §4). With a `stamper` (a passkey) there is no polling:
+   * every poll would be another prompt, so an activity that is not done at once is an error.
+   */
+  async submit(
+    name: string,
+    params: { type: string; organizationId: string; parameters: object },
+    options: { stamper?: Stamper } = {},
+  ): Promise<Activity> {
+    const text = JSON.stringify(this.#submitBody(params.type, params.organizationId, params.parameters));
+    const stamp = await (options.stamper ?? ((t: string) => this.keyHolder.stamp(t)))(text);
+    let { activity } = await this.#post<{ activity: Activity }>(`/public/v1/submit/${name}`, text, {
+      [stamp.stampHeaderName]: stamp.stampHeaderValue,
+    });
+    for (;;) {
+      if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
+      if (TERMINAL_FAILURES.has(activity.status) || options.stamper) throw new ActivityError(activity);
+      await this.#sleep(this.#pollIntervalMs);
+      ({ activity } = await this.query<{ activity: Activity }>("get_activity", {
+        organizationId: params.organizationId,
+        activityId: activity.id,
+      }));
+    }
+  }
+}

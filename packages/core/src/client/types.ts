@@ -1,0 +1,165 @@
+import type {
+  Activity,
+  AuthMethods,
+  AuthResponse,
+  EmailMode,
+  HashFunction,
+  LookupResponse,
+  OtpResponse,
+  PayloadEncoding,
+  SignerConfigResponse,
+  SignPayloadResponse,
+  SignupResponse,
+  StampedRequest,
+  StampHeader,
+  WhoamiResponse,
+} from "@latchkey/protocol";
+import type { MultiFactor } from "../errors";
+
+export type {
+  Activity,
+  AuthMethods,
+  AuthResponse,
+  EmailMode,
+  LookupResponse,
+  OtpResponse,
+  SignerConfigResponse,
+  SignPayloadResponse,
+  SignupResponse,
+  StampedRequest,
+  StampHeader,
+  WhoamiResponse,
+};
+
+export interface MultiFactorCode {
+  multiFactorId: string;
+  multiFactorCode: string;
+}
+
+export interface EmailSignupParams {
+  email: string;
+  emailMode?: EmailMode;
+  targetPublicKey: string;
+  expirationSeconds?: number;
+  redirectParams?: string;
+  redirectUrl?: string;
+}
+
+export interface PasskeySignupParams {
+  passkey: {
+    challenge: string;
+    attestation: PasskeyAttestation;
+  };
+  email?: string;
+  /** The session comes back sealed to this key: sign-up in one passkey prompt. */
+  targetPublicKey?: string;
+  expirationSeconds?: number;
+}
+
+export interface EmailAuthParams {
+  email: string;
+  emailMode?: EmailMode;
+  targetPublicKey: string;
+  expirationSeconds?: number;
+  redirectParams?: string;
+  redirectUrl?: string;
+  multiFactors?: MultiFactorCode[];
+}
+
+export interface OtpParams {
+  orgId: string;
+  otpId: string;
+  otpCode: string;
+  targetPublicKey: string;
+  expirationSeconds?: number;
+  multiFactors?: MultiFactorCode[];
+}
+
+export interface PrepareOauthResponse {
+  codeChallenge: string;
+  requestKey: string;
+  authProviders: { id: string; isCustomProvider?: boolean; clientId: string; authEndpoint: string }[];
+}
+
+export interface SignRawPayloadParams {
+  orgId: string;
+  signWith: string;
+  /** Hex (with or without 0x) for PAYLOAD_ENCODING_HEXADECIMAL, else text. */
+  payload: string;
+  encoding: PayloadEncoding;
+  hashFunction: HashFunction;
+}
+
+export interface MultiFactorsResponse {
+  multiFactors: MultiFactor[];
+}
+
+export interface RequestMultiFactorResponse {
+  multiFactorType: "totp";
+  multiFactorId: string;
+  multiFactorTotpUrl: string;
+}
+
+export interface ValidateMultiFactorsResponse {
+  payload: { credentialBundle: string };
+  multiFactors: MultiFactor[];
+}
+
+/** What `navigator.credentials.create()` answered, as the service verifies it (spec §3). */
+export interface PasskeyAttestation {
+  credentialId: string;
+  clientDataJson: string;
+  attestationObject: string;
+  transports: string[];
+}
+
+/**
+ * The part of `navigator.credentials` that passkeys use. The signer takes the browser's by default; tests
+ * and other runtimes may pass their own.
+ */
+export interface PasskeyCredentials {
+  create(options: CredentialCreationOptions): Promise<Credential | null>;
+  get(options: CredentialRequestOptions): Promise<Credential | null>;
+}
+
+/** Signs a request body: a key holder's session key (`X-Stamp`) or a passkey (`X-Stamp-WebAuthn`). */
+export type Stamper = (body: string) => Promise<StampHeader>;
+
+/** A passkey of the user, as the key-management API lists it (`get_authenticators`). */
+export interface Authenticator {
+  authenticatorId: string;
+  authenticatorName: string;
+  credentialId: string;
+  transports: string[];
+  aaguid: string;
+  createdAt: { seconds: string; nanos: string };
+  updatedAt: { seconds: string; nanos: string };
+}
+
+export interface CreateReadWriteSessionParams {
+  /** The user's organisation, or the app's root organisation for a passkey login. */
+  organizationId: string;
+  targetPublicKey: string;
+  expirationSeconds?: number;
+  userId?: string;
+  apiKeyName?: string;
+  invalidateExisting?: boolean;
+}
+
+/** `result.createReadWriteSessionResultV2` of a create_read_write_session activity. */
+export interface CreateReadWriteSessionResult {
+  organizationId: string;
+  organizationName?: string;
+  userId: string;
+  username?: string;
+  apiKeyId: string;
+  credentialBundle: string;
+}
+
+/** The signer whoami of a passkey-stamped request: the user, and the credential that signed. */
+export type PasskeyWhoamiResponse = WhoamiResponse & { credentialId: string };
+
+export interface PasskeyStatus {
+  isPasskeyAdded: boolean;
+  passkeys: AuthMethods["passkeys"];
+}

@@ -1,0 +1,125 @@
+import type { StampHeader } from "@latchkey/protocol";
+import { LatchkeyError, SignerError, type SignerErrorCode } from "../errors";
+import type { KeyHolder } from "./types";
+
+/** Message types of the auth frame's channel (the frame in @latchkey/frames answers them). */
+export const FRAME_INIT_MESSAGE = "latchkey:init";
+export const FRAME_READY_MESSAGE = "latchkey:ready";
+export const DEFAULT_IFRAME_ID = "latchkey-signer-iframe";
+
+export interface IframeKeyHolderOptions {
+  /** The frame page, `<service>/frames/auth` (an `appId` query parameter narrows its frame-ancestors). */
+  frameUrl: string;
+  /** Where the hidden iframe goes; `document.body` by default. */
+  container?: HTMLElement;
+  iframeId?: string;
+  /** How long to wait for the frame to load and answer (ms). */
+  timeoutMs?: number;
+}
+
+interface FrameAnswer {
+  id: number;
+  result?: unknown;
+  error?: { code?: string; message: string };
+}
+
+/**
+ * Keys held by the auth frame, a page of the signer service on its own origin: its target key is a
+ * non-extractable WebCrypto key in the frame's IndexedDB and the session key lives only in the frame's
+ * memory, so the host page's scripts can ask for stamps but never read a key. Requests go over a
+ * MessageChannel handed to the frame's exact origin and are matched to answers by id.
+ *
+ * @example
+ * const keyHolder = createIframeKeyHolder({ frameUrl: "https://auth.example.com/frames/auth" });
+ */
+export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolder {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const frameOrigin = new URL(options.frameUrl).origin;
+  let connection: Promise<{ port: MessagePort; iframe: HTMLIFrameElement }> | undefined;
+  let nextId = 1;
+  const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+
+  function connect() {
+    connection ??= new Promise((resolve, reject) => {
+      const id = options.iframeId ?? DEFAULT_IFRAME_ID;
+      document.getElementById(id)?.remove();
+      const iframe = document.createElement("iframe");
+      iframe.id = id;
+      iframe.src = options.frameUrl;
+      iframe.title = "Latchkey signer";
+      iframe.setAttribute("aria-hidden", "true");
+      iframe.style.display = "none";
+      const timer = setTimeout(() => {
+        connection = undefined;
+        reject(new LatchkeyError("FRAME_TIMEOUT", `The auth frame at ${frameOrigin} did not answer`));
+      }, timeoutMs);
+      iframe.addEventListener("load", () => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (event: MessageEvent) => {
+          const data = event.data as { type?: string } & Partial<FrameAnswer>;
+          if (data?.type === FRAME_READY_MESSAGE) {
+            clearTimeout(timer);
+            resolve({ port: channel.port1, iframe });
+            return;
+          }
+          if (typeof data?.id !== "number") return;
+          const request = pending.get(data.id);
+          if (!request) return;
+          pending.delete(data.id);
+          if (data.error) {
+            const code = data.error.code;
+            request.reject(
+              code && code in SIGNER_ERROR_CODES
+                ? new SignerError(code as SignerErrorCode)
+                : new LatchkeyError(code ?? "FRAME_ERROR", data.error.message),
+            );
+          } else request.resolve(data.result);
+        };
+        // The explicit target origin: the port reaches the frame only if it really is the service's page.
+        iframe.contentWindow?.postMessage({ type: FRAME_INIT_MESSAGE }, frameOrigin, [channel.port2]);
+      });
+      const attach = () => (options.container ?? document.body).appendChild(iframe);
+      // Called from a script in <head>: wait for the body.
+      if (options.container || document.body) attach();
+      else document.addEventListener("DOMContentLoaded", attach, { once: true });
+    });
+    return connection;
+  }
+
+  async function call<T>(method: string, params: object = {}): Promise<T> {
+    const { port } = await connect();
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      port.postMessage({ id, method, params });
+    });
+  }
+
+  return {
+    kind: "iframe",
+    initTargetKey: () => call<string>("initTargetKey"),
+    getTargetPublicKey: () => call<string | null>("getTargetPublicKey"),
+    injectCredentialBundle: (bundle) => call<string>("injectCredentialBundle", { bundle }),
+    stamp: (body) => call<StampHeader>("stamp", { body }),
+    clear: async (clearOptions) => {
+      await call<void>("clear", { targetKey: clearOptions?.targetKey ?? true });
+    },
+    destroy() {
+      const current = connection;
+      connection = undefined;
+      void current?.then(({ port, iframe }) => {
+        port.close();
+        iframe.remove();
+      });
+      for (const request of pending.values())
+        request.reject(new LatchkeyError("FRAME_CLOSED", "The auth frame was closed"));
+      pending.clear();
+    },
+  };
+}
+
+const SIGNER_ERROR_CODES: Record<string, true> = {
+  NOT_AUTHENTICATED: true,
+  CREATE_API_KEY_FAILED: true,
+  INJECT_BUNDLE_FAILED: true,
+};

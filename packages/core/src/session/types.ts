@@ -1,0 +1,36 @@
+import type { Hex } from "viem";
+
+/** The signed-in user (spec §3, "User (signer)"). */
+export interface User {
+  address: Hex;
+  userId: string;
+  orgId: string;
+  idToken?: string;
+  solanaAddress?: string;
+  email?: string;
+  credentialId?: string;
+  claims?: Record<string, unknown>;
+}
+
+export type SessionType = "email" | "oauth" | "otp" | "passkey";
+
+/** What is stored under the session key: the bundle stays sealed to the key holder's target key. */
+export interface Session {
+  type: SessionType;
+  user: User;
+  bundle: string;
+  expirationDateMs: number;
+}
+
+/** Stored under `<key>:temporary` between starting and finishing a sign-in. */
+export interface TemporarySession {
+  orgId: string;
+  isNewUser?: boolean;
+  otpId?: string;
+  encryptedPayload?: string;
+  mfaFactorId?: string;
+  /** When a magic link's session was issued: the link's session expires relative to it. */
+  issuedAtMs?: number;
+  /** A social sign-in waiting for the email code that links its provider (kept across a reload). */
+  authLinking?: { email: string; providerName?: string; idToken: string };
+}

@@ -1,0 +1,45 @@
+import type { User } from "../session/types";
+import type { SignerStatus } from "./status";
+
+/** Signer events (spec §4) plus state notifications. */
+export interface SignerEvents {
+  authenticating: { type: "otp" | "passkey" | "oauth" | "otpVerify" };
+  connected: User;
+  connectedPasskey: User;
+  connectedOauth: User;
+  disconnected: undefined;
+  newUserSignup: undefined;
+  emailAuthLinkingRequired: { email: string; providerName?: string; idToken: string };
+  statusChanged: SignerStatus;
+  errorChanged: { name: string; message: string } | null;
+}
+export type SignerEventName = keyof SignerEvents;
+
+/** A minimal typed emitter; a throwing listener does not stop the others. */
+export class Emitter<Events extends object> {
+  #listeners = new Map<keyof Events, Set<(payload: never) => void>>();
+
+  on<K extends keyof Events>(event: K, listener: (payload: Events[K]) => void): () => void {
+    let set = this.#listeners.get(event);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(event, set);
+    }
+    set.add(listener as (payload: never) => void);
+    return () => {
+      set.delete(listener as (payload: never) => void);
+    };
+  }
+
+  emit<K extends keyof Events>(event: K, payload: Events[K]): void {
+    for (const listener of [...(this.#listeners.get(event) ?? [])]) {
+      try {
+        (listener as (payload: Events[K]) => void)(payload);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+}

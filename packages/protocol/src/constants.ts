@@ -1,0 +1,28 @@
+/** Business constants of the product spec (§9) and DESIGN §8. */
+export const OTP_LENGTH = 6;
+export const OTP_TTL_MS = 10 * 60 * 1000;
+export const OTP_MAX_ATTEMPTS = 5;
+export const DEFAULT_SESSION_EXPIRATION_SECONDS = 900;
+export const DEFAULT_SESSION_LENGTH_MS = 900_000;
+export const MAX_SESSION_EXPIRATION_SECONDS = 30 * 24 * 60 * 60;
+export const OTP_SUCCESS_DELAY_MS = 1000;
+export const PASSKEY_SUCCESS_DELAY_MS = 5000;
+export const RESEND_CONFIRMATION_MS = 2000;
+export const PASSKEY_TIMEOUT_MS = 300_000;
+export const ACTIVITY_POLL_INTERVAL_MS = 500;
+export const POPUP_CLOSED_CHECK_MS = 500;
+export const POPUP_WIDTH = 500;
+export const POPUP_HEIGHT = 600;
+export const REDIRECT_FAILURE_MS = 1000;
+export const CHALLENGE_BYTES = 32;
+export const MAX_TIMER_DELAY_MS = 2_147_483_647;
+export const WALLET_COOKIE_MAX_AGE_MS = 34_560_000;
+/** Submit bodies older than this are refused (DESIGN §3.2). */
+export const STAMP_MAX_AGE_MS = 5 * 60 * 1000;
+/** Submit bodies further than this in the future are refused. */
+export const STAMP_MAX_FUTURE_MS = 60 * 1000;
+export const MAX_BODY_BYTES = 64 * 1024;
+export const TEMPORARY_SESSION_SUFFIX = ":temporary";
+export const SDK_VERSION_HEADER = "X-Latchkey-Version";
+export const EVM_DERIVATION_PATH = "m/44'/60'/0'/0/0";
+export const SOLANA_DERIVATION_PATH = "m/44'/501'/0'/0'";

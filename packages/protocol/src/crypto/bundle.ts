@@ -1,0 +1,176 @@
+import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from "@hpke/core";
+import { sha256 } from "@noble/hashes/sha2";
+import { utf8ToBytes } from "@noble/hashes/utils";
+import { createBase58check } from "@scure/base";
+import { BundleError } from "./errors";
+import { concatBytes, fromHex, isBytes, toHex } from "./hex";
+import { compressP256PublicKey, uncompressP256PublicKey } from "./p256";
+
+/** HPKE `info` of Turnkey-compatible bundles (DESIGN §3.4). */
+export const HPKE_INFO = "turnkey_hpke";
+
+const COMPRESSED_ENC_LENGTH = 33;
+const GCM_TAG_LENGTH = 16;
+const PRIVATE_KEY_LENGTH = 32;
+// A credential bundle is ~116 chars; base58 decoding is quadratic, so bound hostile input.
+const MAX_BUNDLE_CHARS = 4096;
+
+// Built on first use so that importing this module does nothing.
+let suite: CipherSuite | undefined;
+function getSuite(): CipherSuite {
+  suite ??= new CipherSuite({
+    kem: new DhkemP256HkdfSha256(),
+    kdf: new HkdfSha256(),
+    aead: new Aes256Gcm(),
+  });
+  return suite;
+}
+
+let base58check: ReturnType<typeof createBase58check> | undefined;
+function getBase58check(): ReturnType<typeof createBase58check> {
+  base58check ??= createBase58check(sha256);
+  return base58check;
+}
+
+/** base58(payload ‖ sha256(sha256(payload))[0..4]), the Bitcoin/bs58check encoding Turnkey uses. */
+export function base58checkEncode(bytes: Uint8Array): string {
+  return getBase58check().encode(bytes);
+}
+
+/** Inverse of {@link base58checkEncode}; throws BundleError on a bad alphabet or checksum. */
+export function base58checkDecode(s: string): Uint8Array {
+  try {
+    return getBase58check().decode(s);
+  } catch (cause) {
+    throw new BundleError("bundle is not valid base58check", { cause });
+  }
+}
+
+function parseTargetPublicKey(hex: string): Uint8Array {
+  try {
+    return uncompressP256PublicKey(fromHex(hex));
+  } catch (cause) {
+    throw new TypeError("targetPublicKey must be a P-256 public key in hex (33 or 65 bytes)", { cause });
+  }
+}
+
+async function importRecipientPrivateKey(key: Uint8Array | CryptoKey): Promise<CryptoKey> {
+  if (isBytes(key)) {
+    if (key.length !== PRIVATE_KEY_LENGTH) throw new TypeError("target private key must be 32 bytes");
+    try {
+      return await getSuite().kem.deserializePrivateKey(key);
+    } catch (cause) {
+      throw new TypeError("target private key is not a valid P-256 scalar", { cause });
+    }
+  }
+  const algorithm = key.algorithm as EcKeyAlgorithm;
+  if (key.type !== "private" || algorithm.name !== "ECDH" || algorithm.namedCurve !== "P-256") {
+    throw new TypeError("target private key must be an ECDH P-256 private CryptoKey");
+  }
+  return key;
+}
+
+/**
+ * HPKE base-mode seal with the bundle suite: DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-256-GCM,
+ * info "turnkey_hpke", aad = enc ‖ pkR (both 65-byte uncompressed), as Turnkey's enclaves do.
+ * `recipientPublicKey` may be compressed or uncompressed; it is validated to be on the curve.
+ */
+export async function hpkeSealBase(args: {
+  plaintext: Uint8Array;
+  recipientPublicKey: Uint8Array;
+}): Promise<{ enc: Uint8Array; ciphertext: Uint8Array }> {
+  const pkR = uncompressP256PublicKey(args.recipientPublicKey);
+  const s = getSuite();
+  const recipientPublicKey = await s.kem.deserializePublicKey(pkR);
+  const sender = await s.createSenderContext({ recipientPublicKey, info: utf8ToBytes(HPKE_INFO) });
+  const enc = new Uint8Array(sender.enc);
+  const ciphertext = new Uint8Array(await sender.seal(args.plaintext, concatBytes(enc, pkR)));
+  return { enc, ciphertext };
+}
+
+/**
+ * Inverse of {@link hpkeSealBase}. `enc` is the 65-byte uncompressed encapsulated key. Throws
+ * BundleError when the ciphertext does not open (wrong key, tampering); TypeError on bad key inputs.
+ */
+export async function hpkeOpenBase(args: {
+  enc: Uint8Array;
+  ciphertext: Uint8Array;
+  recipientPrivateKey: Uint8Array | CryptoKey;
+  recipientPublicKey: Uint8Array;
+}): Promise<Uint8Array> {
+  const pkR = uncompressP256PublicKey(args.recipientPublicKey);
+  const privateKey = await importRecipientPrivateKey(args.recipientPrivateKey);
+  const s = getSuite();
+  try {
+    // Pass the pair, not the bare private key: @hpke/core would otherwise re-derive pkR, which it
+    // cannot do exactly for a non-extractable key (its fallback guesses the y parity), breaking the
+    // KEM context for about half of all browser-held keys.
+    const publicKey = await s.kem.deserializePublicKey(pkR);
+    const recipient = await s.createRecipientContext({
+      recipientKey: { privateKey, publicKey },
+      enc: args.enc,
+      info: utf8ToBytes(HPKE_INFO),
+    });
+    return new Uint8Array(await recipient.open(args.ciphertext, concatBytes(args.enc, pkR)));
+  } catch (cause) {
+    throw new BundleError("bundle could not be decrypted", { cause });
+  }
+}
+
+/** Seals `plaintext` to the target key; returns base58check(compressed enc ‖ ciphertext ‖ tag). */
+export async function sealCredentialBundle(args: {
+  plaintext: Uint8Array;
+  targetPublicKey: string;
+}): Promise<string> {
+  const pkR = parseTargetPublicKey(args.targetPublicKey);
+  const { enc, ciphertext } = await hpkeSealBase({ plaintext: args.plaintext, recipientPublicKey: pkR });
+  return base58checkEncode(concatBytes(compressP256PublicKey(enc), ciphertext));
+}
+
+/**
+ * Opens a credential bundle with the target key (raw 32 bytes, or an ECDH P-256 CryptoKey that may be
+ * non-extractable). `targetPublicKey` (hex, either form) must be the matching public key: it is part of
+ * the HPKE context and the aad. Throws BundleError for any defect of the bundle itself.
+ */
+export async function openCredentialBundle(args: {
+  bundle: string;
+  targetPrivateKey: Uint8Array | CryptoKey;
+  targetPublicKey: string;
+}): Promise<Uint8Array> {
+  if (typeof args.bundle !== "string" || args.bundle.length > MAX_BUNDLE_CHARS) {
+    throw new BundleError("bundle has an invalid length");
+  }
+  const payload = base58checkDecode(args.bundle);
+  if (payload.length < COMPRESSED_ENC_LENGTH + GCM_TAG_LENGTH) {
+    throw new BundleError("bundle is too short");
+  }
+  let enc: Uint8Array;
+  try {
+    enc = uncompressP256PublicKey(payload.subarray(0, COMPRESSED_ENC_LENGTH));
+  } catch (cause) {
+    throw new BundleError("bundle encapsulated key is not a P-256 point", { cause });
+  }
+  return hpkeOpenBase({
+    enc,
+    ciphertext: payload.subarray(COMPRESSED_ENC_LENGTH),
+    recipientPrivateKey: args.targetPrivateKey,
+    recipientPublicKey: parseTargetPublicKey(args.targetPublicKey),
+  });
+}
+
+/**
+ * A WebCrypto ECDH P-256 target key pair for receiving bundles. With `extractable: false` the private
+ * key can never leave the CryptoKey (the browser key holders store it in IndexedDB as is); the public
+ * key is always exportable.
+ */
+export async function generateTargetKeyPair(
+  extractable: boolean,
+): Promise<{ privateKey: CryptoKey; publicKey: CryptoKey; publicKeyHex: string }> {
+  const { privateKey, publicKey } = (await globalThis.crypto.subtle.generateKey(
+    { name: "ECDH", namedCurve: "P-256" },
+    extractable,
+    ["deriveBits"],
+  )) as CryptoKeyPair;
+  const raw = new Uint8Array(await globalThis.crypto.subtle.exportKey("raw", publicKey));
+  return { privateKey, publicKey, publicKeyHex: toHex(raw) };
+}

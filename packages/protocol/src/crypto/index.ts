@@ -1,0 +1,32 @@
+export {
+  base58checkDecode,
+  base58checkEncode,
+  generateTargetKeyPair,
+  HPKE_INFO,
+  hpkeOpenBase,
+  hpkeSealBase,
+  openCredentialBundle,
+  sealCredentialBundle,
+} from "./bundle";
+export { BundleError, StampFormatError } from "./errors";
+export { fromHex, toHex } from "./hex";
+export {
+  compressP256PublicKey,
+  generateP256PrivateKey,
+  p256PublicKeyFromPrivate,
+  uncompressP256PublicKey,
+} from "./p256";
+export {
+  type ApiKeyStamp,
+  compactToDerP256,
+  decodeStamp,
+  derToCompactP256,
+  encodeStamp,
+  STAMP_HEADER_NAME,
+  STAMP_SCHEME,
+  type StampHeader,
+  signP256Der,
+  stampWithPrivateKey,
+  verifyApiKeyStamp,
+  WEBAUTHN_STAMP_HEADER_NAME,
+} from "./stamp";

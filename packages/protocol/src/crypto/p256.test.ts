@@ -1,0 +1,75 @@
+import { createECDH } from "node:crypto";
+import { p256 } from "@noble/curves/nist";
+import { describe, expect, it } from "vitest";
+import { fromHex, toHex } from "./hex";
+import {
+  compressP256PublicKey,
+  generateP256PrivateKey,
+  p256PublicKeyFromPrivate,
+  uncompressP256PublicKey,
+} from "./p256";
+
+describe("hex", () => {
+  it("encodes lowercase without prefix and decodes with or without 0x, in either case", () => {
+    expect(toHex(new Uint8Array([0, 1, 0xab, 0xff]))).toBe("0001abff");
+    expect(toHex(new Uint8Array())).toBe("");
+    expect(fromHex("0001abff")).toEqual(new Uint8Array([0, 1, 0xab, 0xff]));
+    expect(fromHex("0x0001ABFF")).toEqual(new Uint8Array([0, 1, 0xab, 0xff]));
+    expect(fromHex("0X")).toEqual(new Uint8Array());
+    expect(fromHex("")).toEqual(new Uint8Array());
+  });
+
+  it.each(["0", "abc", "0xabc", "zz", "0x0g", " 00", "00 ", "0x0x00", "+1"])("rejects %j", (bad) => {
+    expect(() => fromHex(bad)).toThrow(TypeError);
+  });
+});
+
+describe("P-256 keys", () => {
+  it("derives the same public keys as node:crypto, in both forms", () => {
+    for (let i = 0; i < 20; i++) {
+      const privateKey = generateP256PrivateKey();
+      expect(privateKey).toHaveLength(32);
+      const ecdh = createECDH("prime256v1");
+      ecdh.setPrivateKey(privateKey);
+      const uncompressed = p256PublicKeyFromPrivate(privateKey, false);
+      const compressed = p256PublicKeyFromPrivate(privateKey, true);
+      expect(toHex(uncompressed)).toBe(ecdh.getPublicKey("hex", "uncompressed"));
+      expect(toHex(compressed)).toBe(ecdh.getPublicKey("hex", "compressed"));
+      expect(compressP256PublicKey(uncompressed)).toEqual(compressed);
+      expect(compressP256PublicKey(compressed)).toEqual(compressed);
+      expect(uncompressP256PublicKey(compressed)).toEqual(uncompressed);
+      expect(uncompressP256PublicKey(uncompressed)).toEqual(uncompressed);
+    }
+  });
+
+  it("generates distinct valid scalars", () => {
+    const keys = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      const key = generateP256PrivateKey();
+      const scalar = BigInt(`0x${toHex(key)}`);
+      expect(scalar > 0n && scalar < p256.Point.Fn.ORDER).toBe(true);
+      keys.add(toHex(key));
+    }
+    expect(keys.size).toBe(50);
+  });
+
+  it("rejects invalid private keys", () => {
+    const order = fromHex(p256.Point.Fn.ORDER.toString(16));
+    for (const bad of [new Uint8Array(31), new Uint8Array(33), new Uint8Array(32), order]) {
+      expect(() => p256PublicKeyFromPrivate(bad, true)).toThrow();
+    }
+  });
+
+  it("rejects public keys of the wrong length or off the curve", () => {
+    const pub = p256PublicKeyFromPrivate(generateP256PrivateKey(), false);
+    const offCurve = pub.slice();
+    offCurve[64]! ^= 1;
+    const badPrefix = pub.slice();
+    badPrefix[0] = 0x05;
+    const noX = fromHex(`02${"ff".repeat(32)}`); // x ≥ p
+    for (const bad of [new Uint8Array(0), pub.subarray(1), pub.subarray(0, 33), offCurve, badPrefix, noX]) {
+      expect(() => uncompressP256PublicKey(bad)).toThrow(TypeError);
+      expect(() => compressP256PublicKey(bad)).toThrow(TypeError);
+    }
+  });
+});

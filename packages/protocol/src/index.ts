@@ -1,0 +1,4 @@
+export * from "./constants";
+export * from "./crypto";
+export * from "./errors";
+export * from "./schemas";

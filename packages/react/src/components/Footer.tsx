@@ -1,0 +1,73 @@
+import { RESEND_CONFIRMATION_MS } from "@latchkey/protocol/constants";
+import { useEffect, useState } from "react";
+import type { ResolvedUiConfig } from "../config";
+import type { AuthFlow } from "../flow/controller";
+import { footerKind } from "../flow/rules";
+import { strings } from "../strings";
+import type { AuthStep } from "../types";
+import { ShieldIcon } from "./icons";
+
+function Resend({ flow, step }: { flow: AuthFlow; step: AuthStep }) {
+  const [done, setDone] = useState(false);
+  const [sending, setSending] = useState(false);
+  useEffect(() => {
+    if (!done) return;
+    const t = setTimeout(() => setDone(false), RESEND_CONFIRMATION_MS);
+    return () => clearTimeout(t);
+  }, [done]);
+  const busy = step.status === "verifying" || step.status === "success";
+  return (
+    <div>
+      {strings.emailNotReceived}{" "}
+      <button
+        type="button"
+        className="lk-link"
+        disabled={busy || sending || done}
+        onClick={() => {
+          setSending(true);
+          flow
+            .resend()
+            .then(() => setDone(true))
+            .catch(() => {})
+            .finally(() => setSending(false));
+        }}
+      >
+        {done ? strings.resendDone : strings.resend}
+      </button>
+    </div>
+  );
+}
+
+/** Footer by step (spec §2): terms, resend, or support, then the 'protected by' badge. */
+export function Footer({ flow, step, ui }: { flow: AuthFlow; step: AuthStep; ui: ResolvedUiConfig }) {
+  const kind = footerKind(step.type, ui.supportUrl);
+  return (
+    <footer className="lk-footer">
+      {kind === "terms" && (
+        <div>
+          {strings.termsPrefix}
+          {ui.termsUrl ? (
+            <a href={ui.termsUrl} target="_blank" rel="noreferrer">
+              {strings.termsOfService}
+            </a>
+          ) : (
+            strings.termsOfService
+          )}
+        </div>
+      )}
+      {kind === "resend" && <Resend flow={flow} step={step} />}
+      {kind === "support" && (
+        <div>
+          {strings.needHelp}{" "}
+          <a href={ui.supportUrl} target="_blank" rel="noreferrer">
+            {strings.contactSupport}
+          </a>
+        </div>
+      )}
+      <div className="lk-badge">
+        <ShieldIcon />
+        {strings.protectedBy} <strong>{strings.brand}</strong>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,82 @@
+import { useEffect, useRef } from "react";
+import { useLatchkeyContext } from "../context";
+import { AuthFlowView } from "./AuthFlowView";
+import { Root } from "./Root";
+import { useFlow } from "./useFlow";
+
+const FOCUSABLE =
+  'a[href],button:not([disabled]),input:not([disabled]),select,textarea,[tabindex]:not([tabindex="-1"])';
+
+/**
+ * The open dialog: backdrop, card, focus trap, Escape. Its own chunk (with the steps, the form and the
+ * styles), loaded when the modal first opens or the browser is idle.
+ */
+export default function ModalDialog() {
+  const { store } = useLatchkeyContext();
+  const { flow } = useFlow();
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    // A magic link still completing opens the modal on email_completing.
+    if (store.getState().step.type === "initial") flow.go(flow.initialStep());
+    const first = dialog.current?.querySelector<HTMLElement>("input,button:not([aria-label='Close'])");
+    (first ?? dialog.current)?.focus();
+    return () => previous?.focus?.();
+  }, [flow, store]);
+
+  useEffect(() => {
+    // On the document: focus may be on <body> (a button that just got disabled, a click on the backdrop).
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.stopPropagation();
+        flow.close();
+        return;
+      }
+      if (e.key !== "Tab" || !dialog.current) return;
+      const items = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+        (el) => el.offsetParent !== null,
+      );
+      if (items.length === 0) {
+        e.preventDefault();
+        return;
+      }
+      const first = items[0] as HTMLElement;
+      const last = items[items.length - 1] as HTMLElement;
+      const active = document.activeElement;
+      if (e.shiftKey && (active === first || !dialog.current.contains(active))) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && (active === last || !dialog.current.contains(active))) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [flow]);
+
+  return (
+    <Root>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the backdrop closes on click; Escape (on the document) does the same from the keyboard */}
+      <div
+        className="lk-overlay"
+        data-testid="lk-backdrop"
+        onMouseDown={(e) => {
+          if (e.target === e.currentTarget) flow.close();
+        }}
+      >
+        <div
+          ref={dialog}
+          className="lk-card"
+          role="dialog"
+          aria-modal="true"
+          aria-label="Sign in"
+          tabIndex={-1}
+        >
+          <AuthFlowView closable />
+        </div>
+      </div>
+    </Root>
+  );
+}

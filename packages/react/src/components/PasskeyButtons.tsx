@@ -1,0 +1,36 @@
+import type { AuthFlow } from "../flow/controller";
+import { strings } from "../strings";
+import type { PasskeySection } from "../types";
+import { PasskeyIcon } from "./icons";
+
+/**
+ * The passkey section: sign in with a passkey ('I have a passkey' next to an email field, 'Continue
+ * with passkey' alone), and a link to sign up with a new one.
+ */
+export function PasskeyButtons({
+  flow,
+  section,
+  label,
+}: {
+  flow: AuthFlow;
+  section: PasskeySection;
+  /** True when the modal also has an email field. */
+  label: boolean;
+}) {
+  return (
+    <>
+      <button type="button" className="lk-btn lk-btn-secondary" onClick={() => void flow.passkey()}>
+        <PasskeyIcon />
+        {label ? strings.iHaveAPasskey : strings.continueWithPasskey}
+      </button>
+      {!section.hideCreate && (
+        <div className="lk-text" style={{ fontSize: 13 }}>
+          {strings.newHere}{" "}
+          <button type="button" className="lk-link" onClick={() => void flow.passkey({ createNew: true })}>
+            {strings.createPasskey}
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

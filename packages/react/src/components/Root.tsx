@@ -1,0 +1,24 @@
+import type { CSSProperties, ReactNode } from "react";
+import { useLatchkeyContext } from "../context";
+import { css } from "../styles";
+
+/** The themed scope of the modal's styles: custom properties from the UI config's theme. */
+export function Root({ children, className }: { children: ReactNode; className?: string }) {
+  const { theme } = useLatchkeyContext().ui;
+  const vars: Record<string, string> = {};
+  if (theme?.accentColor) vars["--lk-accent"] = theme.accentColor;
+  if (theme?.radius) vars["--lk-radius"] = theme.radius;
+  if (theme?.fontFamily) vars["--lk-font"] = theme.fontFamily;
+  return (
+    <div
+      className={`lk-root${className ? ` ${className}` : ""}`}
+      data-theme={theme?.mode ?? "system"}
+      style={vars as CSSProperties}
+    >
+      <style href="latchkey-modal" precedence="default">
+        {css}
+      </style>
+      {children}
+    </div>
+  );
+}

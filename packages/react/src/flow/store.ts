@@ -1,0 +1,31 @@
+import type { AuthStep } from "../types";
+
+export interface AuthUiState {
+  isOpen: boolean;
+  step: AuthStep;
+}
+
+/** The modal's state in a small vanilla store: no framework needed to hold or change it. */
+export interface AuthUiStore {
+  getState(): AuthUiState;
+  setState(patch: Partial<AuthUiState>): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export const INITIAL_STEP: AuthStep = { type: "initial" };
+
+export function createAuthUiStore(): AuthUiStore {
+  let state: AuthUiState = { isOpen: false, step: INITIAL_STEP };
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    setState(patch) {
+      state = { ...state, ...patch };
+      for (const l of [...listeners]) l();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

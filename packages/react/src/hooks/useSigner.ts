@@ -1,0 +1,7 @@
+import type { Signer } from "@latchkey/core";
+import { useLatchkeyContext } from "../context";
+
+/** The provider's signer (@latchkey/core), for anything the hooks do not cover. */
+export function useSigner(): Signer {
+  return useLatchkeyContext().signer;
+}

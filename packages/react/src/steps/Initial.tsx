@@ -1,0 +1,62 @@
+import { Fragment, type ReactNode } from "react";
+import { EmailForm } from "../components/EmailForm";
+import { AlertIcon } from "../components/icons";
+import { PasskeyButtons } from "../components/PasskeyButtons";
+import { SocialButtons } from "../components/SocialButtons";
+import { errorText } from "../flow/errors";
+import { strings } from "../strings";
+import type { AuthSection, SocialSection } from "../types";
+import type { StepProps } from "./types";
+
+/** initial: heading, error banner, sections of sign-in methods separated by 'or' (spec §2). */
+export function InitialStep({ flow, step, ui }: StepProps) {
+  const hasEmail = ui.sections.some((s) => s.some((m) => m.type === "email"));
+  const method = (m: Exclude<AuthSection, SocialSection>, key: number) => {
+    if (m.type === "email")
+      return <EmailForm key={key} section={m} onSubmit={(email) => flow.submitEmail(email)} />;
+    return <PasskeyButtons key={key} flow={flow} section={m} label={hasEmail} />;
+  };
+  // Social buttons next to each other in a section are one group (a row of logos when many).
+  const items = (section: AuthSection[]) => {
+    const out: ReactNode[] = [];
+    let social: SocialSection[] = [];
+    const flush = () => {
+      if (social.length)
+        out.push(<SocialButtons key={`social-${out.length}`} flow={flow} providers={social} />);
+      social = [];
+    };
+    section.forEach((m, i) => {
+      if (m.type === "social") social.push(m);
+      else {
+        flush();
+        out.push(method(m, i));
+      }
+    });
+    flush();
+    return out;
+  };
+  return (
+    <div>
+      {!ui.hideHeading && <h2 className="lk-heading">{strings.signIn}</h2>}
+      {step.error && (
+        <div className="lk-banner" role="alert">
+          <AlertIcon />
+          <div>
+            <div className="lk-banner-title">{strings.errorTitle}</div>
+            <div className="lk-banner-body">{strings.errorBody}</div>
+            <div className="lk-banner-body" data-testid="lk-error-detail">
+              {errorText(step.error)}
+            </div>
+          </div>
+        </div>
+      )}
+      {ui.sections.map((section, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: sections are positional config
+        <Fragment key={i}>
+          {i > 0 && <div className="lk-divider">{strings.or}</div>}
+          <div className="lk-stack">{items(section)}</div>
+        </Fragment>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { ConnectionError } from "../components/ConnectionError";
+import { MethodStyles } from "../components/MethodStyles";
+import { ProviderLogo } from "../components/ProviderLogo";
+import { providerName, retryOauth } from "../flow/oauth";
+import { INITIAL_STEP } from "../flow/store";
+import { strings } from "../strings";
+import type { StepProps } from "./types";
+
+/**
+ * oauth_completing (spec §2): the provider's pop-up (or redirect) is under way. A failure shows
+ * "Couldn't connect to {provider}" with Try again and Use another method.
+ */
+export function OauthCompletingStep({ flow, step }: StepProps) {
+  const config = step.config ?? { authProviderId: "oauth" };
+  const name = providerName(config);
+  const logo = (
+    <div className="lk-provider-badge">
+      <ProviderLogo config={config} />
+    </div>
+  );
+  if (step.error)
+    return (
+      <ConnectionError
+        flow={flow}
+        icon={logo}
+        title={strings.couldNotConnect(name)}
+        body={strings.oauthFailedBody}
+        // Synchronous in the click: a pop-up can only open here.
+        onRetry={() => void retryOauth(flow, config)}
+        onAnotherMethod={() => flow.go(INITIAL_STEP)}
+      />
+    );
+  return (
+    <div className="lk-center" aria-busy="true">
+      <MethodStyles />
+      <div className="lk-pulse">{logo}</div>
+      <h2 className="lk-title">{strings.continueWith(name)}</h2>
+      <p className="lk-text">{strings.followPopup(name)}</p>
+      <div className="lk-spinner" aria-hidden />
+    </div>
+  );
+}

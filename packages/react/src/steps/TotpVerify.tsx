@@ -1,0 +1,31 @@
+import { useState } from "react";
+import { Illustration } from "../components/Illustration";
+import { OtpInput } from "../components/OtpInput";
+import { strings } from "../strings";
+import { StatusLine } from "./OtpVerify";
+import type { StepProps } from "./types";
+
+/** totp_verify: 'Enter authenticator app code', six digits submitted automatically (spec §2, §4). */
+export function TotpVerifyStep({ flow, step, ui }: StepProps) {
+  const [pasteError, setPasteError] = useState<string | null>(null);
+  const status = step.status ?? "base";
+  const error = pasteError ?? step.error?.message ?? null;
+  return (
+    <div className="lk-center">
+      <Illustration name="authenticator" style={ui.illustrationStyle} />
+      <h2 className="lk-title">{strings.enterAuthenticatorCode}</h2>
+      <p className="lk-text">{strings.totpBody}</p>
+      <OtpInput
+        disabled={status !== "base"}
+        error={!!error && status === "base"}
+        status={status}
+        onInvalid={setPasteError}
+        onSubmit={(code) => {
+          setPasteError(null);
+          return flow.submitTotp(code);
+        }}
+      />
+      <StatusLine status={status} error={status === "base" ? error : null} />
+    </div>
+  );
+}

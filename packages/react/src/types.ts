@@ -1,0 +1,105 @@
+import type { ReactNode } from "react";
+
+/** Steps of the modal (spec §2). Only the email steps have views yet; the rest are reserved names. */
+export type AuthStepType =
+  | "initial"
+  | "email_verify"
+  | "otp_verify"
+  | "totp_verify"
+  | "passkey_verify"
+  | "passkey_create"
+  | "passkey_create_success"
+  | "email_completing"
+  | "oauth_completing"
+  | "pick_eoa"
+  | "eoa_connect"
+  | "wallet_connect"
+  | "complete";
+
+export type AuthStepStatus = "base" | "verifying" | "success";
+
+/** The modal's current step (spec §3, "Auth step"). */
+export interface AuthStep {
+  type: AuthStepType;
+  error?: Error;
+  email?: string;
+  status?: AuthStepStatus;
+  /** For totp_verify: which email flow asked for the second factor. */
+  previousStep?: "magicLink" | "otp";
+  factorId?: string;
+  /** For oauth_completing: the provider being signed in with. */
+  config?: OauthConfig;
+}
+
+export interface EmailSection {
+  type: "email";
+  /** Input placeholder (default 'Email'). */
+  placeholder?: string;
+  /** Submit button label (default 'Continue'). */
+  buttonLabel?: string;
+  /** Hide the submit button in favour of an arrow inside the input. */
+  hideButton?: boolean;
+}
+
+export interface PasskeySection {
+  type: "passkey";
+  /** Hide the 'Create a passkey' link (sign-up with a new passkey). */
+  hideCreate?: boolean;
+}
+
+/** A social provider (spec §3 "OAuth config"); `displayName`, `logoUrl`, `logoUrlDark` for custom ones. */
+export interface OauthConfig {
+  authProviderId: "google" | "facebook" | "apple" | "twitch" | "auth0" | (string & {});
+  displayName?: string;
+  auth0Connection?: string;
+  logoUrl?: string;
+  logoUrlDark?: string;
+}
+
+/** One social sign-in button; a section of several shows them side by side. */
+export interface SocialSection extends OauthConfig {
+  type: "social";
+  /** Pop-up (default) or a full-page redirect. */
+  mode?: "popup" | "redirect";
+}
+
+export type AuthSection = EmailSection | PasskeySection | SocialSection;
+
+/** Analytics events of the modal (spec §7). */
+export type AuthEventName = "add_passkey_on_signup_success" | "add_passkey_on_signup_skip";
+
+export type IllustrationStyle = "outline" | "linear" | "filled" | "flat";
+
+export interface Theme {
+  /** light, dark, or follow the system (default). */
+  mode?: "light" | "dark" | "system";
+  /** Any CSS colour; buttons, focus rings and highlights. */
+  accentColor?: string;
+  /** Corner radius of the dialog, e.g. "16px". */
+  radius?: string;
+  fontFamily?: string;
+}
+
+/** The modal's look and behaviour (spec §3 "UI config", defaults in §2). */
+export interface UiConfig {
+  illustrationStyle?: IllustrationStyle;
+  /** Groups of sign-in methods, separated by an 'or' divider. Default `[[{type:"email"}],[{type:"passkey"}]]`. */
+  sections?: AuthSection[][];
+  /** Shown as 'Need help? Contact support' on passkey and OAuth steps when set. */
+  supportUrl?: string;
+  /** Offer a passkey right after a new user signs up. */
+  addPasskeyOnSignup?: boolean;
+  /** Link of the terms line; plain text when unset. */
+  termsUrl?: string;
+  /** Content of the header's middle (a logo, say). */
+  header?: ReactNode;
+  hideHeader?: boolean;
+  hideHeading?: boolean;
+  hideBack?: boolean;
+  hideClose?: boolean;
+  theme?: Theme;
+  /** Called when sign-in completes (the `complete` step). */
+  onAuthSuccess?: () => void;
+  /** Analytics: called with each event of spec §7 the modal tracks. */
+  onEvent?: (event: { name: AuthEventName }) => void;
+}

@@ -1,0 +1,68 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+
+describe("server rendering", () => {
+  it("renders the provider, the modal, the card and the hooks in Node without touching window", () => {
+    // A fresh Node process with no DOM: any access to window or document would throw.
+    const script = `
+      const { createElement: h } = await import("react");
+      const { renderToString } = await import("react-dom/server");
+      const lk = await import("@latchkey/react");
+      function Status() {
+        const { status } = lk.useSignerStatus();
+        const user = lk.useUser();
+        const { isOpen } = lk.useAuthModal();
+        lk.useAuthError();
+        lk.useSignMessage();
+        return h("p", null, status + " " + String(user) + " " + isOpen);
+      }
+      const html = renderToString(
+        h(lk.LatchkeyProvider, { config: { serviceUrl: "http://127.0.0.1:9", apiKey: "k" } },
+          h(Status), h(lk.AuthModal), h(lk.AuthCard)),
+      );
+      console.log(JSON.stringify({ typeofWindow: typeof window, html }));
+    `;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    const result = JSON.parse(out.trim().split("\n").at(-1) as string);
+    expect(result.typeofWindow).toBe("undefined");
+    expect(result.html).toContain("INITIALIZING null false");
+    // The card renders its first step on the server; the modal renders nothing until opened.
+    expect(result.html).toContain("Sign in");
+    expect(result.html).toContain("By signing in, you agree to the ");
+    expect(result.html).toContain("Terms of Service");
+    expect(result.html).not.toContain('role="dialog"');
+  });
+
+  it("freezes the public API", async () => {
+    const lk = await import("@latchkey/react");
+    expect(Object.keys(lk).sort()).toMatchInlineSnapshot(`
+      [
+        "AuthCard",
+        "AuthModal",
+        "DEFAULT_SECTIONS",
+        "LatchkeyProvider",
+        "authenticateMutationOptions",
+        "logoutMutationOptions",
+        "resolveUiConfig",
+        "signMessageMutationOptions",
+        "signTypedDataMutationOptions",
+        "strings",
+        "useAuthError",
+        "useAuthModal",
+        "useAuthenticate",
+        "useLogout",
+        "useSignMessage",
+        "useSignTypedData",
+        "useSigner",
+        "useSignerStatus",
+        "useUser",
+      ]
+    `);
+  });
+});

@@ -1,0 +1,5 @@
+// Worker entry: registers tsx's loader in this thread (workers do not inherit it), then runs the worker.
+import { register } from "tsx/esm/api";
+
+register();
+await import("./wallet-worker.ts");

@@ -1,0 +1,251 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+
+/**
+ * Forward-only, versioned migrations. Each runs in its own transaction; names sort in order.
+ * Types are chosen to mean the same on SQLite and PostgreSQL (bigint = integer affinity in SQLite).
+ */
+const migrations: Record<string, Migration> = {
+  "0001_initial": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("apps")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("org_id", "text", (c) => c.notNull().unique())
+        .addColumn("email_mode", "text", (c) => c.notNull())
+        .addColumn("allowed_origins", "text", (c) => c.notNull())
+        .addColumn("magic_link_urls", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("app_api_keys")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("app_id", "text", (c) => c.notNull().references("apps.id").onDelete("cascade"))
+        .addColumn("key_hash", "text", (c) => c.notNull().unique())
+        .addColumn("key_prefix", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("revoked_at", "bigint")
+        .execute();
+      await db.schema
+        .createTable("data_keys")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("wrapped_key", "text", (c) => c.notNull())
+        .addColumn("kek_id", "text", (c) => c.notNull())
+        .addColumn("active", "integer", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("users")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("org_id", "text", (c) => c.notNull().unique())
+        .addColumn("app_id", "text", (c) => c.notNull().references("apps.id"))
+        .addColumn("email", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addUniqueConstraint("users_app_email", ["app_id", "email"])
+        .execute();
+      await db.schema
+        .createTable("wallets")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("org_id", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id"))
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("sealed_mnemonic", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("wallets_org").on("wallets").column("org_id").execute();
+      await db.schema
+        .createTable("wallet_accounts")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("wallet_id", "text", (c) => c.notNull().references("wallets.id"))
+        .addColumn("org_id", "text", (c) => c.notNull())
+        .addColumn("curve", "text", (c) => c.notNull())
+        .addColumn("path", "text", (c) => c.notNull())
+        .addColumn("address_format", "text", (c) => c.notNull())
+        .addColumn("address", "text", (c) => c.notNull())
+        .addColumn("address_key", "text", (c) => c.notNull())
+        .addColumn("public_key", "text", (c) => c.notNull())
+        .addColumn("sealed_private_key", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addUniqueConstraint("wallet_accounts_org_address", ["org_id", "address_key"])
+        .execute();
+      await db.schema
+        .createIndex("wallet_accounts_wallet")
+        .on("wallet_accounts")
+        .column("wallet_id")
+        .execute();
+      await db.schema
+        .createTable("api_keys")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("org_id", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id"))
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("public_key", "text", (c) => c.notNull())
+        .addColumn("kind", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("revoked_at", "bigint")
+        .execute();
+      await db.schema.createIndex("api_keys_public_key").on("api_keys").column("public_key").execute();
+      await db.schema.createIndex("api_keys_user").on("api_keys").column("user_id").execute();
+      await db.schema
+        .createTable("otps")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("app_id", "text", (c) => c.notNull())
+        .addColumn("org_id", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull())
+        .addColumn("email", "text", (c) => c.notNull())
+        .addColumn("code_hash", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("used_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("activities")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("org_id", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull())
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("fingerprint", "text", (c) => c.notNull().unique())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("intent", "text", (c) => c.notNull())
+        .addColumn("result", "text", (c) => c.notNull())
+        .addColumn("failure", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("updated_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("activities_org")
+        .on("activities")
+        .columns(["org_id", "created_at"])
+        .execute();
+      await db.schema
+        .createTable("rate_limits")
+        .addColumn("key", "text", (c) => c.primaryKey())
+        .addColumn("window_start", "bigint", (c) => c.notNull())
+        .addColumn("count", "integer", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("audit_log")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("app_id", "text")
+        .addColumn("user_id", "text")
+        .addColumn("event", "text", (c) => c.notNull())
+        .addColumn("ip", "text")
+        .addColumn("details", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
+  "0002_passkeys_mfa": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("apps").addColumn("webauthn_rp_id", "text").execute();
+      await db.schema.alterTable("apps").addColumn("webauthn_origins", "text").execute();
+      // An email given at passkey sign-up is unproven: kept for contact, never used to sign in.
+      await db.schema.alterTable("users").addColumn("unverified_email", "text").execute();
+      await db.schema
+        .createTable("authenticators")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("app_id", "text", (c) => c.notNull())
+        .addColumn("org_id", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id"))
+        .addColumn("credential_id", "text", (c) => c.notNull())
+        .addColumn("public_key", "text", (c) => c.notNull())
+        .addColumn("counter", "bigint", (c) => c.notNull())
+        .addColumn("transports", "text", (c) => c.notNull())
+        .addColumn("aaguid", "text", (c) => c.notNull())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addColumn("last_used_at", "bigint")
+        .addUniqueConstraint("authenticators_app_credential", ["app_id", "credential_id"])
+        .execute();
+      await db.schema.createIndex("authenticators_user").on("authenticators").column("user_id").execute();
+      await db.schema
+        .createTable("mfa_factors")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id"))
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("sealed_secret", "text", (c) => c.notNull())
+        .addColumn("verified_at", "bigint")
+        .addColumn("last_step", "bigint", (c) => c.notNull())
+        .addColumn("failed_attempts", "integer", (c) => c.notNull())
+        .addColumn("locked_until", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex("mfa_factors_user").on("mfa_factors").column("user_id").execute();
+      await db.schema
+        .createTable("mfa_challenges")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("user_id", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("used_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("stamp_replays")
+        .addColumn("hash", "text", (c) => c.primaryKey())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
+  "0003_oauth": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("apps").addColumn("oauth_providers", "text").execute();
+      await db.schema.alterTable("apps").addColumn("oauth_redirect_urls", "text").execute();
+      await db.schema
+        .createTable("oauth_requests")
+        .addColumn("request_key", "text", (c) => c.primaryKey())
+        .addColumn("app_id", "text", (c) => c.notNull())
+        .addColumn("nonce", "text", (c) => c.notNull())
+        .addColumn("sealed_verifier", "text", (c) => c.notNull())
+        .addColumn("expires_at", "bigint", (c) => c.notNull())
+        .addColumn("used_at", "bigint")
+        .addColumn("id_token_hash", "text")
+        .addColumn("linked_at", "bigint")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("oauth_requests_token")
+        .on("oauth_requests")
+        .column("id_token_hash")
+        .execute();
+      await db.schema
+        .createTable("user_oauth_providers")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("app_id", "text", (c) => c.notNull())
+        .addColumn("user_id", "text", (c) => c.notNull().references("users.id"))
+        .addColumn("provider_name", "text", (c) => c.notNull())
+        .addColumn("issuer", "text", (c) => c.notNull())
+        .addColumn("subject", "text", (c) => c.notNull())
+        .addColumn("email", "text")
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .addUniqueConstraint("user_oauth_providers_identity", ["app_id", "issuer", "subject"])
+        .execute();
+      await db.schema
+        .createIndex("user_oauth_providers_user")
+        .on("user_oauth_providers")
+        .column("user_id")
+        .execute();
+    },
+  },
+  "0004_oauth_link_binding": {
+    async up(db: Kysely<unknown>) {
+      // A linking prompt's ID token may only be linked to the account the prompt was for.
+      await db.schema.alterTable("oauth_requests").addColumn("link_org_id", "text").execute();
+    },
+  },
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+export async function migrateToLatest(db: Kysely<unknown>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}

@@ -1,0 +1,197 @@
+/** Times are milliseconds since the epoch (int8 in PostgreSQL, integer in SQLite). JSON is stored as text. */
+export interface AppsTable {
+  id: string;
+  name: string;
+  org_id: string;
+  email_mode: "OTP" | "MAGIC_LINK";
+  allowed_origins: string;
+  magic_link_urls: string;
+  webauthn_rp_id: string | null;
+  webauthn_origins: string | null;
+  oauth_providers: string | null;
+  oauth_redirect_urls: string | null;
+  created_at: number;
+  updated_at: number;
+}
+export interface AppApiKeysTable {
+  id: string;
+  app_id: string;
+  key_hash: string;
+  key_prefix: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+export interface DataKeysTable {
+  id: string;
+  wrapped_key: string;
+  kek_id: string;
+  active: number;
+  created_at: number;
+}
+export interface UsersTable {
+  id: string;
+  org_id: string;
+  app_id: string;
+  email: string | null;
+  unverified_email?: string | null;
+  created_at: number;
+}
+export interface WalletsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  name: string;
+  sealed_mnemonic: string;
+  created_at: number;
+}
+export interface WalletAccountsTable {
+  id: string;
+  wallet_id: string;
+  org_id: string;
+  curve: "CURVE_SECP256K1" | "CURVE_ED25519";
+  path: string;
+  address_format: "ADDRESS_FORMAT_ETHEREUM" | "ADDRESS_FORMAT_SOLANA";
+  address: string;
+  /** EVM addresses lower-cased, Solana as is: what signWith lookups compare against. */
+  address_key: string;
+  public_key: string;
+  sealed_private_key: string;
+  created_at: number;
+}
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  name: string;
+  /** Compressed P-256 public key, hex. */
+  public_key: string;
+  kind: "session" | "api";
+  expires_at: number | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+export interface OtpsTable {
+  id: string;
+  app_id: string;
+  org_id: string;
+  user_id: string;
+  email: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+export interface ActivitiesTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  type: string;
+  fingerprint: string;
+  status: string;
+  intent: string;
+  result: string;
+  failure: string | null;
+  created_at: number;
+  updated_at: number;
+}
+export interface RateLimitsTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+export interface AuditLogTable {
+  id: string;
+  app_id: string | null;
+  user_id: string | null;
+  event: string;
+  ip: string | null;
+  details: string | null;
+  created_at: number;
+}
+
+export interface AuthenticatorsTable {
+  id: string;
+  app_id: string;
+  org_id: string;
+  user_id: string;
+  /** base64url */
+  credential_id: string;
+  /** base64url COSE public key */
+  public_key: string;
+  counter: number;
+  transports: string;
+  aaguid: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+export interface MfaFactorsTable {
+  id: string;
+  user_id: string;
+  type: "totp";
+  sealed_secret: string;
+  verified_at: number | null;
+  /** The last TOTP time step accepted: a code is never accepted twice. */
+  last_step: number;
+  failed_attempts: number;
+  locked_until: number | null;
+  created_at: number;
+}
+export interface MfaChallengesTable {
+  id: string;
+  user_id: string;
+  expires_at: number;
+  used_at: number | null;
+  created_at: number;
+}
+export interface StampReplaysTable {
+  hash: string;
+  expires_at: number;
+}
+
+export interface OauthRequestsTable {
+  request_key: string;
+  app_id: string;
+  /** hex sha256 of the browser's target public key: the ID token must carry it as its nonce. */
+  nonce: string;
+  sealed_verifier: string;
+  expires_at: number;
+  used_at: number | null;
+  /** Set when the callback accepted an ID token: only such a token may later be linked to an account. */
+  id_token_hash: string | null;
+  linked_at: number | null;
+  /** Set for a linking prompt: the organisation the token may be linked to. */
+  link_org_id?: string | null;
+  created_at: number;
+}
+export interface UserOauthProvidersTable {
+  id: string;
+  app_id: string;
+  user_id: string;
+  provider_name: string;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  created_at: number;
+}
+
+export interface Database {
+  oauth_requests: OauthRequestsTable;
+  user_oauth_providers: UserOauthProvidersTable;
+  authenticators: AuthenticatorsTable;
+  mfa_factors: MfaFactorsTable;
+  mfa_challenges: MfaChallengesTable;
+  stamp_replays: StampReplaysTable;
+  apps: AppsTable;
+  app_api_keys: AppApiKeysTable;
+  data_keys: DataKeysTable;
+  users: UsersTable;
+  wallets: WalletsTable;
+  wallet_accounts: WalletAccountsTable;
+  api_keys: ApiKeysTable;
+  otps: OtpsTable;
+  activities: ActivitiesTable;
+  rate_limits: RateLimitsTable;
+  audit_log: AuditLogTable;
+}

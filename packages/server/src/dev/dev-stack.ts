@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import type { Service } from "../service";
+import { upsertApp } from "../services/apps";
+import { type DevOidcProvider, startDevOidcProvider } from "./oidc-provider";
+
+/**
+ * Dev mode's social sign-in: a local OpenID Connect provider with test users, configured as the dev
+ * app's "Google" and "Auth0", so social sign-in works with no outside account. Runs after `listen`,
+ * since the provider must know the service's callback URL.
+ */
+export async function attachDevIdentityProvider(
+  service: Service,
+  serviceUrl: string,
+  opts: { port?: number } = {},
+): Promise<DevOidcProvider & { auth0Issuer: string }> {
+  const dev = service.devApp;
+  if (!dev) throw new Error("The dev identity provider needs --dev");
+  const client = { clientId: "latchkey-dev", clientSecret: randomBytes(16).toString("hex") };
+  const clients = [{ ...client, redirectUris: [`${serviceUrl}/oauth/callback`] }];
+  // Two issuers, as Google and Auth0 are: an identity linked through one is not linked through the other.
+  const idp = await startDevOidcProvider({
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
+    clients,
+  });
+  const auth0 = await startDevOidcProvider({
+    ...(opts.port !== undefined ? { port: opts.port === 0 ? 0 : opts.port + 1 } : {}),
+    clients,
+  });
+  const { app } = dev;
+  await upsertApp(
+    service.ctx.db,
+    {
+      id: app.id,
+      name: app.name,
+      allowedOrigins: app.allowedOrigins,
+      emailMode: app.emailMode,
+      magicLinkRedirectUrls: app.magicLinkRedirectUrls,
+      oauthRedirectUrls: app.oauthRedirectUrls,
+      oauthProviders: [
+        { id: "google", issuer: idp.issuer, ...client, allowInsecureHttp: true },
+        { id: "auth0", issuer: auth0.issuer, ...client, allowInsecureHttp: true, auth0Connection: "dev" },
+      ],
+    },
+    service.ctx.now(),
+    service.ctx.keyring,
+  );
+  service.ctx.apps.invalidate();
+  return {
+    issuer: idp.issuer,
+    auth0Issuer: auth0.issuer,
+    users: idp.users,
+    async close() {
+      await idp.close();
+      await auth0.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServiceContext } from "../service";
+
+// The frame's script is small vanilla TS in packages/frames, bundled once per process on first use
+// into a single inline script whose hash is the page's only script-src.
+const AUTH_FRAME_ENTRY = fileURLToPath(new URL("../../../frames/src/auth.ts", import.meta.url));
+const ALLOWED_ORIGINS_META = "latchkey-allowed-origins";
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/;
+
+interface BuiltScript {
+  js: string;
+  hash: string;
+}
+let authScript: Promise<BuiltScript> | undefined;
+
+async function buildAuthScript(): Promise<BuiltScript> {
+  const result = await build({
+    entryPoints: [AUTH_FRAME_ENTRY],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    charset: "utf8",
+    logLevel: "silent",
+  });
+  const text = result.outputFiles[0]?.text ?? "";
+  // Inline in HTML: nothing in the script may end the element or open a comment.
+  const js = text.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+  return { js, hash: createHash("sha256").update(js, "utf8").digest("base64") };
+}
+
+function getAuthScript(): Promise<BuiltScript> {
+  authScript ??= buildAuthScript().catch((e) => {
+    authScript = undefined;
+    throw e;
+  });
+  return authScript;
+}
+
+const escapeAttr = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+/**
+ * GET /frames/auth: the auth iframe (DESIGN §2). `?appId=` narrows `frame-ancestors` (and the origins the
+ * frame accepts a channel from) to that app's allowed origins; without it, every app's. Strict CSP: the
+ * inline script by hash, nothing else, no network.
+ */
+export function registerFrames(app: FastifyInstance, ctx: ServiceContext): void {
+  app.addHook("onReady", async () => {
+    // Warm the build so the first frame load is quick; a failure is reported on the request instead.
+    getAuthScript().catch(() => {});
+  });
+
+  app.get(
+    "/frames/auth",
+    async (req: FastifyRequest<{ Querystring: { appId?: string } }>, reply: FastifyReply) => {
+      const appId = typeof req.query.appId === "string" ? req.query.appId : undefined;
+      let origins: string[];
+      if (appId) {
+        const found = await ctx.apps.byId(appId);
+        if (!found) return reply.code(404).type("text/plain; charset=utf-8").send("Unknown app");
+        origins = found.allowedOrigins;
+      } else {
+        origins = [...(await ctx.apps.allOrigins())];
+      }
+      origins = origins.filter((o) => ORIGIN.test(o));
+      const { js, hash } = await getAuthScript();
+      const csp = [
+        "default-src 'none'",
+        `script-src 'sha256-${hash}'`,
+        "connect-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        `frame-ancestors ${origins.length ? origins.join(" ") : "'none'"}`,
+      ].join("; ");
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="${ALLOWED_ORIGINS_META}" content="${escapeAttr(JSON.stringify(origins))}"><title>Latchkey</title></head><body><script>${js}</script></body></html>`;
+      return reply
+        .header("content-security-policy", csp)
+        .header("cache-control", "no-store")
+        .header("x-content-type-options", "nosniff")
+        .header("referrer-policy", "no-referrer")
+        .type("text/html; charset=utf-8")
+        .send(html);
+    },
+  );
+}

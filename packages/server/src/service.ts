@@ -1,0 +1,194 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { type AppConfig, type RateLimits, rateLimitsSchema } from "./config";
+import { Keyring, loadMasterKey } from "./crypto/keyring";
+import { WalletDeriver } from "./crypto/wallet-pool";
+import { type Db, type DbKind, migrate, openDatabase } from "./db";
+import { buildHttp } from "./http/server";
+import { Mailer } from "./mail/mailer";
+import { type App, AppDirectory, createAppApiKey, hashApiKey, upsertApp } from "./services/apps";
+
+export interface ServiceOptions {
+  /** SQLite file path (`:memory:` for tests) or a `postgres://` URL. */
+  db: string;
+  dev?: boolean;
+  /** 32 bytes; otherwise from LATCHKEY_MASTER_KEY, LATCHKEY_MASTER_KEY_FILE or `masterKeyFile`. */
+  masterKey?: Buffer;
+  masterKeyFile?: string;
+  smtpUrl?: string;
+  mailFrom?: string;
+  rateLimits?: Partial<RateLimits>;
+  apps?: AppConfig[];
+  logLevel?: string;
+  /** Where log lines go (default stdout). */
+  logStream?: NodeJS.WritableStream;
+  trustProxy?: boolean;
+  /** The service's public base URL, e.g. https://auth.example.com (used for the OAuth callback). */
+  publicUrl?: string;
+  /** Where dev files live (master key, dev API key). */
+  dataDir?: string;
+  /** Fixed dev API key (LATCHKEY_DEV_API_KEY). */
+  devApiKey?: string;
+  /** Origins the dev app allows, besides the service's own. */
+  devOrigins?: string[];
+  devMagicLinkUrls?: string[];
+  /** The dev app's email mode (default OTP). */
+  devEmailMode?: "OTP" | "MAGIC_LINK";
+  now?: () => number;
+  env?: NodeJS.ProcessEnv;
+  /** Worker threads deriving new wallets (default: cores - 1, at most 4; 0 derives on the event loop). */
+  walletWorkers?: number;
+}
+
+export interface ServiceContext {
+  db: Db;
+  dbKind: DbKind;
+  keyring: Keyring;
+  mailer: Mailer;
+  apps: AppDirectory;
+  limits: RateLimits;
+  now: () => number;
+  otpKey: Buffer;
+  /** Derives new wallets on worker threads. */
+  wallets: WalletDeriver;
+  dev: boolean;
+  /** The service's public base URL (OAuth callback); otherwise taken from each request. */
+  publicUrl?: string;
+  audit(
+    event: string,
+    fields: { appId?: string; userId?: string; ip?: string; details?: object },
+  ): Promise<void>;
+}
+
+export interface Service {
+  ctx: ServiceContext;
+  http: FastifyInstance;
+  /** Set in dev mode: the dev app and its API key. */
+  devApp?: { app: App; apiKey: string };
+  listen(opts: { port: number; host?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const DEV_APP_ID = "dev";
+
+/** Opens storage, runs migrations, loads keys and apps, and builds the HTTP service (not yet listening). */
+export async function createService(opts: ServiceOptions): Promise<Service> {
+  const env = opts.env ?? process.env;
+  const dev = opts.dev ?? false;
+  const dataDir = opts.dataDir ?? ".latchkey";
+  const opened = openDatabase(opts.db);
+  try {
+    await migrate(opened.db);
+    const masterKey =
+      opts.masterKey ??
+      loadMasterKey({
+        env,
+        dev,
+        keyFile: opts.masterKeyFile ?? (dev ? join(dataDir, "master.key") : undefined),
+      });
+    const keyring = new Keyring(opened.db, masterKey);
+    await keyring.init();
+    const mailer = new Mailer({
+      smtpUrl: opts.smtpUrl ?? env.LATCHKEY_SMTP_URL,
+      from: opts.mailFrom ?? env.LATCHKEY_MAIL_FROM,
+      devMailbox: dev,
+    });
+    if (!mailer.canDeliver) {
+      throw new Error(
+        "No way to send mail: set LATCHKEY_SMTP_URL (or smtp.url in the config file), or run with --dev",
+      );
+    }
+    const now = opts.now ?? Date.now;
+    const db = opened.db;
+    const wallets = new WalletDeriver(opts.walletWorkers);
+    const ctx: ServiceContext = {
+      db,
+      dbKind: opened.kind,
+      keyring,
+      mailer,
+      apps: new AppDirectory(db),
+      limits: rateLimitsSchema.parse(opts.rateLimits ?? {}),
+      now,
+      otpKey: keyring.deriveKey("otp"),
+      wallets,
+      dev,
+      ...(opts.publicUrl ? { publicUrl: opts.publicUrl.replace(/\/$/, "") } : {}),
+      async audit(event, f, into = db) {
+        await into
+          .insertInto("audit_log")
+          .values({
+            id: randomUUID(),
+            app_id: f.appId ?? null,
+            user_id: f.userId ?? null,
+            event,
+            ip: f.ip ?? null,
+            details: f.details ? JSON.stringify(f.details) : null,
+            created_at: now(),
+          })
+          .execute();
+      },
+    };
+    for (const app of opts.apps ?? []) await upsertApp(db, app, now(), keyring);
+
+    let devApp: Service["devApp"];
+    if (dev) devApp = await ensureDevApp(ctx, opts, env);
+
+    const http = await buildHttp(ctx, {
+      logLevel: opts.logLevel ?? "info",
+      ...(opts.logStream ? { logStream: opts.logStream } : {}),
+      trustProxy: opts.trustProxy ?? false,
+    });
+    return {
+      ctx,
+      http,
+      devApp,
+      async listen({ port, host = "127.0.0.1" }) {
+        await http.listen({ port, host });
+        const addr = http.server.address();
+        const actualPort = typeof addr === "object" && addr ? addr.port : port;
+        return `http://${host === "0.0.0.0" ? "localhost" : host}:${actualPort}`;
+      },
+      async close() {
+        await http.close();
+        await wallets.close();
+        await mailer.close();
+        await opened.close();
+      },
+    };
+  } catch (e) {
+    await opened.close();
+    throw e;
+  }
+}
+
+async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: NodeJS.ProcessEnv) {
+  const { readFileSync, writeFileSync, existsSync, mkdirSync } = await import("node:fs");
+  const dataDir = opts.dataDir ?? ".latchkey";
+  const keyFile = join(dataDir, "dev-api-key");
+  let apiKey = opts.devApiKey ?? env.LATCHKEY_DEV_API_KEY;
+  if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, "utf8").trim();
+  const origins = opts.devOrigins ?? ["http://localhost:5173", "http://127.0.0.1:5173"];
+  const app = await upsertApp(ctx.db, {
+    id: DEV_APP_ID,
+    name: "Latchkey Dev",
+    apiKeys: apiKey ? [apiKey] : [],
+    allowedOrigins: origins,
+    emailMode: opts.devEmailMode ?? "OTP",
+    magicLinkRedirectUrls: opts.devMagicLinkUrls ?? [`${origins[0] ?? "http://localhost:5173"}/`],
+  });
+  if (!apiKey) {
+    apiKey = await createAppApiKey(ctx.db, app.id);
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
+  }
+  // A dev key must resolve: if it was revoked by hand, it is an error worth seeing at start.
+  const row = await ctx.db
+    .selectFrom("app_api_keys")
+    .select("revoked_at")
+    .where("key_hash", "=", hashApiKey(apiKey))
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null)
+    throw new Error("The dev API key is revoked; delete .latchkey/dev-api-key");
+  return { app, apiKey };
+}

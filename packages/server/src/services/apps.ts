@@ -1,0 +1,220 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { type AppConfig, appConfigSchema, KNOWN_OAUTH_PROVIDERS, type OauthProviderConfig } from "../config";
+import type { Keyring } from "../crypto/keyring";
+import type { Db } from "../db";
+
+export interface App {
+  id: string;
+  name: string;
+  orgId: string;
+  emailMode: "OTP" | "MAGIC_LINK";
+  allowedOrigins: string[];
+  magicLinkRedirectUrls: string[];
+  /** WebAuthn relying party: id (a registrable domain) and the origins passkey ceremonies may come from. */
+  webauthn: { rpId: string; origins: string[] };
+  /** Social sign-in providers; client secrets stay sealed until a code exchange needs one. */
+  oauthProviders: StoredOauthProvider[];
+  oauthRedirectUrls: string[];
+}
+
+export interface StoredOauthProvider {
+  id: string;
+  issuer: string;
+  clientId: string;
+  sealedClientSecret?: string;
+  scopes: string[];
+  isCustomProvider: boolean;
+  auth0Connection?: string;
+  displayName: string;
+  allowInsecureHttp: boolean;
+}
+
+function storeProvider(
+  keyring: Keyring | undefined,
+  appId: string,
+  p: OauthProviderConfig,
+): StoredOauthProvider {
+  const known = KNOWN_OAUTH_PROVIDERS[p.id];
+  if (p.clientSecret && !keyring) throw new Error("A keyring is needed to store an OAuth client secret");
+  return {
+    id: p.id,
+    issuer: (p.issuer ?? known?.issuer ?? "").replace(/\/$/, ""),
+    clientId: p.clientId,
+    ...(p.clientSecret && keyring
+      ? {
+          sealedClientSecret: keyring.seal(
+            new TextEncoder().encode(p.clientSecret),
+            `oauth_client:${appId}:${p.id}`,
+          ),
+        }
+      : {}),
+    scopes: p.scopes ?? known?.scopes ?? ["openid", "email", "profile"],
+    isCustomProvider: p.isCustomProvider ?? !known,
+    ...(p.auth0Connection ? { auth0Connection: p.auth0Connection } : {}),
+    displayName: p.displayName ?? known?.name ?? p.id,
+    allowInsecureHttp: p.allowInsecureHttp ?? false,
+  };
+}
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+export function newApiKey(): string {
+  return `lk_${randomBytes(24).toString("base64url")}`;
+}
+
+type AppRow = {
+  id: string;
+  name: string;
+  org_id: string;
+  email_mode: "OTP" | "MAGIC_LINK";
+  allowed_origins: string;
+  magic_link_urls: string;
+  webauthn_rp_id: string | null;
+  webauthn_origins: string | null;
+  oauth_providers: string | null;
+  oauth_redirect_urls: string | null;
+};
+
+function toApp(row: AppRow): App {
+  const allowedOrigins = JSON.parse(row.allowed_origins) as string[];
+  const origins = row.webauthn_origins ? (JSON.parse(row.webauthn_origins) as string[]) : allowedOrigins;
+  const firstHost = origins[0] ? new URL(origins[0]).hostname : "localhost";
+  return {
+    webauthn: { rpId: row.webauthn_rp_id ?? firstHost, origins },
+    id: row.id,
+    name: row.name,
+    orgId: row.org_id,
+    emailMode: row.email_mode,
+    allowedOrigins,
+    magicLinkRedirectUrls: JSON.parse(row.magic_link_urls) as string[],
+    oauthProviders: row.oauth_providers ? (JSON.parse(row.oauth_providers) as StoredOauthProvider[]) : [],
+    oauthRedirectUrls: row.oauth_redirect_urls
+      ? (JSON.parse(row.oauth_redirect_urls) as string[])
+      : (JSON.parse(row.magic_link_urls) as string[]),
+  };
+}
+
+/** Creates or updates an app, and adds any of `apiKeys` it does not have yet. */
+export async function upsertApp(db: Db, input: AppConfig, now = Date.now(), keyring?: Keyring): Promise<App> {
+  const cfg = appConfigSchema.parse(input);
+  const providers = cfg.oauthProviders.map((p) => storeProvider(keyring, cfg.id, p));
+  return db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("apps").selectAll().where("id", "=", cfg.id).executeTakeFirst();
+    const values = {
+      name: cfg.name,
+      email_mode: cfg.emailMode,
+      allowed_origins: JSON.stringify(cfg.allowedOrigins),
+      magic_link_urls: JSON.stringify(cfg.magicLinkRedirectUrls),
+      webauthn_rp_id: cfg.webauthn?.rpId ?? null,
+      webauthn_origins: cfg.webauthn?.origins ? JSON.stringify(cfg.webauthn.origins) : null,
+      oauth_providers: JSON.stringify(providers),
+      oauth_redirect_urls: cfg.oauthRedirectUrls.length ? JSON.stringify(cfg.oauthRedirectUrls) : null,
+      updated_at: now,
+    };
+    if (existing) {
+      await trx.updateTable("apps").set(values).where("id", "=", cfg.id).execute();
+    } else {
+      await trx
+        .insertInto("apps")
+        .values({ id: cfg.id, org_id: randomUUID(), created_at: now, ...values })
+        .execute();
+    }
+    for (const key of cfg.apiKeys) {
+      await trx
+        .insertInto("app_api_keys")
+        .values({
+          id: randomUUID(),
+          app_id: cfg.id,
+          key_hash: hashApiKey(key),
+          key_prefix: key.slice(0, 6),
+          created_at: now,
+          revoked_at: null,
+        })
+        .onConflict((oc) => oc.column("key_hash").doNothing())
+        .execute();
+    }
+    const row = await trx.selectFrom("apps").selectAll().where("id", "=", cfg.id).executeTakeFirstOrThrow();
+    return toApp(row);
+  });
+}
+
+/** Adds a fresh API key to an app and returns it (the only time it is ever shown). */
+export async function createAppApiKey(db: Db, appId: string, now = Date.now()): Promise<string> {
+  const key = newApiKey();
+  await db
+    .insertInto("app_api_keys")
+    .values({
+      id: randomUUID(),
+      app_id: appId,
+      key_hash: hashApiKey(key),
+      key_prefix: key.slice(0, 6),
+      created_at: now,
+      revoked_at: null,
+    })
+    .execute();
+  return key;
+}
+
+/**
+ * Resolves apps by API key and knows every allowed origin, with a short cache so that the hot path does
+ * not query per request while changes made by another process (the CLI) still show within seconds.
+ */
+export class AppDirectory {
+  #byKeyHash = new Map<string, { app: App | null; at: number }>();
+  #origins: { set: Set<string>; at: number } | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 5000,
+  ) {}
+
+  async byApiKey(key: string, now = Date.now()): Promise<App | null> {
+    const keyHash = hashApiKey(key);
+    const cached = this.#byKeyHash.get(keyHash);
+    if (cached && now - cached.at < this.ttlMs) return cached.app;
+    const row = await this.db
+      .selectFrom("app_api_keys")
+      .innerJoin("apps", "apps.id", "app_api_keys.app_id")
+      .select([
+        "apps.id",
+        "apps.name",
+        "apps.org_id",
+        "apps.email_mode",
+        "apps.allowed_origins",
+        "apps.magic_link_urls",
+        "apps.webauthn_rp_id",
+        "apps.webauthn_origins",
+        "apps.oauth_providers",
+        "apps.oauth_redirect_urls",
+      ])
+      .where("app_api_keys.key_hash", "=", keyHash)
+      .where("app_api_keys.revoked_at", "is", null)
+      .executeTakeFirst();
+    const app = row ? toApp(row) : null;
+    if (this.#byKeyHash.size > 10_000) this.#byKeyHash.clear();
+    this.#byKeyHash.set(keyHash, { app, at: now });
+    return app;
+  }
+
+  async byId(id: string): Promise<App | null> {
+    const row = await this.db.selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirst();
+    return row ? toApp(row) : null;
+  }
+
+  /** Every origin some app allows: what a CORS preflight (which carries no API key) is checked against. */
+  async allOrigins(now = Date.now()): Promise<Set<string>> {
+    if (this.#origins && now - this.#origins.at < this.ttlMs) return this.#origins.set;
+    const rows = await this.db.selectFrom("apps").select("allowed_origins").execute();
+    const set = new Set<string>();
+    for (const r of rows) for (const o of JSON.parse(r.allowed_origins) as string[]) set.add(o);
+    this.#origins = { set, at: now };
+    return set;
+  }
+
+  invalidate(): void {
+    this.#byKeyHash.clear();
+    this.#origins = null;
+  }
+}

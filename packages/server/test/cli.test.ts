@@ -1,0 +1,170 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { freshDatabase } from "./helpers";
+
+const BIN = resolve(__dirname, "../bin/latchkey.js");
+const run = promisify(execFile);
+
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  return new Promise((res, rej) => {
+    let out = "";
+    const timer = setTimeout(() => rej(new Error(`timed out; output:\n${out}`)), timeoutMs);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (pattern.test(out)) {
+        clearTimeout(timer);
+        res(out);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.on("exit", (code) => rej(new Error(`exited ${code}; output:\n${out}`)));
+  });
+}
+
+describe("latchkey CLI", () => {
+  let child: ChildProcess | undefined;
+  afterEach(() => {
+    child?.kill("SIGTERM");
+    child = undefined;
+  });
+
+  it("serve --dev starts on SQLite with a dev app, a 0600 master key and the dev mailbox", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-cli-"));
+    child = spawn(process.execPath, [BIN, "serve", "--dev", "--port", "0", "--log-level", "warn"], {
+      cwd: dir,
+      env: { ...process.env, LATCHKEY_MASTER_KEY: "" },
+    });
+    const out = await waitForLine(child, /Dev mailbox:\s+(\S+)/);
+    const base = /on (http:\/\/\S+)/.exec(out)?.[1] as string;
+    const apiKey = /Dev app API key: (\S+)/.exec(out)?.[1] as string;
+    expect(apiKey).toBe(readFileSync(join(dir, ".latchkey/dev-api-key"), "utf8").trim());
+    expect(statSync(join(dir, ".latchkey/master.key")).mode & 0o777).toBe(0o600);
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok", database: "sqlite" });
+    const cfg = await fetch(`${base}/signer/v1/signer-config`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(await cfg.json()).toMatchObject({ email: { mode: "OTP" } });
+    expect((await fetch(`${base}/dev/mailbox`)).headers.get("content-type")).toMatch(/text\/html/);
+    expect(await (await fetch(`${base}/dev/mailbox.json`)).json()).toEqual([]);
+  });
+
+  it("serve runs on PostgreSQL by URL, with two worker processes", async () => {
+    const database = await freshDatabase("postgres");
+    try {
+      const dir = mkdtempSync(join(tmpdir(), "latchkey-cli-"));
+      const config = join(dir, "config.json");
+      writeFileSync(
+        config,
+        JSON.stringify({
+          apps: [{ id: "pg", name: "PG", apiKeys: ["lk_pg_key_0123456789abcdef"], emailMode: "OTP" }],
+        }),
+      );
+      child = spawn(
+        process.execPath,
+        [
+          BIN,
+          "serve",
+          "--db",
+          database.url,
+          "--port",
+          "0",
+          "--workers",
+          "2",
+          "--config",
+          config,
+          "--log-level",
+          "warn",
+        ],
+        {
+          cwd: dir,
+          env: {
+            ...process.env,
+            LATCHKEY_MASTER_KEY: "22".repeat(32),
+            LATCHKEY_SMTP_URL: "smtp://127.0.0.1:2525",
+          },
+        },
+      );
+      const out = await waitForLine(child, /signer service on (\S+) \(postgres, 2 workers\)/);
+      const base = /on (http:\/\/\S+)/.exec(out)?.[1] as string;
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok", database: "postgres" });
+      const cfg = await fetch(`${base}/signer/v1/signer-config`, {
+        method: "POST",
+        headers: { authorization: "Bearer lk_pg_key_0123456789abcdef", "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(await cfg.json()).toMatchObject({ email: { mode: "OTP" } });
+    } finally {
+      child?.kill("SIGTERM");
+      await new Promise((r) => setTimeout(r, 500));
+      await database.drop();
+    }
+  });
+
+  it("refuses to start without a master key outside dev mode", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-cli-"));
+    const env: NodeJS.ProcessEnv = { ...process.env, LATCHKEY_SMTP_URL: "smtp://127.0.0.1:2525" };
+    delete env.LATCHKEY_MASTER_KEY;
+    await expect(
+      run(process.execPath, [BIN, "serve", "--port", "0"], { cwd: dir, env }),
+    ).rejects.toMatchObject({
+      stderr: expect.stringMatching(/No master key/),
+    });
+  });
+
+  it("app create prints a key that the service then accepts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-cli-"));
+    const db = join(dir, "app.db");
+    const { stdout } = await run(
+      process.execPath,
+      [
+        BIN,
+        "app",
+        "create",
+        "--db",
+        db,
+        "--id",
+        "shop",
+        "--name",
+        "Shop",
+        "--origin",
+        "https://shop.example",
+        "--email-mode",
+        "MAGIC_LINK",
+        "--redirect-url",
+        "https://shop.example/auth",
+      ],
+      { cwd: dir },
+    );
+    const apiKey = /API key: (\S+)/.exec(stdout)?.[1] as string;
+    expect(apiKey).toMatch(/^lk_/);
+    child = spawn(process.execPath, [BIN, "serve", "--db", db, "--port", "0", "--log-level", "warn"], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        LATCHKEY_MASTER_KEY: "11".repeat(32),
+        LATCHKEY_SMTP_URL: "smtp://127.0.0.1:2525",
+      },
+    });
+    const out = await waitForLine(child, /signer service on (\S+)/);
+    const base = /on (http:\/\/\S+)/.exec(out)?.[1] as string;
+    const cfg = await fetch(`${base}/signer/v1/signer-config`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        "content-type": "application/json",
+        origin: "https://shop.example",
+      },
+      body: "{}",
+    });
+    expect(cfg.status).toBe(200);
+    expect(cfg.headers.get("access-control-allow-origin")).toBe("https://shop.example");
+    expect(await cfg.json()).toMatchObject({ email: { mode: "MAGIC_LINK" } });
+  });
+});

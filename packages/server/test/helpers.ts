@@ -1,0 +1,269 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  generateP256PrivateKey,
+  openCredentialBundle,
+  p256PublicKeyFromPrivate,
+  stampWithPrivateKey,
+  toHex,
+} from "@latchkey/protocol";
+import pg from "pg";
+import { SMTPServer } from "smtp-server";
+import type { AppConfig } from "../src/config";
+import { createService, type Service } from "../src/service";
+
+export const PG_ADMIN_URL = process.env.LATCHKEY_TEST_PG ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export interface CaughtMail {
+  to: string;
+  raw: string;
+}
+
+/** A real SMTP server on a free loopback port that keeps what it receives. */
+export async function startSmtp() {
+  const mails: CaughtMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        for (const rcpt of session.envelope.rcptTo)
+          mails.push({ to: rcpt.address, raw: Buffer.concat(chunks).toString("utf8") });
+        for (const w of waiters.splice(0)) w();
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}?ignoreTLS=true`,
+    mails,
+    /** Resolves with the newest mail to `to` after `since` mails had arrived. */
+    async waitFor(to: string, since = 0, timeoutMs = 10_000): Promise<CaughtMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = mails
+          .slice(since)
+          .filter((m) => m.to === to)
+          .at(-1);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 200);
+        });
+      }
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+export type Smtp = Awaited<ReturnType<typeof startSmtp>>;
+
+/** Decodes a raw MIME message enough to read its text part (quoted-printable aware). */
+export function mailText(raw: string): string {
+  const unfolded = raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return unfolded;
+}
+
+export function codeFrom(raw: string): string {
+  const m = /sign-in code is (\d{6})/.exec(mailText(raw));
+  if (!m?.[1]) throw new Error("no code in mail");
+  return m[1];
+}
+
+export function linkFrom(raw: string): URL {
+  const m = /(https?:\/\/[^\s"<>]+bundle=[^\s"<>]+)/.exec(mailText(raw));
+  if (!m?.[1]) throw new Error("no link in mail");
+  return new URL(m[1].replace(/&amp;/g, "&"));
+}
+
+/** A fresh database per test file: a SQLite file in a temp dir, or a new PostgreSQL database. */
+export async function freshDatabase(
+  kind: "sqlite" | "postgres",
+): Promise<{ url: string; drop(): Promise<void> }> {
+  if (kind === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-test-"));
+    return { url: join(dir, "test.db"), drop: async () => {} };
+  }
+  const name = `latchkey_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export const TEST_APP = {
+  id: "test-app",
+  name: "Test App",
+  apiKeys: ["lk_test_key_0123456789abcdef"],
+  allowedOrigins: ["http://app.test"],
+  emailMode: "OTP",
+  magicLinkRedirectUrls: ["http://app.test/welcome"],
+} satisfies AppConfig;
+export const LINK_APP = {
+  id: "link-app",
+  name: "Link App",
+  apiKeys: ["lk_link_key_0123456789abcdef"],
+  allowedOrigins: ["http://link.test"],
+  emailMode: "MAGIC_LINK",
+  magicLinkRedirectUrls: ["http://link.test/auth/callback"],
+} satisfies AppConfig;
+
+export interface Harness {
+  service: Service;
+  url: string;
+  smtp: Smtp;
+  clock: { now: number; advance(ms: number): void };
+  close(): Promise<void>;
+}
+
+/** Starts the real service on a free port with its own database and a real SMTP server. */
+export async function startHarness(
+  kind: "sqlite" | "postgres",
+  extra: { rateLimits?: Record<string, number>; apps?: AppConfig[] } = {},
+): Promise<Harness> {
+  const smtp = await startSmtp();
+  const database = await freshDatabase(kind);
+  const clock = {
+    offset: 0,
+    get now() {
+      return Date.now() + this.offset;
+    },
+    advance(ms: number) {
+      this.offset += ms;
+    },
+  };
+  const service = await createService({
+    db: database.url,
+    masterKey: randomBytes(32),
+    smtpUrl: smtp.url,
+    apps: extra.apps ?? [TEST_APP, LINK_APP],
+    rateLimits: extra.rateLimits,
+    logLevel: "silent",
+    now: () => clock.now,
+  });
+  const url = await service.listen({ port: 0 });
+  return {
+    service,
+    url,
+    smtp,
+    clock,
+    async close() {
+      await service.close();
+      await smtp.close();
+      await database.drop();
+    },
+  };
+}
+
+export async function post(
+  base: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    json: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    headers: res.headers,
+  };
+}
+
+/** An in-memory target key, as the memory key holder of a Node client has. */
+export function targetKey() {
+  const privateKey = generateP256PrivateKey();
+  const publicKey = toHex(p256PublicKeyFromPrivate(privateKey, false));
+  return {
+    privateKey,
+    publicKey,
+    open: (bundle: string) =>
+      openCredentialBundle({ bundle, targetPrivateKey: privateKey, targetPublicKey: publicKey }),
+  };
+}
+
+export function stamped(path: string, body: object, sessionKey: Uint8Array) {
+  const text = JSON.stringify(body);
+  return {
+    stampedRequest: {
+      body: text,
+      stamp: stampWithPrivateKey(text, sessionKey),
+      url: `https://signer.test${path}`,
+    },
+  };
+}
+
+export function signBody(
+  orgId: string,
+  signWith: string,
+  payload: string,
+  hashFunction: string,
+  ts = Date.now(),
+) {
+  return {
+    type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+    timestampMs: String(ts),
+    organizationId: orgId,
+    parameters: { signWith, payload, encoding: "PAYLOAD_ENCODING_HEXADECIMAL", hashFunction },
+  };
+}
+
+export interface EmailUser {
+  orgId: string;
+  userId: string;
+  address: string;
+  solanaAddress: string;
+  /** The session private key opened from the credential bundle. */
+  sessionKey: Uint8Array;
+}
+
+/** Signs a new user up by email code, as a Node client with an in-memory target key would. */
+export async function signUpByEmail(
+  h: Harness,
+  email: string,
+  headers: Record<string, string>,
+): Promise<EmailUser> {
+  const t = targetKey();
+  const before = h.smtp.mails.length;
+  const s = await post(h.url, "/signer/v1/signup", { email, targetPublicKey: t.publicKey }, headers);
+  if (s.status !== 200) throw new Error(`signup failed: ${JSON.stringify(s.json)}`);
+  const code = codeFrom((await h.smtp.waitFor(email, before)).raw);
+  const o = await post(
+    h.url,
+    "/signer/v1/otp",
+    { orgId: s.json.orgId, otpId: s.json.otpId, otpCode: code, targetPublicKey: t.publicKey },
+    headers,
+  );
+  return {
+    orgId: s.json.orgId as string,
+    userId: s.json.userId as string,
+    address: s.json.address as string,
+    solanaAddress: s.json.solanaAddress as string,
+    sessionKey: await t.open(o.json.credentialBundle as string),
+  };
+}

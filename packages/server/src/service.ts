@@ -39,6 +39,8 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Worker threads deriving new wallets (default: cores - 1, at most 4; 0 derives on the event loop). */
   walletWorkers?: number;
+  /** How long `close()` lets in-flight requests finish before it drops the remaining connections (default 5000 ms). */
+  closeGraceMs?: number;
 }
 
 export interface ServiceContext {
@@ -67,6 +69,7 @@ export interface Service {
   /** Set in dev mode: the dev app and its API key. */
   devApp?: { app: App; apiKey: string };
   listen(opts: { port: number; host?: string }): Promise<string>;
+  /** Stops taking requests, lets in-flight ones finish (up to `closeGraceMs`), then closes storage. */
   close(): Promise<void>;
 }
 
@@ -150,7 +153,15 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         return `http://${host === "0.0.0.0" ? "localhost" : host}:${actualPort}`;
       },
       async close() {
-        await http.close();
+        // Idle keep-alive sockets are closed at once; a socket still busy (or one a client re-used just as
+        // the server stopped) gets the grace period, then is dropped, so a shutdown never hangs.
+        const force = setTimeout(() => http.server.closeAllConnections(), opts.closeGraceMs ?? 5000);
+        force.unref();
+        try {
+          await http.close();
+        } finally {
+          clearTimeout(force);
+        }
         await wallets.close();
         await mailer.close();
         await opened.close();

@@ -221,6 +221,55 @@ describe("social sign-in", () => {
     expect(s.mailCount(email)).toBe(before);
   });
 
+  it("adds a provider by redirect while signed in; a copied return link links nothing elsewhere", async () => {
+    const signUp = async (email: string) => {
+      const page = await open({});
+      await openModal(page);
+      const sent = s.mailCount(email);
+      await dialog(page).getByRole("textbox").fill(email);
+      const submit = dialog(page).locator("button[type=submit]");
+      await expect.poll(() => submit.isEnabled()).toBe(true);
+      await submit.click();
+      await typeOtp(page, await s.otpCode(email, sent));
+      await status(page)
+        .filter({ hasText: /^CONNECTED$/ })
+        .waitFor();
+      return page;
+    };
+    const providers = (page: Page) =>
+      page.evaluate(async () =>
+        (await window.lkSigner.listAuthMethods()).oauthProviders.map((p) => p.providerName),
+      );
+    const owner = await signUp("redirect-owner@example.com");
+    const other = await signUp("redirect-other@example.com");
+
+    // The owner starts linking Auth0 by redirect; the way back to the app is held, and its URL kept.
+    const held = s.holdNextLoadWith("idToken");
+    void owner
+      .evaluate(() => window.lkSigner.addOauthProvider({ authProviderId: "auth0", mode: "redirect" }))
+      .catch(() => {});
+    await owner.waitForURL((url) => !url.href.startsWith(s.hostOrigin));
+    await owner.locator('button.user[data-sub="ada"]').click();
+    const back = await held;
+    expect(new URL(back).searchParams.get("status")).toBe("FETCHED_ID_TOKEN_ONLY");
+
+    // Another signed-in user who follows that link links nothing: they never asked for it.
+    await other.goto(back);
+    await status(other)
+      .filter({ hasText: /^CONNECTED$/ })
+      .waitFor();
+    expect(new URL(other.url()).searchParams.has("idToken")).toBe(false);
+    expect(await providers(other)).toEqual([]);
+
+    // The owner's page, coming back, links it.
+    await owner.goto(back);
+    await status(owner)
+      .filter({ hasText: /^CONNECTED$/ })
+      .waitFor();
+    await expect.poll(() => providers(owner)).toEqual(["auth0"]);
+    expect(new URL(owner.url()).searchParams.has("idToken")).toBe(false);
+  });
+
   it("more than two providers show as a row of logos; a custom provider shows its own logo", async () => {
     const logo = (fill: string) =>
       `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="${fill}"/></svg>`)}`;
@@ -263,5 +312,17 @@ describe("social sign-in", () => {
       "The provider refused the sign-in",
     );
     await shot(page, "45-oauth-url-error");
+  });
+
+  it("an app that renders only the AuthCard shows the URL's error in the card", async () => {
+    const page = await open(
+      social("redirect"),
+      undefined,
+      "&card=only&error=Access%20denied%20by%20the%20user",
+    );
+    const card = page.locator("section.lk-card");
+    await card.getByRole("alert").waitFor();
+    expect(await card.getByTestId("lk-error-detail").textContent()).toBe("Access denied by the user");
+    expect(await page.getByRole("dialog").count()).toBe(0);
   });
 });

@@ -37,6 +37,11 @@ export interface Stack {
   mailCount(to: string): number;
   otpCode(to: string, after?: number): Promise<string>;
   magicLink(to: string, after?: number): Promise<string>;
+  /**
+   * The next page load whose query has `param` is answered with a blank page instead of the app (so it
+   * cannot act on it); resolves with that URL.
+   */
+  holdNextLoadWith(param: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -64,8 +69,18 @@ export async function startStack(
   const dir = mkdtempSync(join(tmpdir(), "latchkey-e2e-"));
   const outDir = join(dir, "dist");
   let inject = "";
+  let hold: { param: string; resolve: (url: string) => void } | undefined;
   const http: Server = createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const url = new URL(req.url ?? "/", hostOrigin);
+    if (hold && url.searchParams.has(hold.param)) {
+      hold.resolve(url.toString());
+      hold = undefined;
+      res
+        .writeHead(200, { "content-type": "text/html; charset=utf-8" })
+        .end("<!doctype html><title>held</title>");
+      return;
+    }
+    const path = url.pathname;
     const file = normalize(join(outDir, path));
     let body: Buffer;
     let type = TYPES[extname(file)];
@@ -147,6 +162,10 @@ export async function startStack(
     browser,
     mail,
     mailCount: (to) => mails(to).length,
+    holdNextLoadWith: (param) =>
+      new Promise<string>((resolve) => {
+        hold = { param, resolve };
+      }),
     async otpCode(to, after) {
       const m = await mail(to, after);
       const code = /\b(\d{6})\b/.exec(m.subject)?.[1];

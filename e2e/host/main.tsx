@@ -1,5 +1,6 @@
 // The e2e host page: a bare app that embeds the modal with the UI config given in the query string
-// (`?ui=<JSON>&app=ml&card=1`), so each test can show what an option changes.
+// (`?ui=<JSON>&app=ml&card=1`), so each test can show what an option changes. `card=only` renders the
+// inline AuthCard without an AuthModal, as an app that embeds only the card would.
 import {
   AuthCard,
   AuthModal,
@@ -87,6 +88,6 @@ createRoot(document.getElementById("root") as HTMLElement).render(
     }}
   >
     <Host />
-    <AuthModal />
+    {params.get("card") !== "only" && <AuthModal />}
   </LatchkeyProvider>,
 );

@@ -1,7 +1,7 @@
 import type { Signer } from "@latchkey/core";
 import { useSigner } from "@latchkey/react";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
-import { DEMO_PROVIDERS } from "./oauthMode";
+import { DEMO_PROVIDERS, useOauthMode } from "./oauthMode";
 import "./account.css";
 
 type AuthMethods = Awaited<ReturnType<Signer["listAuthMethods"]>>;
@@ -128,6 +128,19 @@ export function Account() {
   useEffect(() => {
     void refresh();
   }, [refresh]);
+  // A provider linked by redirect is added when the page comes back; a failure is the signer's error.
+  useEffect(() => {
+    const offs = [
+      signer.on("oauthProviderAdded", () => void refresh()),
+      signer.on("errorChanged", (e) => e && setError(e.message)),
+    ];
+    const initial = signer.getState().error;
+    if (initial) setError(initial.message);
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [signer, refresh]);
+  const oauthMode = useOauthMode();
 
   const run = async (what: string, action: () => Promise<unknown>) => {
     setBusy(what);
@@ -211,6 +224,13 @@ export function Account() {
                     className="btn"
                     disabled={busy !== ""}
                     onClick={() => {
+                      if (oauthMode === "redirect") {
+                        // The page leaves for the provider; the link is made when it comes back.
+                        void run(`link-${p.authProviderId}`, () =>
+                          signer.addOauthProvider({ authProviderId: p.authProviderId, mode: "redirect" }),
+                        );
+                        return;
+                      }
                       // Inside the click: the pop-up may only open here.
                       signer.preparePopupOauth();
                       void run(`link-${p.authProviderId}`, () =>

@@ -293,7 +293,18 @@ export const deleteAuthenticatorsParametersSchema = z.object({
 export const createOauthProvidersParametersSchema = z.object({
   userId: z.string().min(1).max(128),
   oauthProviders: z
-    .array(z.object({ providerName: z.string().min(1).max(64), oidcToken: z.string().min(16).max(16_384) }))
+    .array(
+      z.object({
+        providerName: z.string().min(1).max(64),
+        oidcToken: z.string().min(16).max(16_384),
+        /**
+         * The browser's target public key (P-256, hex). Required for an ID token fetched
+         * while signed in (FETCHED_ID_TOKEN_ONLY): its nonce must be this key's hash, so a token fetched
+         * in one browser cannot be attached to an account in another.
+         */
+        targetPublicKey: p256PublicKeyHexSchema.optional(),
+      }),
+    )
     .min(1)
     .max(5),
 });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { stampWithPrivateKey } from "@latchkey/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevOidcProvider, startDevOidcProvider } from "../src/dev/oidc-provider";
+import { DEV_OIDC_USERS, type DevOidcProvider, startDevOidcProvider } from "../src/dev/oidc-provider";
 import { upsertApp } from "../src/services/apps";
 import {
   codeFrom,
@@ -68,6 +68,10 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
       clients: [
         { ...CLIENT, redirectUris: [callbackUrl] },
         { ...OTHER, redirectUris: [callbackUrl] },
+      ],
+      users: [
+        ...DEV_OIDC_USERS,
+        { sub: "hedy", email: "hedy@example.com", name: "Hedy Lamarr", emailVerified: true },
       ],
     });
     auth0 = await startDevOidcProvider({
@@ -371,6 +375,46 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
     expect(msg.status).toBe("FETCHED_ID_TOKEN_ONLY");
     expect(msg.idToken).toBeTruthy();
     expect(msg.bundle).toBeUndefined();
+
+    // Linking a fetched token needs the fetching browser's target key (its nonce): a copied token,
+    // or the right token offered with another browser's key, links nothing.
+    const fetched = await signIn({ user: "hedy", mode: "popup", fetchIdTokenOnly: true });
+    const hedy = popupMessage(fetched.body);
+    const owner = await signUpByEmail(h, "fetch-owner@example.com", KEY);
+    const link = (targetPublicKey?: string) =>
+      post(
+        h.url,
+        "/signer/v1/add-oauth-provider",
+        stamped(
+          "/public/v1/submit/create_oauth_providers",
+          {
+            type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
+            timestampMs: String(Date.now()),
+            organizationId: owner.orgId,
+            parameters: {
+              userId: owner.userId,
+              oauthProviders: [
+                {
+                  providerName: "google",
+                  oidcToken: hedy.idToken,
+                  ...(targetPublicKey ? { targetPublicKey } : {}),
+                },
+              ],
+            },
+          },
+          owner.sessionKey,
+        ),
+        KEY,
+      );
+    for (const wrong of [undefined, targetKey().publicKey]) {
+      const refused = await link(wrong);
+      expect(refused.status).toBe(400);
+      expect(refused.json.code).toBe("OAUTH_INVALID_TOKEN");
+      expect(refused.json.error).toContain("fetched by another browser");
+    }
+    const linked = await link(fetched.target.publicKey);
+    expect(linked.status).toBe(200);
+    expect(linked.json.oauthProviders).toEqual([expect.objectContaining({ providerName: "google" })]);
 
     // An unverified email never links or claims an address: a new user without email.
     const u = await signIn({ user: "unverified", mode: "popup" });

@@ -209,7 +209,8 @@ export class SignerClient {
   async addOauthProvider(params: {
     orgId: string;
     userId: string;
-    oauthProviders: { providerName: string; oidcToken: string }[];
+    /** `targetPublicKey`: this browser's target key, required for a token fetched while signed in. */
+    oauthProviders: { providerName: string; oidcToken: string; targetPublicKey?: string }[];
   }): Promise<{ oauthProviders: AuthMethods["oauthProviders"] }> {
     const stampedRequest = await this.stampRequest(
       "/public/v1/submit/create_oauth_providers",

@@ -1,4 +1,8 @@
+import type { AuthMethods } from "../client/types";
 import type { User } from "../session/types";
+
+type OauthProviderList = AuthMethods["oauthProviders"];
+
 import type { SignerStatus } from "./status";
 
 /** Signer events (spec §4) plus state notifications. */
@@ -10,6 +14,8 @@ export interface SignerEvents {
   disconnected: undefined;
   newUserSignup: undefined;
   emailAuthLinkingRequired: { email: string; providerName?: string; idToken: string };
+  /** A provider added by `addOauthProvider({mode: "redirect"})` was linked when the page came back. */
+  oauthProviderAdded: { providerName: string; oauthProviders: OauthProviderList };
   statusChanged: SignerStatus;
   errorChanged: { name: string; message: string } | null;
 }

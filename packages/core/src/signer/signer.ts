@@ -115,7 +115,23 @@ export type AddOauthProviderParams =
   | (Omit<OauthParams, "mode" | "redirectUrl" | "fetchIdTokenOnly"> & {
       mode?: "popup";
       signal?: AbortSignal;
+    })
+  | (Omit<OauthParams, "mode" | "fetchIdTokenOnly"> & {
+      /**
+       * The page leaves for the provider and comes back (to `redirectUrl`, by default this page); the
+       * provider is linked on load and `oauthProviderAdded` fires (or the error is in the state).
+       */
+      mode: "redirect";
     });
+
+/** How long a redirect started by `addOauthProvider` may take to come back (the service's request TTL). */
+const OAUTH_LINK_INTENT_TTL_MS = 10 * 60 * 1000;
+
+interface OauthLinkIntent {
+  authProviderId: string;
+  userId: string;
+  startedAtMs: number;
+}
 
 export interface CompleteAuthWithBundleParams {
   bundle: string;
@@ -334,6 +350,8 @@ export class Signer {
       this.#set({ authLinkingStatus: temporary.authLinking });
     // After the stored session is read, so the prompt's status is the last word.
     if (linkingPrompt) this.#promptAuthLinking(linkingPrompt);
+    if (params.status === "FETCHED_ID_TOKEN_ONLY" || (params.error && !params.bundle))
+      await this.#finishOauthLinkRedirect(params);
     this.#unwatch = this.sessionManager.watch((change) => {
       void this.#onSessionChange(change);
     });
@@ -757,6 +775,8 @@ export class Signer {
    * pop-up (`{authProviderId}`; call it in the click handler, as for a pop-up sign-in).
    */
   async addOauthProvider(params: AddOauthProviderParams): Promise<AuthMethods["oauthProviders"]> {
+    if (!("oidcToken" in params) && params.mode === "redirect")
+      return this.#addOauthProviderByRedirect(params);
     const claim = "oidcToken" in params ? undefined : this.#claimPopup();
     try {
       const user = await this.requireUser();
@@ -773,14 +793,89 @@ export class Signer {
         oidcToken = this.#fetchedIdToken(message);
         providerName = message.authProvider ?? params.authProviderId;
       }
+      const targetPublicKey = await this.keyHolder.getTargetPublicKey();
       const { oauthProviders } = await this.client.addOauthProvider({
         orgId: user.orgId,
         userId: user.userId,
-        oauthProviders: [{ providerName, oidcToken }],
+        oauthProviders: [{ providerName, oidcToken, ...(targetPublicKey ? { targetPublicKey } : {}) }],
       });
       return oauthProviders;
     } finally {
       if (claim?.popup && !claim.popup.closed) claim.popup.close();
+    }
+  }
+
+  get #oauthLinkKey(): string {
+    return `${this.sessionManager.sessionKey}:oauth-link`;
+  }
+
+  /**
+   * Redirect mode: remembers, in this origin's storage, that this user asked to link this provider, then
+   * leaves. Only a page that comes back with an ID token for that intent links it (see `#doInit`), so a
+   * crafted link carrying someone else's ID token links nothing.
+   */
+  async #addOauthProviderByRedirect(
+    params: Extract<AddOauthProviderParams, { mode: "redirect" }>,
+  ): Promise<never> {
+    const user = await this.requireUser();
+    const intent: OauthLinkIntent = {
+      authProviderId: params.authProviderId,
+      userId: user.userId,
+      startedAtMs: this.sessionManager.clock.now(),
+    };
+    const storage = this.sessionManager.storage;
+    storage.setItem(this.#oauthLinkKey, JSON.stringify(intent));
+    const { mode: _mode, ...rest } = params;
+    try {
+      return (await this.#oauthRoundTrip(
+        { ...rest, mode: "redirect", fetchIdTokenOnly: true },
+        undefined,
+        new AbortController().signal,
+      )) as never;
+    } catch (error) {
+      storage.removeItem(this.#oauthLinkKey);
+      throw error;
+    }
+  }
+
+  /** The page came back from `addOauthProvider({mode: "redirect"})`: link the provider if this user asked. */
+  async #finishOauthLinkRedirect(params: { idToken?: string; authProvider?: string; error?: string }) {
+    const storage = this.sessionManager.storage;
+    const raw = storage.getItem(this.#oauthLinkKey);
+    storage.removeItem(this.#oauthLinkKey);
+    let intent: OauthLinkIntent | undefined;
+    try {
+      intent = raw ? (JSON.parse(raw) as OauthLinkIntent) : undefined;
+    } catch {
+      intent = undefined;
+    }
+    const user = this.#state.user;
+    if (
+      !intent ||
+      !user ||
+      params.error ||
+      !params.idToken ||
+      intent.userId !== user.userId ||
+      intent.authProviderId !== params.authProvider ||
+      this.sessionManager.clock.now() - intent.startedAtMs > OAUTH_LINK_INTENT_TTL_MS
+    )
+      return;
+    try {
+      const targetPublicKey = await this.keyHolder.getTargetPublicKey();
+      const { oauthProviders } = await this.client.addOauthProvider({
+        orgId: user.orgId,
+        userId: user.userId,
+        oauthProviders: [
+          {
+            providerName: intent.authProviderId,
+            oidcToken: params.idToken,
+            ...(targetPublicKey ? { targetPublicKey } : {}),
+          },
+        ],
+      });
+      this.#events.emit("oauthProviderAdded", { providerName: intent.authProviderId, oauthProviders });
+    } catch (error) {
+      this.#set({ error: errorState(error) });
     }
   }
 

@@ -1,8 +1,14 @@
+import { useModalTriggers } from "../hooks/useModalTriggers";
 import { AuthFlowView } from "./AuthFlowView";
 import { Root } from "./Root";
 
-/** The sign-in flow inline in the page, without a dialog around it. */
+/**
+ * The sign-in flow inline in the page, without a dialog around it. It runs the same triggers as the
+ * modal (an error from a social sign-in redirect, an account-linking prompt, add-passkey-on-signup), so
+ * an app may render only the card.
+ */
 export function AuthCard({ className }: { className?: string }) {
+  useModalTriggers();
   return (
     <Root className={className}>
       <section className="lk-card" aria-label="Sign in">

@@ -235,6 +235,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("oauth_requests").addColumn("link_org_id", "text").execute();
     },
   },
+  "0005_oauth_fetch_only": {
+    async up(db: Kysely<unknown>) {
+      // A token fetched while signed in (FETCHED_ID_TOKEN_ONLY) may only be linked from the browser
+      // whose target key it was fetched for.
+      await db.schema
+        .alterTable("oauth_requests")
+        .addColumn("fetch_only", "integer", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -163,6 +163,8 @@ export interface OauthRequestsTable {
   linked_at: number | null;
   /** Set for a linking prompt: the organisation the token may be linked to. */
   link_org_id?: string | null;
+  /** 1 when the request only fetched an ID token (adding a provider while signed in). */
+  fetch_only?: number;
   created_at: number;
 }
 export interface UserOauthProvidersTable {

@@ -275,7 +275,9 @@ async function verifyNewProviders(ctx: ActivityContext, caller: StampedCaller, p
   if (!app) throw notFound("This user's app no longer exists");
   const out: VerifiedProviderToken[] = [];
   for (const o of p.oauthProviders)
-    out.push(await verifyProviderToken(ctx, app, o.providerName, o.oidcToken, caller.user.orgId));
+    out.push(
+      await verifyProviderToken(ctx, app, o.providerName, o.oidcToken, caller.user.orgId, o.targetPublicKey),
+    );
   return out;
 }
 

@@ -264,7 +264,7 @@ export async function handleOauthCallback(
   }
   await ctx.db
     .updateTable("oauth_requests")
-    .set({ id_token_hash: sha256hex(idToken) })
+    .set({ id_token_hash: sha256hex(idToken), fetch_only: state.fetchIdTokenOnly ? 1 : 0 })
     .where("request_key", "=", request.request_key)
     .execute();
 
@@ -432,12 +432,13 @@ export async function verifyProviderToken(
   providerName: string,
   token: string,
   callerOrgId: string,
+  targetPublicKey?: string,
 ): Promise<VerifiedProviderToken> {
   const provider = providerOf(app, providerName);
   const tokenHash = sha256hex(token);
   const request = await ctx.db
     .selectFrom("oauth_requests")
-    .select(["request_key", "linked_at", "expires_at", "link_org_id"])
+    .select(["request_key", "linked_at", "expires_at", "link_org_id", "fetch_only", "nonce"])
     .where("id_token_hash", "=", tokenHash)
     .where("app_id", "=", app.id)
     .executeTakeFirst();
@@ -446,6 +447,15 @@ export async function verifyProviderToken(
       400,
       ErrorCode.OAUTH_INVALID_TOKEN,
       "This ID token was issued to link another account",
+    );
+  }
+  // A token fetched while signed in carries the fetching browser's key hash as its nonce: only that
+  // browser may link it (a crafted return link cannot make another user's browser link it).
+  if (request?.fetch_only === 1 && (!targetPublicKey || sha256hex(targetPublicKey) !== request.nonce)) {
+    throw new ApiError(
+      400,
+      ErrorCode.OAUTH_INVALID_TOKEN,
+      "This ID token was fetched by another browser: add the provider again from this one",
     );
   }
   if (!request || request.linked_at !== null) {

@@ -72,6 +72,20 @@ async function logOut(page: Page) {
     .waitFor();
 }
 
+/** Signs a new user up by email code in the modal; the page ends connected, the modal closed. */
+async function emailSignUp(page: Page, email: string): Promise<void> {
+  await openModal(page);
+  const sent = s.mailCount(email);
+  await dialog(page).getByRole("textbox").fill(email);
+  const submit = dialog(page).locator("button[type=submit]");
+  await expect.poll(() => submit.isEnabled()).toBe(true);
+  await submit.click();
+  await typeOtp(page, await s.otpCode(email, sent));
+  await status(page)
+    .filter({ hasText: /^CONNECTED$/ })
+    .waitFor();
+}
+
 let adaAddress: string;
 
 describe("social sign-in", () => {
@@ -180,22 +194,13 @@ describe("social sign-in", () => {
     const email = "grace@example.com";
     const page = await open(social("popup"));
     // Grace signs up by email first.
-    await openModal(page);
-    let sent = s.mailCount(email);
-    await dialog(page).getByRole("textbox").fill(email);
-    const submit = dialog(page).locator("button[type=submit]");
-    await expect.poll(() => submit.isEnabled()).toBe(true);
-    await submit.click();
-    await typeOtp(page, await s.otpCode(email, sent));
-    await status(page)
-      .filter({ hasText: /^CONNECTED$/ })
-      .waitFor();
+    await emailSignUp(page, email);
     const address = await page.getByTestId("address").textContent();
     await logOut(page);
 
     // Then with Google, same email: the modal asks for the code sent to it.
     await openModal(page);
-    sent = s.mailCount(email);
+    const sent = s.mailCount(email);
     await popupSignIn(page, "Google", "grace");
     await dialog(page).getByRole("heading", { name: "Enter verification code" }).waitFor();
     expect(await dialog(page).textContent()).toContain(email);
@@ -224,16 +229,7 @@ describe("social sign-in", () => {
   it("adds a provider by redirect while signed in; a copied return link links nothing elsewhere", async () => {
     const signUp = async (email: string) => {
       const page = await open({});
-      await openModal(page);
-      const sent = s.mailCount(email);
-      await dialog(page).getByRole("textbox").fill(email);
-      const submit = dialog(page).locator("button[type=submit]");
-      await expect.poll(() => submit.isEnabled()).toBe(true);
-      await submit.click();
-      await typeOtp(page, await s.otpCode(email, sent));
-      await status(page)
-        .filter({ hasText: /^CONNECTED$/ })
-        .waitFor();
+      await emailSignUp(page, email);
       return page;
     };
     const providers = (page: Page) =>

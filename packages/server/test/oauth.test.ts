@@ -176,6 +176,29 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
     return { res, target, callback: back, body: res.status === 302 ? "" : await res.text() };
   }
 
+  /** POST add-oauth-provider for `user`, stamped with its session key. */
+  function addProviders(
+    user: { orgId: string; userId: string },
+    oauthProviders: { providerName: string; oidcToken: unknown; targetPublicKey?: string }[],
+    sessionKey: Parameters<typeof stamped>[2],
+  ) {
+    return post(
+      h.url,
+      "/signer/v1/add-oauth-provider",
+      stamped(
+        "/public/v1/submit/create_oauth_providers",
+        {
+          type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
+          timestampMs: String(Date.now()),
+          organizationId: user.orgId,
+          parameters: { userId: user.userId, oauthProviders },
+        },
+        sessionKey,
+      ),
+      KEY,
+    );
+  }
+
   function popupMessage(html: string) {
     const m = /var m=(\{.*?\});try/.exec(html);
     return JSON.parse(m?.[1] ?? "null") as Record<string, unknown>;
@@ -312,43 +335,17 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
     const key = await linking.target.open(otp.json.credentialBundle as string);
 
     const add = (token: string) =>
-      post(
-        h.url,
-        "/signer/v1/add-oauth-provider",
-        stamped(
-          "/public/v1/submit/create_oauth_providers",
-          {
-            type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
-            timestampMs: String(Date.now()),
-            organizationId: s.json.orgId,
-            parameters: {
-              userId: s.json.userId,
-              oauthProviders: [{ providerName: "google", oidcToken: token }],
-            },
-          },
-          key,
-        ),
-        KEY,
+      addProviders(
+        { orgId: s.json.orgId as string, userId: s.json.userId as string },
+        [{ providerName: "google", oidcToken: token }],
+        key,
       );
     // Another signed-in account cannot take the linking prompt's token.
     const intruder = await signUpByEmail(h, "intruder@example.com", KEY);
-    const stolen = await post(
-      h.url,
-      "/signer/v1/add-oauth-provider",
-      stamped(
-        "/public/v1/submit/create_oauth_providers",
-        {
-          type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
-          timestampMs: String(Date.now()),
-          organizationId: intruder.orgId,
-          parameters: {
-            userId: intruder.userId,
-            oauthProviders: [{ providerName: "google", oidcToken: msg.idToken }],
-          },
-        },
-        intruder.sessionKey,
-      ),
-      KEY,
+    const stolen = await addProviders(
+      intruder,
+      [{ providerName: "google", oidcToken: msg.idToken }],
+      intruder.sessionKey,
     );
     expect(stolen.status).toBe(400);
     expect(stolen.json.code).toBe("OAUTH_INVALID_TOKEN");
@@ -382,29 +379,16 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
     const hedy = popupMessage(fetched.body);
     const owner = await signUpByEmail(h, "fetch-owner@example.com", KEY);
     const link = (targetPublicKey?: string) =>
-      post(
-        h.url,
-        "/signer/v1/add-oauth-provider",
-        stamped(
-          "/public/v1/submit/create_oauth_providers",
+      addProviders(
+        owner,
+        [
           {
-            type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
-            timestampMs: String(Date.now()),
-            organizationId: owner.orgId,
-            parameters: {
-              userId: owner.userId,
-              oauthProviders: [
-                {
-                  providerName: "google",
-                  oidcToken: hedy.idToken,
-                  ...(targetPublicKey ? { targetPublicKey } : {}),
-                },
-              ],
-            },
+            providerName: "google",
+            oidcToken: hedy.idToken,
+            ...(targetPublicKey ? { targetPublicKey } : {}),
           },
-          owner.sessionKey,
-        ),
-        KEY,
+        ],
+        owner.sessionKey,
       );
     for (const wrong of [undefined, targetKey().publicKey]) {
       const refused = await link(wrong);

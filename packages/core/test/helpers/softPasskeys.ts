@@ -1,5 +1,6 @@
-import { createHash, generateKeyPairSync, type KeyObject, randomBytes, sign } from "node:crypto";
+import { generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
 import type { PasskeyCredentials } from "@latchkey/core";
+import { assertion, clientData, noneAttestation } from "../../../../test-support/webauthn";
 
 interface SoftCredential {
   id: Buffer;
@@ -43,7 +44,6 @@ export class SoftPasskeys implements PasskeyCredentials {
       throw new DOMException("No supported algorithm", "NotSupportedError");
     }
     const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-    const jwk = publicKey.export({ format: "jwk" });
     const credential: SoftCredential = {
       id: randomBytes(16),
       rpId,
@@ -53,33 +53,12 @@ export class SoftPasskeys implements PasskeyCredentials {
     };
     this.credentials.push(credential);
     const clientDataJSON = this.#clientData("webauthn.create", pk.challenge);
-    const cose = cbor(
-      new Map<number, unknown>([
-        [1, 2],
-        [3, -7],
-        [-1, 1],
-        [-2, Buffer.from(jwk.x as string, "base64url")],
-        [-3, Buffer.from(jwk.y as string, "base64url")],
-      ]),
-    );
-    const idLength = Buffer.alloc(2);
-    idLength.writeUInt16BE(credential.id.length);
-    const authData = Buffer.concat([
-      sha256(rpId),
-      Buffer.from([0x45]), // UP | UV | AT
-      u32(credential.signCount),
-      Buffer.alloc(16),
-      idLength,
-      credential.id,
-      cose,
-    ]);
-    const attestationObject = cbor(
-      new Map<string, unknown>([
-        ["fmt", "none"],
-        ["attStmt", new Map()],
-        ["authData", authData],
-      ]),
-    );
+    const { attestationObject } = noneAttestation({
+      rpId,
+      credentialId: credential.id,
+      publicKey,
+      signCount: credential.signCount,
+    });
     return {
       id: credential.id.toString("base64url"),
       rawId: buffer(credential.id),
@@ -107,12 +86,12 @@ export class SoftPasskeys implements PasskeyCredentials {
     if (!credential) throw new DOMException("No passkey for this site", "NotAllowedError");
     credential.signCount++;
     const clientDataJSON = this.#clientData("webauthn.get", pk.challenge);
-    const authenticatorData = Buffer.concat([sha256(rpId), Buffer.from([0x05]), u32(credential.signCount)]);
-    const signature = sign(
-      "sha256",
-      Buffer.concat([authenticatorData, createHash("sha256").update(clientDataJSON).digest()]),
-      credential.privateKey,
-    );
+    const { authenticatorData, signature } = assertion({
+      rpId,
+      clientDataJson: clientDataJSON,
+      privateKey: credential.privateKey,
+      signCount: credential.signCount,
+    });
     return {
       id: credential.id.toString("base64url"),
       rawId: buffer(credential.id),
@@ -140,15 +119,8 @@ export class SoftPasskeys implements PasskeyCredentials {
     }
   }
 
-  #clientData(type: string, challenge: BufferSource): Buffer {
-    return Buffer.from(
-      JSON.stringify({
-        type,
-        challenge: Buffer.from(bytes(challenge)).toString("base64url"),
-        origin: this.origin,
-        crossOrigin: false,
-      }),
-    );
+  #clientData(type: "webauthn.create" | "webauthn.get", challenge: BufferSource): Buffer {
+    return clientData(type, Buffer.from(bytes(challenge)).toString("base64url"), this.origin);
   }
 }
 
@@ -160,36 +132,4 @@ function bytes(source: BufferSource): Uint8Array {
 
 function buffer(b: Buffer): ArrayBuffer {
   return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
-}
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest();
-
-function u32(n: number): Buffer {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n);
-  return b;
-}
-
-/** Just enough CBOR (RFC 8949) for attestation objects and COSE keys. */
-function cbor(value: unknown): Buffer {
-  const head = (major: number, n: number): Buffer => {
-    if (n < 24) return Buffer.from([(major << 5) | n]);
-    if (n < 256) return Buffer.from([(major << 5) | 24, n]);
-    const b = Buffer.alloc(3);
-    b[0] = (major << 5) | 25;
-    b.writeUInt16BE(n, 1);
-    return b;
-  };
-  if (typeof value === "number") return value >= 0 ? head(0, value) : head(1, -1 - value);
-  if (typeof value === "string") {
-    const s = Buffer.from(value, "utf8");
-    return Buffer.concat([head(3, s.length), s]);
-  }
-  if (Buffer.isBuffer(value)) return Buffer.concat([head(2, value.length), value]);
-  if (value instanceof Map) {
-    const parts = [head(5, value.size)];
-    for (const [k, v] of value) parts.push(cbor(k), cbor(v));
-    return Buffer.concat(parts);
-  }
-  throw new Error(`cbor: unsupported ${typeof value}`);
 }

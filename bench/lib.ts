@@ -556,6 +556,29 @@ export function printErrors(r: LoadResult): void {
   for (const s of r.errorSamples) process.stdout.write(`    sample ${s}\n`);
 }
 
+/** A run as stored in bench/results (without the diagnostic samples). */
+export function runRecord<R extends LoadResult>(r: R) {
+  const { errorSamples: _samples, durationMs: _duration, ...kept } = r;
+  return kept;
+}
+
+/** Writes the results file, says where, and where the CPU profile went when one was taken. */
+export function finishBench(name: string, data: unknown, cpuProfDir: string | undefined): void {
+  process.stdout.write(`\nWrote ${writeResults(name, data)}\n`);
+  if (cpuProfDir)
+    process.stdout.write(
+      `Service CPU profile in ${cpuProfDir} (summarise: npx tsx bench/profile-summary.ts ${cpuProfDir})\n`,
+    );
+}
+
+/** Runs a bench's main; a failure prints its stack and exits 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((e) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}
+
 export function writeResults(name: string, data: unknown): string {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(RESULTS_DIR, name);

@@ -25,19 +25,21 @@ import { p256PublicKeyFromPrivate, stampWithPrivateKey, toHex } from "../package
 import {
   cpuProfArg,
   createSession,
+  finishBench,
   type LoadResult,
   machineInfo,
   type PreparedRequest,
   printErrors,
   round,
+  runBench,
   runLoad,
+  runRecord,
   type ServiceHandle,
   type Session,
   scaleArg,
   table,
   withService,
   workersArg,
-  writeResults,
 } from "./lib";
 
 const SIGN_URL = "https://x/public/v1/submit/sign_raw_payload";
@@ -341,39 +343,22 @@ async function main() {
     );
   }
 
-  const file = writeResults("sign-payload.json", {
-    date: new Date().toISOString(),
-    machine,
-    ceilingOpsPerSec,
-    ceilingSamples: samples,
-    ceilingBreakdown: breakdown,
-    targets: { pctOfCeiling: TARGET_PCT_OF_CEILING, p99MsAt16Connections: TARGET_P99_MS_AT_16 },
-    services: byWorkers.map(({ workers, runs }) => ({
-      workers,
-      runs: runs.map((r) => ({
-        connections: r.connections,
-        requests: r.requests,
-        rps: r.rps,
-        p50Ms: r.p50Ms,
-        p90Ms: r.p90Ms,
-        p99Ms: r.p99Ms,
-        maxMs: r.maxMs,
-        meanMs: r.meanMs,
-        errors: r.errors,
-        errorKinds: r.errorKinds,
-        warmupErrors: r.warmupErrors,
-        pctOfCeiling: r.pctOfCeiling,
+  finishBench(
+    "sign-payload.json",
+    {
+      date: new Date().toISOString(),
+      machine,
+      ceilingOpsPerSec,
+      ceilingSamples: samples,
+      ceilingBreakdown: breakdown,
+      targets: { pctOfCeiling: TARGET_PCT_OF_CEILING, p99MsAt16Connections: TARGET_P99_MS_AT_16 },
+      services: byWorkers.map(({ workers, runs }) => ({
+        workers,
+        runs: runs.map(runRecord),
       })),
-    })),
-  });
-  process.stdout.write(`\nWrote ${file}\n`);
-  if (cpuProfDir)
-    process.stdout.write(
-      `Service CPU profile in ${cpuProfDir} (summarise: npx tsx bench/profile-summary.ts ${cpuProfDir})\n`,
-    );
+    },
+    cpuProfDir,
+  );
 }
 
-main().catch((e) => {
-  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  process.exit(1);
-});
+runBench(main);

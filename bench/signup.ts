@@ -8,16 +8,18 @@
 import { generateP256PrivateKey, p256PublicKeyFromPrivate, toHex } from "../packages/protocol/src/index";
 import {
   cpuProfArg,
+  finishBench,
   type LoadResult,
   machineInfo,
   type PreparedRequest,
   printErrors,
+  runBench,
   runLoad,
+  runRecord,
   scaleArg,
   table,
   withService,
   workersArg,
-  writeResults,
 } from "./lib";
 
 const PATH = "/signer/v1/signup";
@@ -88,36 +90,20 @@ async function main() {
     `Target ≥ ${TARGET_RPS} signups/s: ${best >= TARGET_RPS ? "MET" : "MISSED"} (best ${best}/s)\n`,
   );
 
-  const file = writeResults("signup.json", {
-    date: new Date().toISOString(),
-    machine,
-    database: "sqlite",
-    targetRps: TARGET_RPS,
-    services: byWorkers.map(({ workers, runs }) => ({
-      workers,
-      runs: runs.map((r) => ({
-        connections: r.connections,
-        requests: r.requests,
-        rps: r.rps,
-        p50Ms: r.p50Ms,
-        p90Ms: r.p90Ms,
-        p99Ms: r.p99Ms,
-        maxMs: r.maxMs,
-        meanMs: r.meanMs,
-        errors: r.errors,
-        errorKinds: r.errorKinds,
-        warmupErrors: r.warmupErrors,
+  finishBench(
+    "signup.json",
+    {
+      date: new Date().toISOString(),
+      machine,
+      database: "sqlite",
+      targetRps: TARGET_RPS,
+      services: byWorkers.map(({ workers, runs }) => ({
+        workers,
+        runs: runs.map(runRecord),
       })),
-    })),
-  });
-  process.stdout.write(`\nWrote ${file}\n`);
-  if (cpuProfDir)
-    process.stdout.write(
-      `Service CPU profile in ${cpuProfDir} (summarise: npx tsx bench/profile-summary.ts ${cpuProfDir})\n`,
-    );
+    },
+    cpuProfDir,
+  );
 }
 
-main().catch((e) => {
-  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  process.exit(1);
-});
+runBench(main);

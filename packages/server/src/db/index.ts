@@ -1,5 +1,7 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { Worker } from "node:worker_threads";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
@@ -44,8 +46,73 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
+  const checkpointer = url === ":memory:" ? undefined : startCheckpointer(sqlite, url);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
-  return { db, kind: "sqlite", close: () => db.destroy() };
+  return {
+    db,
+    kind: "sqlite",
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** How often the background thread moves the write-ahead log into the database file. */
+const CHECKPOINT_INTERVAL_MS = 200;
+
+// Runs in a worker thread with its own connection to the same file.
+const CHECKPOINTER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma("busy_timeout = 1000");
+const checkpoint = () => { try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {} };
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.on("message", () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });
+`;
+
+/**
+ * SQLite checkpoints the write-ahead log inside whichever commit crosses 1000 pages: copying pages and an
+ * fsync on the event loop, which was most of the signing path's tail latency. A worker thread with its
+ * own connection checkpoints every 200 ms instead (PASSIVE: it never blocks a writer), and this
+ * connection stops checkpointing by itself. Should the thread fail, this connection checkpoints again.
+ */
+function startCheckpointer(sqlite: SQLite.Database, file: string): { stop(): Promise<void> } | undefined {
+  let worker: Worker;
+  try {
+    worker = new Worker(CHECKPOINTER_SOURCE, {
+      eval: true,
+      workerData: {
+        driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+        file,
+        intervalMs: CHECKPOINT_INTERVAL_MS,
+      },
+    });
+  } catch {
+    return undefined;
+  }
+  worker.unref();
+  let stopping = false;
+  const fallback = () => {
+    if (!stopping && sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
+  };
+  worker.on("error", fallback);
+  worker.on("exit", fallback);
+  sqlite.pragma("wal_autocheckpoint = 0");
+  return {
+    async stop() {
+      stopping = true;
+      // Held from here: the caller awaits this, and an unreferenced thread would let the process end first.
+      worker.ref();
+      const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      worker.postMessage("stop");
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise<void>((r) => (timer = setTimeout(r, 2000)))]);
+      clearTimeout(timer);
+      await worker.terminate();
+    },
+  };
 }
 
 export async function migrate(db: Db): Promise<string[]> {

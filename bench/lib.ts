@@ -31,6 +31,8 @@ const SERVER_BIN = join(REPO_ROOT, "packages", "server", "bin", "latchkey.js");
 export const BENCH_RATE_LIMITS = {
   mailsPerEmail: 1_000_000,
   mailsPerIp: 1_000_000,
+  signupsPerIp: 1_000_000,
+  oauthPreparesPerIp: 1_000_000,
   otpAttemptsPerIp: 1_000_000,
   lookupsPerIp: 1_000_000,
 };

@@ -64,6 +64,10 @@ export const rateLimitsSchema = z.object({
   otpAttemptsPerIp: z.number().int().positive().default(100),
   /** Email lookups from one IP per window. */
   lookupsPerIp: z.number().int().positive().default(300),
+  /** New accounts (email or passkey sign-up) from one IP per window: each one derives a wallet. */
+  signupsPerIp: z.number().int().positive().default(100),
+  /** Social sign-ins started (prepare-oauth) from one IP per window. */
+  oauthPreparesPerIp: z.number().int().positive().default(300),
 });
 export type RateLimits = z.infer<typeof rateLimitsSchema>;
 

@@ -8,6 +8,7 @@ import { type Db, type DbKind, migrate, openDatabase } from "./db";
 import { buildHttp } from "./http/server";
 import { Mailer } from "./mail/mailer";
 import { type App, AppDirectory, createAppApiKey, hashApiKey, upsertApp } from "./services/apps";
+import { SWEEP_INTERVAL_MS, sweepExpired } from "./services/sweeper";
 
 export interface ServiceOptions {
   /** SQLite file path (`:memory:` for tests) or a `postgres://` URL. */
@@ -137,11 +138,21 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     let devApp: Service["devApp"];
     if (dev) devApp = await ensureDevApp(ctx, opts, env);
 
+    let sweeping: Promise<unknown> = Promise.resolve();
+    const sweep = () => {
+      sweeping = sweepExpired(db, now(), ctx.limits.windowSeconds).catch((e: unknown) =>
+        http.log.warn({ err: e }, "sweeping expired rows failed"),
+      );
+    };
     const http = await buildHttp(ctx, {
       logLevel: opts.logLevel ?? "info",
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       trustProxy: opts.trustProxy ?? false,
     });
+    // Expired codes, prepared sign-ins and closed rate-limit windows are deleted as the service runs.
+    const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
+    sweeper.unref();
+    sweep();
     return {
       ctx,
       http,
@@ -153,6 +164,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         return `http://${host === "0.0.0.0" ? "localhost" : host}:${actualPort}`;
       },
       async close() {
+        clearInterval(sweeper);
+        await sweeping;
         // Idle keep-alive sockets are closed at once; a socket still busy (or one a client re-used just as
         // the server stopped) gets the grace period, then is dropped, so a shutdown never hangs.
         const force = setTimeout(() => http.server.closeAllConnections(), opts.closeGraceMs ?? 5000);

@@ -208,17 +208,25 @@ export async function buildHttp(ctx: ServiceContext, opts: HttpOptions = {}): Pr
     return { orgId: user?.orgId ?? null };
   });
 
+  const throttleSignup = (ip: string) =>
+    hit(
+      ctx.db,
+      `signup-ip:${ip}`,
+      ctx.limits.signupsPerIp,
+      ctx.limits.windowSeconds,
+      ctx.now(),
+      "Too many new accounts from this network. Try again later.",
+    );
+
   app.post("/signer/v1/signup", async (req) => {
     const b = body(req) as Record<string, unknown>;
     if (b && typeof b === "object" && "passkey" in b && b.passkey !== undefined) {
-      return signupWithPasskey(
-        ctx,
-        appOf(req),
-        parseOrThrow(passkeySignupRequestSchema, b, "request"),
-        req.ip,
-      );
+      const parsed = parseOrThrow(passkeySignupRequestSchema, b, "request");
+      await throttleSignup(req.ip);
+      return signupWithPasskey(ctx, appOf(req), parsed, req.ip);
     }
     const parsed = parseOrThrow(emailSignupRequestSchema, b, "request");
+    await throttleSignup(req.ip);
     return signupWithEmail(ctx, appOf(req), parsed, req.ip);
   });
 
@@ -285,6 +293,14 @@ export async function buildHttp(ctx: ServiceContext, opts: HttpOptions = {}): Pr
 
   app.post("/signer/v1/prepare-oauth", async (req) => {
     const { nonce } = parseOrThrow(prepareOauthRequestSchema, body(req), "request");
+    await hit(
+      ctx.db,
+      `oauth-prepare-ip:${req.ip}`,
+      ctx.limits.oauthPreparesPerIp,
+      ctx.limits.windowSeconds,
+      ctx.now(),
+      "Too many sign-in attempts from this network. Try again later.",
+    );
     return prepareOauth(ctx, appOf(req), nonce);
   });
 

@@ -85,6 +85,49 @@ describe("magic link", () => {
       await page.close();
     }
   });
+
+  it("while the link's sign-in completes, the modal opens at email_completing, then completes", async () => {
+    const email = "completing@example.com";
+    const page = await open({}, "&app=ml");
+    await openModal(page);
+    const sent = s.mailCount(email);
+    await page.getByRole("textbox").fill(email);
+    const submit = dialog(page).locator("button[type=submit]");
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await submit.click();
+    await dialog(page).getByRole("heading", { name: "Check your email" }).waitFor();
+    const link = await s.magicLink(email, sent);
+    await page.close();
+
+    // The landing page's whoami is held back for a moment, so the completion can be seen.
+    const landing = await context.newPage();
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    await landing.route("**/signer/v1/whoami", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await landing.goto(link);
+    await landing
+      .getByTestId("status")
+      .filter({ hasText: /^AUTHENTICATING_EMAIL$/ })
+      .waitFor();
+    await landing.getByRole("button", { name: "Open sign-in" }).click();
+    const completing = landing.getByRole("dialog");
+    await completing.getByText("Signing you in...").waitFor();
+    expect(await completing.locator("[aria-busy=true] .lk-spinner").count()).toBe(1);
+    await shot(landing, "21a-email-completing");
+    release();
+    await landing
+      .getByTestId("status")
+      .filter({ hasText: /^CONNECTED$/ })
+      .waitFor();
+    await completing.waitFor({ state: "detached" });
+    expect(await landing.getByTestId("address").textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await landing.close();
+  });
 });
 
 describe("UI config", () => {

@@ -87,7 +87,7 @@ describe("demo account page", () => {
     await totp.getByText("Off: add a second step to email sign-ins.").waitFor();
   });
 
-  it("offers the social buttons by pop-up or by redirect", async () => {
+  it("offers the social buttons by pop-up or by redirect; in redirect mode the account page links by redirect too", async () => {
     const fresh = await s.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await fresh.newPage();
     page.setDefaultTimeout(10_000);
@@ -99,6 +99,17 @@ describe("demo account page", () => {
     await page.locator('button.user[data-sub="ada"]').click();
     await page.waitForURL((url) => url.href.startsWith(s.hostOrigin));
     await page.getByTestId("evm-address").waitFor();
+
+    // Link Auth0 from the account page: the page leaves for the provider and is linked on its return.
+    const providers = page.getByTestId("providers");
+    await providers.getByRole("listitem").filter({ hasText: "Google" }).waitFor();
+    await providers.getByRole("button", { name: "Link Auth0" }).click();
+    await page.waitForURL((url) => !url.href.startsWith(s.hostOrigin));
+    await page.locator('button.user[data-sub="ada"]').click();
+    await page.waitForURL((url) => url.href.startsWith(s.hostOrigin));
+    await providers.getByRole("listitem").filter({ hasText: "Auth0" }).waitFor();
+    expect(await providers.getByRole("listitem").count()).toBe(2);
+    expect(new URL(page.url()).searchParams.has("idToken")).toBe(false);
     await fresh.close();
   });
 });

@@ -126,6 +126,9 @@ describe("magic link", () => {
       .waitFor();
     await completing.waitFor({ state: "detached" });
     expect(await landing.getByTestId("address").textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    // The browser context is shared with the next tests: leave it signed out.
+    await landing.getByRole("button", { name: "Log out" }).click();
+    await landing.getByTestId("status").filter({ hasText: "DISCONNECTED" }).waitFor();
     await landing.close();
   });
 });

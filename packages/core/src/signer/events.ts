@@ -1,8 +1,5 @@
 import type { AuthMethods } from "../client/types";
 import type { User } from "../session/types";
-
-type OauthProviderList = AuthMethods["oauthProviders"];
-
 import type { SignerStatus } from "./status";
 
 /** Signer events (spec §4) plus state notifications. */
@@ -15,7 +12,7 @@ export interface SignerEvents {
   newUserSignup: undefined;
   emailAuthLinkingRequired: { email: string; providerName?: string; idToken: string };
   /** A provider added by `addOauthProvider({mode: "redirect"})` was linked when the page came back. */
-  oauthProviderAdded: { providerName: string; oauthProviders: OauthProviderList };
+  oauthProviderAdded: { providerName: string; oauthProviders: AuthMethods["oauthProviders"] };
   statusChanged: SignerStatus;
   errorChanged: { name: string; message: string } | null;
 }

@@ -20,6 +20,13 @@ export function OtpInput({
   status?: string;
 }) {
   const [digits, setDigits] = useState<OtpDigits>(emptyOtp);
+  // A failed check (verifying → base with an error) clears the boxes in the same render that shows the
+  // error, so the user never sees the wrong code next to the message.
+  const [seenStatus, setSeenStatus] = useState(status);
+  if (status !== seenStatus) {
+    setSeenStatus(status);
+    if (seenStatus === "verifying" && status === "base" && error) setDigits(emptyOtp());
+  }
   const refs = useRef<(HTMLInputElement | null)[]>([]);
   const focus = (i: number) => refs.current[i]?.focus();
 

@@ -793,16 +793,25 @@ export class Signer {
         oidcToken = this.#fetchedIdToken(message);
         providerName = message.authProvider ?? params.authProviderId;
       }
-      const targetPublicKey = await this.keyHolder.getTargetPublicKey();
-      const { oauthProviders } = await this.client.addOauthProvider({
-        orgId: user.orgId,
-        userId: user.userId,
-        oauthProviders: [{ providerName, oidcToken, ...(targetPublicKey ? { targetPublicKey } : {}) }],
-      });
-      return oauthProviders;
+      return await this.#linkProvider(user, providerName, oidcToken);
     } finally {
       if (claim?.popup && !claim.popup.closed) claim.popup.close();
     }
+  }
+
+  /** Links an ID token to the user, with this browser's target key (a fetched token needs it). */
+  async #linkProvider(
+    user: User,
+    providerName: string,
+    oidcToken: string,
+  ): Promise<AuthMethods["oauthProviders"]> {
+    const targetPublicKey = await this.keyHolder.getTargetPublicKey();
+    const { oauthProviders } = await this.client.addOauthProvider({
+      orgId: user.orgId,
+      userId: user.userId,
+      oauthProviders: [{ providerName, oidcToken, ...(targetPublicKey ? { targetPublicKey } : {}) }],
+    });
+    return oauthProviders;
   }
 
   get #oauthLinkKey(): string {
@@ -861,18 +870,7 @@ export class Signer {
     )
       return;
     try {
-      const targetPublicKey = await this.keyHolder.getTargetPublicKey();
-      const { oauthProviders } = await this.client.addOauthProvider({
-        orgId: user.orgId,
-        userId: user.userId,
-        oauthProviders: [
-          {
-            providerName: intent.authProviderId,
-            oidcToken: params.idToken,
-            ...(targetPublicKey ? { targetPublicKey } : {}),
-          },
-        ],
-      });
+      const oauthProviders = await this.#linkProvider(user, intent.authProviderId, params.idToken);
       this.#events.emit("oauthProviderAdded", { providerName: intent.authProviderId, oauthProviders });
     } catch (error) {
       this.#set({ error: errorState(error) });

@@ -194,14 +194,16 @@ export async function buildHttp(ctx: ServiceContext, opts: HttpOptions = {}): Pr
     rootOrgId: appOf(req).orgId,
   }));
 
+  /** A fixed-window limit per client IP (429 with Retry-After when over). */
+  const perIp = (kind: string, ip: string, limit: number, message: string) =>
+    hit(ctx.db, `${kind}:${ip}`, limit, ctx.limits.windowSeconds, ctx.now(), message);
+
   app.post("/signer/v1/lookup", async (req) => {
     const { email } = parseOrThrow(lookupRequestSchema, body(req), "request");
-    await hit(
-      ctx.db,
-      `lookup-ip:${req.ip}`,
+    await perIp(
+      "lookup-ip",
+      req.ip,
       ctx.limits.lookupsPerIp,
-      ctx.limits.windowSeconds,
-      ctx.now(),
       "Too many lookups from this network. Try again later.",
     );
     const user = await findUserByEmail(ctx.db, appOf(req).id, email);
@@ -209,12 +211,10 @@ export async function buildHttp(ctx: ServiceContext, opts: HttpOptions = {}): Pr
   });
 
   const throttleSignup = (ip: string) =>
-    hit(
-      ctx.db,
-      `signup-ip:${ip}`,
+    perIp(
+      "signup-ip",
+      ip,
       ctx.limits.signupsPerIp,
-      ctx.limits.windowSeconds,
-      ctx.now(),
       "Too many new accounts from this network. Try again later.",
     );
 
@@ -293,12 +293,10 @@ export async function buildHttp(ctx: ServiceContext, opts: HttpOptions = {}): Pr
 
   app.post("/signer/v1/prepare-oauth", async (req) => {
     const { nonce } = parseOrThrow(prepareOauthRequestSchema, body(req), "request");
-    await hit(
-      ctx.db,
-      `oauth-prepare-ip:${req.ip}`,
+    await perIp(
+      "oauth-prepare-ip",
+      req.ip,
       ctx.limits.oauthPreparesPerIp,
-      ctx.limits.windowSeconds,
-      ctx.now(),
       "Too many sign-in attempts from this network. Try again later.",
     );
     return prepareOauth(ctx, appOf(req), nonce);

@@ -95,14 +95,18 @@ export class MfaRequiredError extends LatchkeyError {
   }
 }
 
-/** A key-management activity that ended FAILED, REJECTED or CONSENSUS_NEEDED (spec §4). */
+/**
+ * A key-management activity that ended FAILED, REJECTED or CONSENSUS_NEEDED (spec §4). `code` is always
+ * "ACTIVITY_FAILED"; which of the three it was is `activityStatus`.
+ */
 export class ActivityError extends LatchkeyError {
   override name = "ActivityError";
+  declare readonly code: "ACTIVITY_FAILED";
   readonly activityId: string;
   readonly activityStatus: string;
   constructor(activity: { id: string; status: string; failure?: { code: string; message: string } }) {
     super(
-      activity.status,
+      "ACTIVITY_FAILED",
       activity.failure?.message ?? `Activity ${activity.id} ended with status ${activity.status}`,
     );
     this.activityId = activity.id;

@@ -53,7 +53,7 @@ export {
 } from "./session/sessionManager";
 export { createMemoryStorage, type SessionStorageLike } from "./session/storage";
 export type { Session, SessionType, TemporarySession, User } from "./session/types";
-export type { SignerEventName, SignerEvents } from "./signer/events";
+export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
 export {
   type AddOauthProviderParams,
   type AuthenticateParams,

@@ -175,7 +175,7 @@ describe("passkeys in Chromium (virtual authenticator)", () => {
         })),
       ).toEqual({
         status: "DISCONNECTED",
-        error: { name: CANCELLED.name, message: CANCELLED.message },
+        error: { name: CANCELLED.name, code: CANCELLED.code, message: CANCELLED.message },
         cancelled: true,
       });
 

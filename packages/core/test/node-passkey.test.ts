@@ -146,6 +146,7 @@ describe("passkey sign-up and login through the signer", () => {
     expect(signer.status).toBe(SignerStatus.DISCONNECTED);
     expect(signer.getState().error).toEqual({
       name: "PasskeyCancelledError",
+      code: "PASSKEY_CANCELLED",
       message:
         "Passkey request timed out or canceled by the agent. You may have to use another method to register a passkey for your account.",
     });

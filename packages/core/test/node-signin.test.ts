@@ -75,7 +75,11 @@ describe("email OTP sign-in through the memory key holder", () => {
     expect((error as SignerApiError).message).toBe("invalid OTP code");
     expect((error as SignerApiError).status).toBe(400);
     expect(signer.status).toBe(SignerStatus.DISCONNECTED);
-    expect(signer.getState().error).toEqual({ name: "SignerApiError", message: "invalid OTP code" });
+    expect(signer.getState().error).toEqual({
+      name: "SignerApiError",
+      code: "INVALID_OTP",
+      message: "invalid OTP code",
+    });
 
     const done = await signer.authenticate({ type: "otp", otpCode: code });
     expect(done.status).toBe(SignerStatus.CONNECTED);

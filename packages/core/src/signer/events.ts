@@ -2,6 +2,17 @@ import type { AuthMethods } from "../client/types";
 import type { User } from "../session/types";
 import type { SignerStatus } from "./status";
 
+/**
+ * The error of the last failed step, as plain data. `code` is the error's stable `code` when it is a
+ * LatchkeyError (e.g. "INVALID_OTP", "INVALID_MFA_CODE", "PASSKEY_CANCELLED"): classify by it, never
+ * by `message`. An error passed back in the URL (`?error=`) has no code.
+ */
+export interface SignerStateError {
+  name: string;
+  code?: string;
+  message: string;
+}
+
 /** Signer events (spec §4) plus state notifications. */
 export interface SignerEvents {
   authenticating: { type: "otp" | "passkey" | "oauth" | "otpVerify" };
@@ -14,7 +25,7 @@ export interface SignerEvents {
   /** A provider added by `addOauthProvider({mode: "redirect"})` was linked when the page came back. */
   oauthProviderAdded: { providerName: string; oauthProviders: AuthMethods["oauthProviders"] };
   statusChanged: SignerStatus;
-  errorChanged: { name: string; message: string } | null;
+  errorChanged: SignerStateError | null;
 }
 export type SignerEventName = keyof SignerEvents;
 

@@ -3,7 +3,14 @@ import type { OauthPopupMessage } from "@latchkey/protocol/schemas";
 import type { Hex } from "viem";
 import { SignerClient } from "../client/signerClient";
 import type { AuthMethods, MultiFactorCode, PasskeyCredentials, PasskeyStatus } from "../client/types";
-import { MfaRequiredError, type MultiFactor, PasskeyError, SignerApiError, SignerError } from "../errors";
+import {
+  LatchkeyError,
+  MfaRequiredError,
+  type MultiFactor,
+  PasskeyError,
+  SignerApiError,
+  SignerError,
+} from "../errors";
 import { createIframeKeyHolder } from "../keyHolders/iframe";
 import type { KeyHolder } from "../keyHolders/types";
 import {
@@ -20,7 +27,7 @@ import type { Clock } from "../session/clock";
 import { type SessionChange, type SessionEventTarget, SessionManager } from "../session/sessionManager";
 import type { SessionStorageLike } from "../session/storage";
 import type { Session, SessionType, User } from "../session/types";
-import { Emitter, type SignerEvents } from "./events";
+import { Emitter, type SignerEvents, type SignerStateError } from "./events";
 import { SignerStatus } from "./status";
 import { readAuthUrlParams, type UrlWindow } from "./urlParams";
 
@@ -63,7 +70,7 @@ export interface SignerOptions {
 export interface SignerState {
   user: User | null;
   status: SignerStatus;
-  error: { name: string; message: string } | null;
+  error: SignerStateError | null;
   mfaStatus: { mfaRequired: boolean; mfaFactorId?: string };
   isNewUser?: boolean;
   otpId?: string;
@@ -166,7 +173,8 @@ type OauthWindow = Window;
 /** A pop-up claimed synchronously inside the user's click, or why there is none. */
 type PopupClaim = { popup: Window; error?: undefined } | { popup?: undefined; error: unknown };
 
-function errorState(error: unknown): { name: string; message: string } {
+function errorState(error: unknown): SignerStateError {
+  if (error instanceof LatchkeyError) return { name: error.name, code: error.code, message: error.message };
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: "Error", message: String(error) };
 }

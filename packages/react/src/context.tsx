@@ -2,6 +2,7 @@ import { createSigner, type Signer } from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { type ResolvedUiConfig, resolveUiConfig } from "./config";
+import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
 import type { UiConfig } from "./types";
 
@@ -20,8 +21,9 @@ export interface LatchkeyConfig {
 export interface LatchkeyContextValue {
   signer: Signer;
   ui: ResolvedUiConfig;
-  /** The latest `ui`, for code that outlives a render (the step machine). */
-  uiRef: { current: ResolvedUiConfig };
+  /** The modal's step machine: one per provider (wagmi's config plays this part). */
+  flow: AuthFlow;
+  /** The modal's state (the flow's store). */
   store: AuthUiStore;
   /** The host's TanStack Query client; the hooks make a private one on first use otherwise. */
   query: { client: QueryClient | undefined };
@@ -50,25 +52,37 @@ export interface LatchkeyProviderProps {
  * </LatchkeyProvider>
  */
 export function LatchkeyProvider({ config, queryClient, signer, children }: LatchkeyProviderProps) {
-  const [own] = useState(() => ({
-    signer:
+  const [own] = useState(() => {
+    const ownSigner =
       signer ??
       createSigner({
         baseUrl: config.serviceUrl,
         apiKey: config.apiKey,
         ...(config.appId ? { appId: config.appId } : {}),
         ...(config.redirectUrl ? { redirectUrl: config.redirectUrl } : {}),
-      }),
-    store: createAuthUiStore(),
-    uiRef: { current: resolveUiConfig(config.ui) },
-    query: { client: queryClient },
-  }));
+      });
+    const store = createAuthUiStore();
+    // The latest `ui`, for the flow: it outlives a render.
+    const uiRef = { current: resolveUiConfig(config.ui) };
+    return {
+      signer: ownSigner,
+      store,
+      uiRef,
+      flow: createAuthFlow({ signer: ownSigner, store, getUi: () => uiRef.current }),
+      query: { client: queryClient },
+    };
+  });
   useEffect(() => {
     void own.signer.init().catch(() => {});
   }, [own.signer]);
   const ui = resolveUiConfig(config.ui);
   own.uiRef.current = ui;
-  return <LatchkeyContext.Provider value={{ ...own, ui }}>{children}</LatchkeyContext.Provider>;
+  const { signer: ownSigner, store, flow, query } = own;
+  return (
+    <LatchkeyContext.Provider value={{ signer: ownSigner, store, flow, query, ui }}>
+      {children}
+    </LatchkeyContext.Provider>
+  );
 }
 
 /** The provider's value; throws outside a `LatchkeyProvider`. */

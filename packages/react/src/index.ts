@@ -1,31 +1,27 @@
 "use client";
 
-export {
-  type AuthenticateVariables,
-  authenticateMutationOptions,
-  logoutMutationOptions,
-  type SignMessageVariables,
-  type SignTypedDataVariables,
-  signMessageMutationOptions,
-  signTypedDataMutationOptions,
-} from "./actions";
 export { AuthCard } from "./components/AuthCard";
 export { AuthModal } from "./components/AuthModal";
 export { DEFAULT_SECTIONS, type ResolvedUiConfig, resolveUiConfig } from "./config";
 export { type LatchkeyConfig, LatchkeyProvider, type LatchkeyProviderProps } from "./context";
-export { useAuthenticate, useLogout, useSignMessage, useSignTypedData } from "./hooks/mutations";
+export type { AuthStep, AuthStepStatus, AuthStepType } from "./flow/step";
 export { useAuthError } from "./hooks/useAuthError";
+export { useAuthenticate } from "./hooks/useAuthenticate";
 export { useAuthModal } from "./hooks/useAuthModal";
+export { useLogout } from "./hooks/useLogout";
 export { useSigner } from "./hooks/useSigner";
 export { type UseSignerStatusResult, useSignerStatus } from "./hooks/useSignerStatus";
+export { useSignMessage } from "./hooks/useSignMessage";
+export { useSignTypedData } from "./hooks/useSignTypedData";
 export { useUser } from "./hooks/useUser";
+export { type AuthenticateVariables, authenticateMutationOptions } from "./query/authenticate";
+export { logoutMutationOptions } from "./query/logout";
+export { type SignMessageVariables, signMessageMutationOptions } from "./query/signMessage";
+export { type SignTypedDataVariables, signTypedDataMutationOptions } from "./query/signTypedData";
 export { strings } from "./strings";
 export type {
   AuthEventName,
   AuthSection,
-  AuthStep,
-  AuthStepStatus,
-  AuthStepType,
   EmailSection,
   IllustrationStyle,
   OauthConfig,

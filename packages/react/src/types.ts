@@ -1,36 +1,5 @@
 import type { ReactNode } from "react";
 
-/** Steps of the modal (spec §2). Only the email steps have views yet; the rest are reserved names. */
-export type AuthStepType =
-  | "initial"
-  | "email_verify"
-  | "otp_verify"
-  | "totp_verify"
-  | "passkey_verify"
-  | "passkey_create"
-  | "passkey_create_success"
-  | "email_completing"
-  | "oauth_completing"
-  | "pick_eoa"
-  | "eoa_connect"
-  | "wallet_connect"
-  | "complete";
-
-export type AuthStepStatus = "base" | "verifying" | "success";
-
-/** The modal's current step (spec §3, "Auth step"). */
-export interface AuthStep {
-  type: AuthStepType;
-  error?: Error;
-  email?: string;
-  status?: AuthStepStatus;
-  /** For totp_verify: which email flow asked for the second factor. */
-  previousStep?: "magicLink" | "otp";
-  factorId?: string;
-  /** For oauth_completing: the provider being signed in with. */
-  config?: OauthConfig;
-}
-
 export interface EmailSection {
   type: "email";
   /** Input placeholder (default 'Email'). */

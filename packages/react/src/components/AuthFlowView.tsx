@@ -1,22 +1,21 @@
 import { useEffect } from "react";
 import { useLatchkeyContext } from "../context";
 import { showsBack } from "../flow/rules";
+import { useAuthFlow } from "../hooks/useAuthFlow";
 import { useSignerStatus } from "../hooks/useSignerStatus";
-import { STEP_VIEWS } from "../steps/registry";
+import { StepView } from "../steps/registry";
 import { strings } from "../strings";
 import { Footer } from "./Footer";
 import { BackIcon, CloseIcon } from "./icons";
-import { useFlow } from "./useFlow";
 
 /** Header, the current step's view and the footer: the content of both AuthModal and AuthCard. */
 export function AuthFlowView({ closable }: { closable: boolean }) {
   const { ui } = useLatchkeyContext();
-  const { flow, step } = useFlow();
+  const { transitions, step } = useAuthFlow();
   const { isConnected } = useSignerStatus();
   useEffect(() => {
-    if (isConnected) flow.onConnected();
-  }, [isConnected, flow]);
-  const View = STEP_VIEWS[step.type] ?? STEP_VIEWS.initial;
+    if (isConnected) transitions.navigation.connected();
+  }, [isConnected, transitions]);
   const back = !ui.hideBack && showsBack(step.type);
   const close = closable && !ui.hideClose;
   return (
@@ -29,7 +28,7 @@ export function AuthFlowView({ closable }: { closable: boolean }) {
                 type="button"
                 className="lk-icon-btn"
                 aria-label={strings.back}
-                onClick={() => flow.back()}
+                onClick={() => transitions.navigation.back()}
               >
                 <BackIcon />
               </button>
@@ -42,7 +41,7 @@ export function AuthFlowView({ closable }: { closable: boolean }) {
                 type="button"
                 className="lk-icon-btn"
                 aria-label={strings.close}
-                onClick={() => flow.close()}
+                onClick={() => transitions.navigation.close()}
               >
                 <CloseIcon />
               </button>
@@ -55,9 +54,9 @@ export function AuthFlowView({ closable }: { closable: boolean }) {
         data-step={step.type}
         style={ui.hideHeader ? { paddingTop: 24 } : undefined}
       >
-        {View && <View flow={flow} step={step} ui={ui} />}
+        <StepView transitions={transitions} step={step} ui={ui} />
       </div>
-      <Footer flow={flow} step={step} ui={ui} />
+      <Footer transitions={transitions} step={step} ui={ui} />
     </>
   );
 }

@@ -1,8 +1,6 @@
-import { SignerStatus } from "@latchkey/core";
-import { type ReactNode, useEffect } from "react";
-import type { AuthFlow } from "../flow/controller";
+import type { ReactNode } from "react";
 import { strings } from "../strings";
-import { MethodStyles } from "./MethodStyles";
+import { MethodStyles } from "../styles/Styles";
 
 const ErrorMark = () => (
   <svg aria-hidden="true" viewBox="0 0 72 72">
@@ -14,33 +12,24 @@ const ErrorMark = () => (
 
 /**
  * The connection-error view (spec §8): a title, a body, Try again, and optionally Use another method
- * and Skip. Shown, it disconnects the signer by default (`disconnect={false}` for the add-passkey
- * failure: the user stays signed in).
+ * and Skip. Only a view: the transition that shows it also disconnects the signer (spec §4, "Errors and
+ * reset"; not for the add-passkey failure, the user stays signed in).
  */
 export function ConnectionError({
-  flow,
   title,
   body,
   icon,
   onRetry,
   onAnotherMethod,
   onSkip,
-  disconnect = true,
 }: {
-  flow: AuthFlow;
   title: string;
   body: string;
   icon?: ReactNode;
   onRetry: () => void;
   onAnotherMethod?: () => void;
   onSkip?: () => void;
-  disconnect?: boolean;
 }) {
-  useEffect(() => {
-    const { status } = flow.signer;
-    if (disconnect && status !== SignerStatus.DISCONNECTED && status !== SignerStatus.INITIALIZING)
-      void flow.signer.disconnect().catch(() => {});
-  }, [flow, disconnect]);
   return (
     <div className="lk-center" data-testid="lk-connection-error">
       <MethodStyles />

@@ -1,7 +1,7 @@
 import { useForm } from "@tanstack/react-form";
-import { validateEmail } from "../flow/email";
 import { strings } from "../strings";
 import type { EmailSection } from "../types";
+import { validateEmail } from "../ui/validateEmail";
 import { ArrowIcon } from "./icons";
 
 /** The email field of the initial step (TanStack Form; validators on mount, change, blur and submit). */

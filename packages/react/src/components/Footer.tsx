@@ -1,13 +1,19 @@
 import { RESEND_CONFIRMATION_MS } from "@latchkey/protocol/constants";
 import { useEffect, useState } from "react";
 import type { ResolvedUiConfig } from "../config";
-import type { AuthFlow } from "../flow/controller";
 import { footerKind } from "../flow/rules";
+import type { AuthStep, AuthStepOf } from "../flow/step";
+import type { AuthTransitions } from "../flow/transitions";
 import { strings } from "../strings";
-import type { AuthStep } from "../types";
 import { ShieldIcon } from "./icons";
 
-function Resend({ flow, step }: { flow: AuthFlow; step: AuthStep }) {
+function Resend({
+  transitions,
+  step,
+}: {
+  transitions: AuthTransitions;
+  step: AuthStepOf<"email_verify" | "otp_verify">;
+}) {
   const [done, setDone] = useState(false);
   const [sending, setSending] = useState(false);
   useEffect(() => {
@@ -25,7 +31,7 @@ function Resend({ flow, step }: { flow: AuthFlow; step: AuthStep }) {
         disabled={busy || sending || done}
         onClick={() => {
           setSending(true);
-          flow
+          transitions.email
             .resend()
             .then(() => setDone(true))
             .catch(() => {})
@@ -39,7 +45,15 @@ function Resend({ flow, step }: { flow: AuthFlow; step: AuthStep }) {
 }
 
 /** Footer by step (spec §2): terms, resend, or support, then the 'protected by' badge. */
-export function Footer({ flow, step, ui }: { flow: AuthFlow; step: AuthStep; ui: ResolvedUiConfig }) {
+export function Footer({
+  transitions,
+  step,
+  ui,
+}: {
+  transitions: AuthTransitions;
+  step: AuthStep;
+  ui: ResolvedUiConfig;
+}) {
   const kind = footerKind(step.type, ui.supportUrl);
   return (
     <footer className="lk-footer">
@@ -55,7 +69,9 @@ export function Footer({ flow, step, ui }: { flow: AuthFlow; step: AuthStep; ui:
           )}
         </div>
       )}
-      {kind === "resend" && <Resend flow={flow} step={step} />}
+      {kind === "resend" && (step.type === "email_verify" || step.type === "otp_verify") && (
+        <Resend transitions={transitions} step={step} />
+      )}
       {kind === "support" && (
         <div>
           {strings.needHelp}{" "}

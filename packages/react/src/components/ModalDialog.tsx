@@ -1,8 +1,7 @@
 import { useEffect, useRef } from "react";
-import { useLatchkeyContext } from "../context";
+import { useAuthFlow } from "../hooks/useAuthFlow";
 import { AuthFlowView } from "./AuthFlowView";
 import { Root } from "./Root";
-import { useFlow } from "./useFlow";
 
 const FOCUSABLE =
   'a[href],button:not([disabled]),input:not([disabled]),select,textarea,[tabindex]:not([tabindex="-1"])';
@@ -12,25 +11,24 @@ const FOCUSABLE =
  * styles), loaded when the modal first opens or the browser is idle.
  */
 export default function ModalDialog() {
-  const { store } = useLatchkeyContext();
-  const { flow } = useFlow();
+  const { navigation } = useAuthFlow().transitions;
   const dialog = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     // A magic link still completing opens the modal on email_completing.
-    if (store.getState().step.type === "initial") flow.go(flow.initialStep());
+    navigation.opened();
     const first = dialog.current?.querySelector<HTMLElement>("input,button:not([aria-label='Close'])");
     (first ?? dialog.current)?.focus();
     return () => previous?.focus?.();
-  }, [flow, store]);
+  }, [navigation]);
 
   useEffect(() => {
     // On the document: focus may be on <body> (a button that just got disabled, a click on the backdrop).
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.key === "Escape") {
         e.stopPropagation();
-        flow.close();
+        navigation.close();
         return;
       }
       if (e.key !== "Tab" || !dialog.current) return;
@@ -54,7 +52,7 @@ export default function ModalDialog() {
     };
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
-  }, [flow]);
+  }, [navigation]);
 
   return (
     <Root>
@@ -63,7 +61,7 @@ export default function ModalDialog() {
         className="lk-overlay"
         data-testid="lk-backdrop"
         onMouseDown={(e) => {
-          if (e.target === e.currentTarget) flow.close();
+          if (e.target === e.currentTarget) navigation.close();
         }}
       >
         <div

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { applyBackspace, applyOtpInput, emptyOtp, isComplete, type OtpDigits } from "../flow/otp";
 import { strings } from "../strings";
+import { applyBackspace, applyOtpInput, emptyOtp, isComplete, type OtpDigits } from "../ui/otpInput";
 
 /**
  * Six single-digit boxes (spec §5). The sixth digit submits; `onSubmit` answers an error text to show

@@ -1,4 +1,4 @@
-import type { AuthFlow } from "../flow/controller";
+import type { AuthTransitions } from "../flow/transitions";
 import { strings } from "../strings";
 import type { PasskeySection } from "../types";
 import { PasskeyIcon } from "./icons";
@@ -8,25 +8,33 @@ import { PasskeyIcon } from "./icons";
  * with passkey' alone), and a link to sign up with a new one.
  */
 export function PasskeyButtons({
-  flow,
+  transitions,
   section,
   label,
 }: {
-  flow: AuthFlow;
+  transitions: AuthTransitions;
   section: PasskeySection;
   /** True when the modal also has an email field. */
   label: boolean;
 }) {
   return (
     <>
-      <button type="button" className="lk-btn lk-btn-secondary" onClick={() => void flow.passkey()}>
+      <button
+        type="button"
+        className="lk-btn lk-btn-secondary"
+        onClick={() => void transitions.passkey.start()}
+      >
         <PasskeyIcon />
         {label ? strings.iHaveAPasskey : strings.continueWithPasskey}
       </button>
       {!section.hideCreate && (
         <div className="lk-text" style={{ fontSize: 13 }}>
           {strings.newHere}{" "}
-          <button type="button" className="lk-link" onClick={() => void flow.passkey({ createNew: true })}>
+          <button
+            type="button"
+            className="lk-link"
+            onClick={() => void transitions.passkey.start({ createNew: true })}
+          >
             {strings.createPasskey}
           </button>
         </div>

@@ -1,6 +1,6 @@
 import type { CSSProperties, ReactNode } from "react";
 import { useLatchkeyContext } from "../context";
-import { css } from "../styles";
+import { BaseStyles } from "../styles/Styles";
 
 /** The themed scope of the modal's styles: custom properties from the UI config's theme. */
 export function Root({ children, className }: { children: ReactNode; className?: string }) {
@@ -15,9 +15,7 @@ export function Root({ children, className }: { children: ReactNode; className?:
       data-theme={theme?.mode ?? "system"}
       style={vars as CSSProperties}
     >
-      <style href="latchkey-modal" precedence="default">
-        {css}
-      </style>
+      <BaseStyles />
       {children}
     </div>
   );

@@ -1,15 +1,21 @@
-import type { AuthFlow } from "../flow/controller";
-import { providerName, startOauth } from "../flow/oauth";
+import type { AuthTransitions } from "../flow/transitions";
 import { strings } from "../strings";
+import { MethodStyles } from "../styles/Styles";
 import type { SocialSection } from "../types";
-import { MethodStyles } from "./MethodStyles";
+import { providerName } from "../ui/providerName";
 import { ProviderLogo } from "./ProviderLogo";
 
 /**
  * The social buttons of one section: full-width 'Continue with {provider}' buttons, or a row of logos
  * when the section has more than two providers.
  */
-export function SocialButtons({ flow, providers }: { flow: AuthFlow; providers: SocialSection[] }) {
+export function SocialButtons({
+  transitions,
+  providers,
+}: {
+  transitions: AuthTransitions;
+  providers: SocialSection[];
+}) {
   const compact = providers.length > 2;
   const buttons = providers.map((p) => {
     const label = strings.continueWith(providerName(p));
@@ -22,7 +28,7 @@ export function SocialButtons({ flow, providers }: { flow: AuthFlow; providers: 
         title={compact ? label : undefined}
         data-provider={p.authProviderId}
         // Synchronous in the click: a pop-up can only open here.
-        onClick={() => void startOauth(flow, p)}
+        onClick={() => void transitions.oauth.start(p)}
       >
         <ProviderLogo config={p} />
         {!compact && label}

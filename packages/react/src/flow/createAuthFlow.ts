@@ -1,173 +1,84 @@
-import { MfaRequiredError, type Signer, SignerStatus } from "@latchkey/core";
-import { OTP_SUCCESS_DELAY_MS } from "@latchkey/protocol/constants";
+import type { Signer } from "@latchkey/core";
 import type { ResolvedUiConfig } from "../config";
-import type { AuthStep, AuthStepType } from "../types";
-import { otpErrorText, totpErrorText } from "./errors";
-import { type PasskeyRequest, startPasskey } from "./passkey";
-import { backTarget, closeTarget } from "./rules";
-import { type AuthUiStore, INITIAL_STEP } from "./store";
+import type { SocialSection } from "../types";
+import { type AuthUiStore, createAuthUiStore } from "./store";
+import { registerTriggers } from "./triggers";
 
 export type EmailMode = "otp" | "magicLink";
 
-/**
- * The modal's step machine over the signer (spec §4): every transition lives here, the components only
- * call these and render the current step. Framework-free, so it is testable without a DOM.
- */
-export class AuthFlow {
-  constructor(
-    readonly signer: Signer,
-    readonly store: AuthUiStore,
-    /** The current UI config (read on use: the host may change it between renders). */
-    readonly getUi: () => ResolvedUiConfig,
-    /** The email mode from the service's signer config. */
-    readonly emailMode: () => Promise<EmailMode>,
-    readonly setTimer: (fn: () => void, ms: number) => unknown = (fn, ms) => setTimeout(fn, ms),
-  ) {}
-
-  get step(): AuthStep {
-    return this.store.getState().step;
-  }
-
-  go(step: AuthStep): void {
-    this.store.setState({ step });
-  }
-
-  /** The step the modal opens at: email_completing while a magic link is being completed. */
-  initialStep(): AuthStep {
-    if (this.signer.status === SignerStatus.AUTHENTICATING_EMAIL) return { type: "email_completing" };
-    // An error set while closed (a social sign-in's error in the URL) stays on the initial step.
-    return this.step.type === "initial" && this.step.error ? this.step : INITIAL_STEP;
-  }
-
-  back(): void {
-    this.go({ type: backTarget(this.step.type) });
-  }
-
-  /** Close: the rule of spec §2, then the modal closes. */
-  close(): void {
-    const target: AuthStepType = closeTarget(this.step.type);
-    if (target === "complete") this.complete();
-    else this.store.setState({ isOpen: false, step: INITIAL_STEP });
-  }
-
-  complete(): void {
-    this.store.setState({ isOpen: false, step: INITIAL_STEP });
-    this.getUi().onAuthSuccess?.();
-  }
-
-  /** Sends the code or link. OTP mode shows the boxes at once; magic-link mode waits for the mail. */
-  async submitEmail(email: string): Promise<void> {
-    const mode = await this.emailMode().catch(() => "otp" as const);
-    if (mode === "otp") this.go({ type: "otp_verify", email, status: "base" });
-    try {
-      await this.#sendEmail(email, mode);
-      if (mode === "magicLink") this.go({ type: "email_verify", email, status: "base" });
-    } catch (error) {
-      this.#emailFailed(error, email, mode);
-    }
-  }
-
-  /** Resend from the verify steps; stays on the step. */
-  async resend(): Promise<void> {
-    const { email, type } = this.step;
-    if (!email) return;
-    const mode: EmailMode = type === "email_verify" ? "magicLink" : "otp";
-    try {
-      await this.#sendEmail(email, mode);
-    } catch (error) {
-      this.#emailFailed(error, email, mode);
-      throw error;
-    }
-  }
-
-  #sendEmail(email: string, emailMode: EmailMode) {
-    return this.signer.authenticate({ type: "email", email, emailMode });
-  }
-
-  #emailFailed(error: unknown, email: string, mode: EmailMode): void {
-    if (error instanceof MfaRequiredError) {
-      this.go({
-        type: "totp_verify",
-        email,
-        status: "base",
-        previousStep: mode,
-        ...(error.multiFactors[0] ? { factorId: error.multiFactors[0].multiFactorId } : {}),
-      });
-      return;
-    }
-    this.go({ type: "initial", error: toError(error) });
-  }
-
-  /** Submits the six digits; returns the text to show when it failed (the boxes clear). */
-  async submitOtp(otpCode: string): Promise<string | null> {
-    const step = this.step;
-    this.go({ ...step, status: "verifying", error: undefined });
-    try {
-      const result = await this.signer.authenticate({ type: "otp", otpCode });
-      if (result.status === SignerStatus.AWAITING_MFA_AUTH) {
-        const factorId = this.signer.getState().mfaStatus.mfaFactorId;
-        this.go({
-          type: "totp_verify",
-          status: "base",
-          previousStep: "otp",
-          ...(step.email ? { email: step.email } : {}),
-          ...(factorId ? { factorId } : {}),
-        });
-        return null;
-      }
-      this.go({ ...step, status: "success", error: undefined });
-      this.setTimer(() => {
-        if (this.step.type === "otp_verify") this.complete();
-      }, OTP_SUCCESS_DELAY_MS);
-      return null;
-    } catch (error) {
-      const text = otpErrorText(error);
-      if (this.step.type === "otp_verify") this.go({ ...step, status: "base", error: new Error(text) });
-      return text;
-    }
-  }
-
-  /** Submits an authenticator-app code for the pending sign-in. */
-  async submitTotp(code: string): Promise<string | null> {
-    const step = this.step;
-    this.go({ ...step, status: "verifying", error: undefined });
-    try {
-      if (step.previousStep === "magicLink" && step.email) {
-        await this.signer.authenticate({
-          type: "email",
-          email: step.email,
-          emailMode: "magicLink",
-          multiFactors: [{ multiFactorId: step.factorId ?? "", multiFactorCode: code }],
-        });
-        this.go({ type: "email_verify", email: step.email, status: "base" });
-        return null;
-      }
-      await this.signer.validateMultiFactors({
-        multiFactorCode: code,
-        ...(step.factorId ? { multiFactorId: step.factorId } : {}),
-      });
-      this.go({ ...step, status: "success" });
-      this.complete();
-      return null;
-    } catch (error) {
-      const text = totpErrorText(error);
-      if (this.step.type === "totp_verify") this.go({ ...step, status: "base", error: new Error(text) });
-      return text;
-    }
-  }
-
-  /** Passkey sign-in, or sign-up with `{createNew: true}` (flow/passkey.ts). */
-  passkey(request: PasskeyRequest = {}): Promise<void> {
-    return startPasskey(this, request);
-  }
-
-  /** The signer connected on its own (a magic link opened in another tab, or completed on load). */
-  onConnected(): void {
-    const t = this.step.type;
-    if (t === "email_verify" || t === "email_completing") this.complete();
-  }
+export interface PasskeyRequest {
+  /** Create a new passkey and account with it (sign-up), instead of signing in with one. */
+  createNew?: boolean;
+  /** With an email that has no account yet, a passkey is created too (spec §4). */
+  email?: string;
 }
 
-function toError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
+export interface AuthFlowOptions {
+  signer: Signer;
+  /** The modal's state; a new store by default. */
+  store?: AuthUiStore;
+  /** The current UI config (read on use: the host may change it between renders). */
+  getUi: () => ResolvedUiConfig;
+  /** Timers of the success delays (spec §9); injectable so tests need not wait. */
+  setTimer?: (fn: () => void, ms: number) => unknown;
+}
+
+/** The one flow instance of a provider: everything about the modal that outlives a render. */
+export interface AuthFlow {
+  readonly signer: Signer;
+  /** The modal's state: open or not, and the step. */
+  readonly store: AuthUiStore;
+  readonly getUi: () => ResolvedUiConfig;
+  readonly setTimer: (fn: () => void, ms: number) => unknown;
+  /** In-flight attempts, one per kind: a new one aborts the previous (flow/internals.ts). */
+  readonly attempts: { passkey?: AbortController; oauth?: AbortController };
+  /** What the last attempt of each kind asked for: Try again repeats it. */
+  readonly last: { passkey?: PasskeyRequest; oauth?: SocialSection };
+  /** The email mode of the service's signer config: asked once, asked again after a failure. */
+  emailMode: Promise<EmailMode> | undefined;
+  /**
+   * Starts the triggers (flow/triggers.ts) unless running already; the returned release stops them
+   * once every holder has released. AuthModal and AuthCard both hold them.
+   */
+  holdTriggers(): () => void;
+}
+
+/**
+ * The modal's step machine over the signer (spec §4): one instance per `LatchkeyProvider`, which puts it
+ * in context (as wagmi does its config). It holds the state; the transitions (`transitions/*.ts`, bound
+ * by `authTransitions(flow)`) are functions of it, loaded with the modal's views rather than with the
+ * provider. Framework-free, so it is testable without a DOM.
+ *
+ * @example
+ * const flow = createAuthFlow({ signer, getUi: () => resolveUiConfig() })
+ * await authTransitions(flow).email.submit("ada@example.com") // otp_verify (or email_verify: magic link)
+ */
+export function createAuthFlow({
+  signer,
+  store = createAuthUiStore(),
+  getUi,
+  setTimer = (fn, ms) => setTimeout(fn, ms),
+}: AuthFlowOptions): AuthFlow {
+  let triggers: { holders: number; release: () => void } | undefined;
+  return {
+    signer,
+    store,
+    getUi,
+    setTimer,
+    attempts: {},
+    last: {},
+    emailMode: undefined,
+    holdTriggers() {
+      if (triggers) triggers.holders++;
+      else triggers = { holders: 1, release: registerTriggers({ signer, store, getUi }) };
+      let held = true;
+      return () => {
+        if (!held || !triggers) return;
+        held = false;
+        if (--triggers.holders > 0) return;
+        triggers.release();
+        triggers = undefined;
+      };
+    },
+  };
 }

@@ -1,28 +1,26 @@
-import { INVALID_MFA_MESSAGE, INVALID_OTP_MESSAGE } from "@latchkey/protocol/errors";
+import type { ErrorCode } from "@latchkey/protocol/errors";
 import { strings } from "../strings";
 
-function parsedMessage(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // The client throws the response text; the UI reads its JSON `error` (DESIGN §3.1).
-  try {
-    const body = JSON.parse(error.message) as { error?: unknown };
-    if (typeof body.error === "string") return body.error;
-  } catch {}
-  return error.message;
+// Classified by the stable `code` that core's errors (and the signer state's error) carry, never by text.
+const INVALID_OTP = "INVALID_OTP" satisfies ErrorCode;
+const INVALID_MFA_CODE = "INVALID_MFA_CODE" satisfies ErrorCode;
+
+function codeOf(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
 }
 
-/** The text an OTP failure shows (spec §8): the service's 'invalid OTP code' becomes the OTP-invalid text. */
-export function otpErrorText(error: unknown): string {
-  const message = parsedMessage(error);
-  if (message === INVALID_OTP_MESSAGE || message.includes(INVALID_MFA_MESSAGE)) return strings.otpInvalid;
-  return message;
-}
-
-/** The text a TOTP failure shows (spec §8). */
-export function totpErrorText(error: unknown): string {
-  return parsedMessage(error).includes(INVALID_MFA_MESSAGE) ? strings.otpInvalid : strings.totpGenericError;
-}
-
+/** The text an error shows as it is: its message (a service error's message is the service's own). */
 export function errorText(error: unknown): string {
-  return parsedMessage(error);
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The text an OTP failure shows (spec §8): a wrong code is the OTP-invalid text, the rest as they are. */
+export function otpErrorText(error: unknown): string {
+  const code = codeOf(error);
+  return code === INVALID_OTP || code === INVALID_MFA_CODE ? strings.otpInvalid : errorText(error);
+}
+
+/** The text a TOTP failure shows (spec §8): a wrong code, else the generic TOTP failure. */
+export function totpErrorText(error: unknown): string {
+  return codeOf(error) === INVALID_MFA_CODE ? strings.otpInvalid : strings.totpGenericError;
 }

@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolveUiConfig } from "../src/config";
-import { validateEmail } from "../src/flow/email";
-import { otpErrorText, totpErrorText } from "../src/flow/errors";
-import { backTarget, closeTarget, footerKind, showsBack } from "../src/flow/rules";
+import { backTarget, closeTarget, footerKind, showsBack } from "./rules";
 
 describe("chrome rules (spec §2)", () => {
   it("back is shown on the verify, create and wallet steps", () => {
@@ -44,33 +41,5 @@ describe("chrome rules (spec §2)", () => {
     expect(footerKind("oauth_completing", "https://help")).toBe("support");
     expect(footerKind("totp_verify", "https://help")).toBe("none");
     expect(footerKind("complete", "https://help")).toBe("none");
-  });
-});
-
-describe("texts", () => {
-  it("maps the service's 'invalid OTP code' to the OTP-invalid text, other messages as they are", () => {
-    expect(otpErrorText(new Error("invalid OTP code"))).toBe("The code you entered is incorrect");
-    expect(otpErrorText(new Error('{"error":"invalid OTP code","code":"INVALID_OTP"}'))).toBe(
-      "The code you entered is incorrect",
-    );
-    expect(otpErrorText(new Error("Too many attempts"))).toBe("Too many attempts");
-    expect(totpErrorText(new Error("Invalid MFA code"))).toBe("The code you entered is incorrect");
-    expect(totpErrorText(new Error("boom"))).toBe("An error occurred while verifying the code");
-  });
-
-  it("email validation", () => {
-    expect(validateEmail("ada@example.com")).toBeUndefined();
-    expect(validateEmail("ada@example")).toBe("Must provide a valid email.");
-    expect(validateEmail("")).toBe("Must provide a valid email.");
-    expect(validateEmail("", true)).toBeUndefined();
-  });
-
-  it("default UI config (spec §2)", () => {
-    expect(resolveUiConfig()).toEqual({
-      illustrationStyle: "flat",
-      sections: [[{ type: "email" }], [{ type: "passkey" }]],
-      supportUrl: "",
-      addPasskeyOnSignup: false,
-    });
   });
 });

@@ -1,4 +1,4 @@
-import type { AuthStepType } from "../types";
+import type { AuthStepType } from "./step";
 
 /** Steps whose header shows a back button (spec §2 "Chrome"). */
 const BACK_STEPS = new Set<AuthStepType>([
@@ -18,12 +18,12 @@ export function showsBack(step: AuthStepType): boolean {
 }
 
 /** Back: wallet steps return to the wallet list, the list and every other step to initial. */
-export function backTarget(step: AuthStepType): AuthStepType {
+export function backTarget(step: AuthStepType): "pick_eoa" | "initial" {
   return step === "wallet_connect" || step === "eoa_connect" ? "pick_eoa" : "initial";
 }
 
 /** Close: passkey_create ends in complete (the user is signed in already); anything else resets. */
-export function closeTarget(step: AuthStepType): AuthStepType {
+export function closeTarget(step: AuthStepType): "complete" | "initial" {
   return step === "passkey_create" ? "complete" : "initial";
 }
 

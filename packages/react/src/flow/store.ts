@@ -1,4 +1,4 @@
-import type { AuthStep } from "../types";
+import type { AuthStep } from "./step";
 
 export interface AuthUiState {
   isOpen: boolean;

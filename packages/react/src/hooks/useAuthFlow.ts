@@ -1,40 +1,19 @@
-import type { Signer } from "@latchkey/core";
 import { useMemo, useSyncExternalStore } from "react";
 import { useLatchkeyContext } from "../context";
-import { AuthFlow, type EmailMode } from "../flow/controller";
-import type { AuthStep } from "../types";
+import type { AuthStep } from "../flow/step";
+import { type AuthTransitions, authTransitions } from "../flow/transitions";
 
-// The service's signer config (email mode), asked once per signer and kept; asked again after a failure.
-const modes = new WeakMap<Signer, Promise<EmailMode>>();
-function emailMode(signer: Signer): Promise<EmailMode> {
-  let mode = modes.get(signer);
-  if (!mode) {
-    mode = signer.client
-      .signerConfig()
-      .then((c): EmailMode => (c.email.mode === "MAGIC_LINK" ? "magicLink" : "otp"));
-    mode.catch(() => modes.delete(signer));
-    modes.set(signer, mode);
-  }
-  return mode;
-}
-
-/** The step machine of the provider's signer and the current step. */
-export function useFlow(): { flow: AuthFlow; step: AuthStep } {
-  const { signer, store, uiRef } = useLatchkeyContext();
-  const flow = useMemo(
-    () =>
-      new AuthFlow(
-        signer,
-        store,
-        () => uiRef.current,
-        () => emailMode(signer),
-      ),
-    [signer, store, uiRef],
-  );
+/**
+ * The transitions of the provider's flow, and the current step. They are bound here, in the modal's own
+ * chunk, so that the provider does not load them; they hold no state (the flow does).
+ */
+export function useAuthFlow(): { transitions: AuthTransitions; step: AuthStep } {
+  const { flow } = useLatchkeyContext();
+  const transitions = useMemo(() => authTransitions(flow), [flow]);
   const step = useSyncExternalStore(
-    store.subscribe,
-    () => store.getState().step,
-    () => store.getState().step,
+    flow.store.subscribe,
+    () => flow.store.getState().step,
+    () => flow.store.getState().step,
   );
-  return { flow, step };
+  return { transitions, step };
 }

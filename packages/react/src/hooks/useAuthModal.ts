@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { useLatchkeyContext } from "../context";
+import type { AuthStep } from "../flow/step";
 import { INITIAL_STEP } from "../flow/store";
-import type { AuthStep } from "../types";
 
 /** Opens and closes the sign-in modal (render `<AuthModal />` once inside the provider). */
 export function useAuthModal() {

@@ -3,7 +3,7 @@ import { strings } from "../strings";
 import type { StepProps } from "./types";
 
 /** email_verify: the magic link is on its way (spec §2). */
-export function EmailVerifyStep({ step, ui }: StepProps) {
+export function EmailVerifyStep({ step, ui }: StepProps<"email_verify">) {
   return (
     <div className="lk-center">
       <Illustration name="mail" style={ui.illustrationStyle} animated />

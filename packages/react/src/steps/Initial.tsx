@@ -9,12 +9,12 @@ import type { AuthSection, SocialSection } from "../types";
 import type { StepProps } from "./types";
 
 /** initial: heading, error banner, sections of sign-in methods separated by 'or' (spec §2). */
-export function InitialStep({ flow, step, ui }: StepProps) {
+export function InitialStep({ transitions, step, ui }: StepProps<"initial">) {
   const hasEmail = ui.sections.some((s) => s.some((m) => m.type === "email"));
   const method = (m: Exclude<AuthSection, SocialSection>, key: number) => {
     if (m.type === "email")
-      return <EmailForm key={key} section={m} onSubmit={(email) => flow.submitEmail(email)} />;
-    return <PasskeyButtons key={key} flow={flow} section={m} label={hasEmail} />;
+      return <EmailForm key={key} section={m} onSubmit={(email) => transitions.email.submit(email)} />;
+    return <PasskeyButtons key={key} transitions={transitions} section={m} label={hasEmail} />;
   };
   // Social buttons next to each other in a section are one group (a row of logos when many).
   const items = (section: AuthSection[]) => {
@@ -22,7 +22,7 @@ export function InitialStep({ flow, step, ui }: StepProps) {
     let social: SocialSection[] = [];
     const flush = () => {
       if (social.length)
-        out.push(<SocialButtons key={`social-${out.length}`} flow={flow} providers={social} />);
+        out.push(<SocialButtons key={`social-${out.length}`} transitions={transitions} providers={social} />);
       social = [];
     };
     section.forEach((m, i) => {

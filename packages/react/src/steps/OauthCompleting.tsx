@@ -1,17 +1,16 @@
 import { ConnectionError } from "../components/ConnectionError";
-import { MethodStyles } from "../components/MethodStyles";
 import { ProviderLogo } from "../components/ProviderLogo";
-import { providerName, retryOauth } from "../flow/oauth";
-import { INITIAL_STEP } from "../flow/store";
 import { strings } from "../strings";
+import { MethodStyles } from "../styles/Styles";
+import { providerName } from "../ui/providerName";
 import type { StepProps } from "./types";
 
 /**
  * oauth_completing (spec §2): the provider's pop-up (or redirect) is under way. A failure shows
  * "Couldn't connect to {provider}" with Try again and Use another method.
  */
-export function OauthCompletingStep({ flow, step }: StepProps) {
-  const config = step.config ?? { authProviderId: "oauth" };
+export function OauthCompletingStep({ transitions, step }: StepProps<"oauth_completing">) {
+  const { config } = step;
   const name = providerName(config);
   const logo = (
     <div className="lk-provider-badge">
@@ -21,13 +20,12 @@ export function OauthCompletingStep({ flow, step }: StepProps) {
   if (step.error)
     return (
       <ConnectionError
-        flow={flow}
         icon={logo}
         title={strings.couldNotConnect(name)}
         body={strings.oauthFailedBody}
         // Synchronous in the click: a pop-up can only open here.
-        onRetry={() => void retryOauth(flow, config)}
-        onAnotherMethod={() => flow.go(INITIAL_STEP)}
+        onRetry={() => void transitions.oauth.retry(config)}
+        onAnotherMethod={() => transitions.navigation.toInitial()}
       />
     );
   return (

@@ -1,11 +1,12 @@
 import { useState } from "react";
 import { Illustration } from "../components/Illustration";
 import { OtpInput } from "../components/OtpInput";
+import { StatusLine } from "../components/StatusLine";
 import { strings } from "../strings";
 import type { StepProps } from "./types";
 
 /** otp_verify: six boxes; 'Verifying...', then 'Verified!' and complete after 1 s (spec §2, §4). */
-export function OtpVerifyStep({ flow, step, ui }: StepProps) {
+export function OtpVerifyStep({ transitions, step, ui }: StepProps<"otp_verify">) {
   const [pasteError, setPasteError] = useState<string | null>(null);
   const status = step.status ?? "base";
   const error = pasteError ?? step.error?.message ?? null;
@@ -23,26 +24,10 @@ export function OtpVerifyStep({ flow, step, ui }: StepProps) {
         onInvalid={setPasteError}
         onSubmit={(code) => {
           setPasteError(null);
-          return flow.submitOtp(code);
+          return transitions.otp.submit(code);
         }}
       />
       <StatusLine status={status} error={status === "base" ? error : null} />
-    </div>
-  );
-}
-
-export function StatusLine({ status, error }: { status: string; error: string | null }) {
-  if (status === "verifying")
-    return (
-      <div className="lk-status" aria-live="polite">
-        {strings.verifying}
-      </div>
-    );
-  // On success the title says 'Verified!'; the line stays for the layout.
-  if (status === "success") return <div className="lk-status" data-kind="success" aria-live="polite" />;
-  return (
-    <div className="lk-status" data-kind="error" role={error ? "alert" : undefined}>
-      {error}
     </div>
   );
 }

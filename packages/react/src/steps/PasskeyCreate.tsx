@@ -1,8 +1,7 @@
 import { ConnectionError } from "../components/ConnectionError";
-import { MethodStyles } from "../components/MethodStyles";
 import { BoltIcon, LockIcon, PasskeyIllustration } from "../components/PasskeyIllustration";
-import { addPasskey, skipAddPasskey } from "../flow/passkey";
 import { strings } from "../strings";
+import { MethodStyles } from "../styles/Styles";
 import type { StepProps } from "./types";
 
 /**
@@ -10,16 +9,14 @@ import type { StepProps } from "./types";
  * it, Skip completes. A failure shows 'Failed to add passkey' with Try again and Skip; the user stays
  * signed in.
  */
-export function PasskeyCreateStep({ flow, step, ui }: StepProps) {
+export function PasskeyCreateStep({ transitions, step, ui }: StepProps<"passkey_create">) {
   if (step.error)
     return (
       <ConnectionError
-        flow={flow}
-        disconnect={false}
         title={strings.failedToAddPasskey}
         body={strings.passkeyFailedBody}
-        onRetry={() => void addPasskey(flow)}
-        onSkip={() => skipAddPasskey(flow)}
+        onRetry={() => void transitions.passkeyOnSignup.add()}
+        onSkip={() => transitions.passkeyOnSignup.skip()}
       />
     );
   const busy = step.status === "verifying";
@@ -50,12 +47,16 @@ export function PasskeyCreateStep({ flow, step, ui }: StepProps) {
           type="button"
           className="lk-btn lk-btn-primary"
           disabled={busy}
-          onClick={() => void addPasskey(flow)}
+          onClick={() => void transitions.passkeyOnSignup.add()}
         >
           {busy && <span className="lk-spinner" aria-hidden />}
           {strings.continue}
         </button>
-        <button type="button" className="lk-btn lk-btn-ghost" onClick={() => skipAddPasskey(flow)}>
+        <button
+          type="button"
+          className="lk-btn lk-btn-ghost"
+          onClick={() => transitions.passkeyOnSignup.skip()}
+        >
           {strings.skip}
         </button>
       </div>

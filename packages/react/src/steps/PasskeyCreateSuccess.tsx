@@ -1,7 +1,7 @@
 import { PASSKEY_SUCCESS_DELAY_MS } from "@latchkey/protocol/constants";
-import { MethodStyles } from "../components/MethodStyles";
 import { CheckBadge } from "../components/PasskeyIllustration";
 import { strings } from "../strings";
+import { MethodStyles } from "../styles/Styles";
 
 /** passkey_create_success (spec §2): 'Passkey added!'; the flow completes after 5 s. */
 export function PasskeyCreateSuccessStep() {

@@ -1,24 +1,21 @@
 import { ConnectionError } from "../components/ConnectionError";
-import { MethodStyles } from "../components/MethodStyles";
 import { PasskeyIllustration } from "../components/PasskeyIllustration";
-import { retryPasskey } from "../flow/passkey";
-import { INITIAL_STEP } from "../flow/store";
 import { strings } from "../strings";
+import { MethodStyles } from "../styles/Styles";
 import type { StepProps } from "./types";
 
 /**
  * passkey_verify (spec §2): waiting for the browser's passkey prompt; Cancel returns to initial (and
  * aborts the prompt). A failure shows the passkey error view.
  */
-export function PasskeyVerifyStep({ flow, step, ui }: StepProps) {
+export function PasskeyVerifyStep({ transitions, step, ui }: StepProps<"passkey_verify">) {
   if (step.error)
     return (
       <ConnectionError
-        flow={flow}
         title={strings.connectionFailed}
         body={strings.passkeyFailedBody}
-        onRetry={() => void retryPasskey(flow)}
-        onAnotherMethod={() => flow.go(INITIAL_STEP)}
+        onRetry={() => void transitions.passkey.retry()}
+        onAnotherMethod={() => transitions.navigation.toInitial()}
       />
     );
   return (
@@ -28,7 +25,11 @@ export function PasskeyVerifyStep({ flow, step, ui }: StepProps) {
       <h2 className="lk-title">{strings.continueWithPasskey}</h2>
       <p className="lk-text">{strings.passkeyVerifyBody}</p>
       <div className="lk-actions">
-        <button type="button" className="lk-btn lk-btn-secondary" onClick={() => flow.go(INITIAL_STEP)}>
+        <button
+          type="button"
+          className="lk-btn lk-btn-secondary"
+          onClick={() => transitions.navigation.toInitial()}
+        >
           {strings.cancel}
         </button>
       </div>

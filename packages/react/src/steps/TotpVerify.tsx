@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { Illustration } from "../components/Illustration";
 import { OtpInput } from "../components/OtpInput";
+import { StatusLine } from "../components/StatusLine";
 import { strings } from "../strings";
-import { StatusLine } from "./OtpVerify";
 import type { StepProps } from "./types";
 
 /** totp_verify: 'Enter authenticator app code', six digits submitted automatically (spec §2, §4). */
-export function TotpVerifyStep({ flow, step, ui }: StepProps) {
+export function TotpVerifyStep({ transitions, step, ui }: StepProps<"totp_verify">) {
   const [pasteError, setPasteError] = useState<string | null>(null);
   const status = step.status ?? "base";
   const error = pasteError ?? step.error?.message ?? null;
@@ -22,7 +22,7 @@ export function TotpVerifyStep({ flow, step, ui }: StepProps) {
         onInvalid={setPasteError}
         onSubmit={(code) => {
           setPasteError(null);
-          return flow.submitTotp(code);
+          return transitions.totp.submit(code);
         }}
       />
       <StatusLine status={status} error={status === "base" ? error : null} />

@@ -1,9 +1,10 @@
 import type { ResolvedUiConfig } from "../config";
-import type { AuthFlow } from "../flow/controller";
-import type { AuthStep } from "../types";
+import type { AuthStepOf, AuthStepType } from "../flow/step";
+import type { AuthTransitions } from "../flow/transitions";
 
-export interface StepProps {
-  flow: AuthFlow;
-  step: AuthStep;
+/** What a step's view gets: the flow's transitions, its own step variant, the UI config. */
+export interface StepProps<T extends AuthStepType = AuthStepType> {
+  transitions: AuthTransitions;
+  step: AuthStepOf<T>;
   ui: ResolvedUiConfig;
 }

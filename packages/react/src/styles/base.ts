@@ -2,7 +2,7 @@
  * The modal's stylesheet, scoped under `.lk-root` and themed by custom properties, so the host needs no
  * CSS framework. React 19 hoists it into <head> once (also when rendered on the server).
  */
-export const css = `
+export const baseCss = `
 .lk-root{--lk-accent:#4f46e5;--lk-accent-fg:#fff;--lk-radius:16px;--lk-font:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
 --lk-bg:#fff;--lk-fg:#0f172a;--lk-muted:#64748b;--lk-border:#e2e8f0;--lk-surface:#f8fafc;--lk-danger:#dc2626;--lk-success:#16a34a;--lk-shadow:0 24px 64px -12px rgba(15,23,42,.35),0 0 0 1px rgba(15,23,42,.06);
 font-family:var(--lk-font);color:var(--lk-fg);font-size:14px;line-height:1.45;-webkit-font-smoothing:antialiased}

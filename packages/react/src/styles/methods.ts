@@ -1,4 +1,4 @@
-/** Styles of the passkey, social and connection-error views (scoped under `.lk-root`, as styles.ts). */
+/** Styles of the passkey, social and connection-error views (scoped under `.lk-root`, as base.ts). */
 export const methodCss = `
 .lk-social-row{display:grid;grid-template-columns:repeat(auto-fit,minmax(0,1fr));gap:8px}
 .lk-social-row .lk-btn{padding:0}

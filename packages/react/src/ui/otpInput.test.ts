@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyBackspace, applyOtpInput, emptyOtp, isComplete } from "../src/flow/otp";
+import { applyBackspace, applyOtpInput, emptyOtp, isComplete } from "./otpInput";
 
 const digits = (s: string) => s.split("").map((c) => (c === "_" ? "" : c));
 

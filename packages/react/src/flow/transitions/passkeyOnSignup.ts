@@ -1,38 +1,45 @@
-import { type Signer, SignerStatus } from "@latchkey/core";
-import type { AuthUiStore } from "./store";
+import { PASSKEY_SUCCESS_DELAY_MS } from "@latchkey/protocol/constants";
+import { strings } from "../../strings";
+import type { FlowInternals } from "../internals";
 
 /**
- * Add-passkey-on-signup (spec §4): after `newUserSignup`, once the new user is connected and the modal
- * is closed, the modal opens at passkey_create. Once per session (reset on disconnect); not for a user
- * who signed up with a passkey. Returns the unsubscribe.
+ * Add-passkey-on-signup (spec §4 "Passkey"): the modal offers a passkey to a new user (flow/triggers.ts
+ * opens it at passkey_create); Continue adds
+ * it (passkey_create_success, complete after 5 s), a failure stays on passkey_create with 'Failed to add
+ * passkey' (the user stays signed in), Skip completes. Both outcomes are tracked (spec §7).
  */
-export function watchPasskeyOnSignup(
-  signer: Signer,
-  store: AuthUiStore,
-  addPasskeyOnSignup: () => boolean,
-): () => void {
-  let pending = false;
-  let shown = false;
-  const check = () => {
-    if (!pending || shown || signer.status !== SignerStatus.CONNECTED || store.getState().isOpen) return;
-    pending = false;
-    if (!addPasskeyOnSignup() || !signer.user || signer.user.credentialId) return;
-    shown = true;
-    store.setState({ isOpen: true, step: { type: "passkey_create", status: "base" } });
-  };
-  const offs = [
-    signer.on("newUserSignup", () => {
-      pending = true;
-      check();
-    }),
-    signer.on("statusChanged", check),
-    signer.on("disconnected", () => {
-      pending = false;
-      shown = false;
-    }),
-    store.subscribe(check),
-  ];
-  return () => {
-    for (const off of offs) off();
+export function passkeyOnSignupTransitions(flow: FlowInternals) {
+  return {
+    /** passkey_create's Continue (and Try again): adds a passkey to the signed-in user. */
+    async add(): Promise<void> {
+      flow.go({ type: "passkey_create", status: "verifying" });
+      const attempt = flow.beginAttempt("passkey", "passkey_create");
+      try {
+        await flow.signer.addPasskey({ signal: attempt.signal });
+        if (attempt.signal.aborted) return;
+        flow.go({ type: "passkey_create_success", status: "success" });
+        flow.track("add_passkey_on_signup_success");
+        flow.setTimer(() => {
+          if (flow.step.type === "passkey_create_success") flow.complete();
+        }, PASSKEY_SUCCESS_DELAY_MS);
+      } catch (error) {
+        if (attempt.signal.aborted) return;
+        flow.go({
+          type: "passkey_create",
+          status: "base",
+          error: new Error(strings.failedToAddPasskey, { cause: error }),
+        });
+      } finally {
+        attempt.end();
+      }
+    },
+
+    /** passkey_create's Skip: tracked, then complete. */
+    skip(): void {
+      flow.track("add_passkey_on_signup_skip");
+      flow.complete();
+    },
   };
 }
+
+export type PasskeyOnSignupTransitions = ReturnType<typeof passkeyOnSignupTransitions>;

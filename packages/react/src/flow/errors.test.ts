@@ -1,0 +1,45 @@
+import { MfaRequiredError, SignerApiError } from "@latchkey/core";
+import { describe, expect, it } from "vitest";
+import { errorText, otpErrorText, totpErrorText } from "./errors";
+
+const apiError = (code: string, error: string) =>
+  new SignerApiError({ status: 400, path: "/v1/otp", responseText: JSON.stringify({ error, code }) });
+
+describe("error texts (spec §8), by the error's code", () => {
+  it("a wrong email code or authenticator code is the OTP-invalid text; other OTP failures as they are", () => {
+    expect(otpErrorText(apiError("INVALID_OTP", "invalid OTP code"))).toBe(
+      "The code you entered is incorrect",
+    );
+    expect(otpErrorText(apiError("INVALID_MFA_CODE", "Invalid MFA code"))).toBe(
+      "The code you entered is incorrect",
+    );
+    expect(otpErrorText(apiError("OTP_ATTEMPTS_EXCEEDED", "Too many attempts"))).toBe("Too many attempts");
+  });
+
+  it("a wrong authenticator code is the OTP-invalid text; any other TOTP failure the generic text", () => {
+    expect(totpErrorText(apiError("INVALID_MFA_CODE", "Invalid MFA code"))).toBe(
+      "The code you entered is incorrect",
+    );
+    expect(totpErrorText(apiError("MFA_LOCKED", "Too many wrong codes"))).toBe(
+      "An error occurred while verifying the code",
+    );
+    expect(totpErrorText(new Error("boom"))).toBe("An error occurred while verifying the code");
+  });
+
+  it("the signer state's error ({name, code, message}) classifies the same way", () => {
+    expect(otpErrorText({ name: "SignerApiError", code: "INVALID_OTP", message: "invalid OTP code" })).toBe(
+      "The code you entered is incorrect",
+    );
+  });
+
+  it("never by the message: the same text without the code is shown as it is", () => {
+    expect(otpErrorText(new Error("invalid OTP code"))).toBe("invalid OTP code");
+    expect(totpErrorText(new Error("Invalid MFA code"))).toBe("An error occurred while verifying the code");
+  });
+
+  it("other errors show their message (a service error's message is the service's own)", () => {
+    expect(errorText(apiError("RATE_LIMITED", "Too many sign-in emails"))).toBe("Too many sign-in emails");
+    expect(errorText(new MfaRequiredError([]))).toBe("MFA is required for this user");
+    expect(errorText("plain")).toBe("plain");
+  });
+});

@@ -1,0 +1,38 @@
+import type { OauthConfig } from "../types";
+
+export type AuthStepStatus = "base" | "verifying" | "success";
+
+/**
+ * The modal's current step (spec §3 "Auth step"): one variant per step of spec §2, each with only the
+ * fields that step has. `steps/registry.ts` gives each `type` its view.
+ */
+export type AuthStep =
+  | { type: "initial"; error?: Error }
+  /** The magic link is on its way to `email`. */
+  | { type: "email_verify"; email: string; status?: AuthStepStatus }
+  | { type: "otp_verify"; email: string; status?: AuthStepStatus; error?: Error }
+  | {
+      type: "totp_verify";
+      /** Which email flow asked for the second factor. */
+      previousStep: "magicLink" | "otp";
+      email: string;
+      factorId?: string;
+      status?: AuthStepStatus;
+      error?: Error;
+    }
+  | { type: "passkey_verify"; error?: Error }
+  | { type: "passkey_create"; status?: AuthStepStatus; error?: Error }
+  | { type: "passkey_create_success"; status?: AuthStepStatus }
+  | { type: "email_completing" }
+  /** The provider being signed in with. */
+  | { type: "oauth_completing"; config: OauthConfig; error?: Error }
+  | { type: "pick_eoa" }
+  | { type: "eoa_connect" }
+  | { type: "wallet_connect" }
+  | { type: "complete" };
+
+/** Steps of the modal (spec §2). */
+export type AuthStepType = AuthStep["type"];
+
+/** The variant of one step type. */
+export type AuthStepOf<T extends AuthStepType> = Extract<AuthStep, { type: T }>;

@@ -1,0 +1,11 @@
+import { useMutation } from "@tanstack/react-query";
+import { useLatchkeyContext } from "../context";
+import { signMessageMutationOptions } from "../query/signMessage";
+import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
+
+/** Signs an EIP-191 message with the user's EVM wallet. */
+export function useSignMessage() {
+  const { signer } = useLatchkeyContext();
+  const m = useMutation(signMessageMutationOptions(signer), useLatchkeyQueryClient());
+  return { ...m, signMessage: m.mutate, signMessageAsync: m.mutateAsync };
+}

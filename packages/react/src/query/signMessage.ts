@@ -1,0 +1,17 @@
+import { type Signer, toViemAccount } from "@latchkey/core";
+import type { MutationOptions } from "@tanstack/react-query";
+import type { Hex, SignableMessage } from "viem";
+
+export interface SignMessageVariables {
+  message: SignableMessage;
+}
+
+/** Mutation options of an EIP-191 signature by the user's EVM wallet (viem's `signMessage`). */
+export function signMessageMutationOptions(
+  signer: Signer,
+): MutationOptions<Hex, Error, SignMessageVariables> {
+  return {
+    mutationKey: ["latchkey", "signMessage"],
+    mutationFn: ({ message }) => toViemAccount(signer).signMessage({ message }),
+  };
+}

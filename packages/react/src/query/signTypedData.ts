@@ -1,0 +1,15 @@
+import { type Signer, toViemAccount } from "@latchkey/core";
+import type { MutationOptions } from "@tanstack/react-query";
+import type { Hex, TypedData, TypedDataDefinition } from "viem";
+
+export type SignTypedDataVariables = TypedDataDefinition<TypedData | Record<string, unknown>, string>;
+
+/** Mutation options of an EIP-712 signature by the user's EVM wallet (viem's `signTypedData`). */
+export function signTypedDataMutationOptions(
+  signer: Signer,
+): MutationOptions<Hex, Error, SignTypedDataVariables> {
+  return {
+    mutationKey: ["latchkey", "signTypedData"],
+    mutationFn: (typedData) => toViemAccount(signer).signTypedData(typedData as never),
+  };
+}

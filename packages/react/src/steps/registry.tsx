@@ -1,0 +1,38 @@
+import type { ComponentType } from "react";
+import type { AuthStepType } from "../flow/step";
+import { EmailCompletingStep } from "./EmailCompleting";
+import { EmailVerifyStep } from "./EmailVerify";
+import { InitialStep } from "./Initial";
+import { OauthCompletingStep } from "./OauthCompleting";
+import { OtpVerifyStep } from "./OtpVerify";
+import { PasskeyCreateStep } from "./PasskeyCreate";
+import { PasskeyCreateSuccessStep } from "./PasskeyCreateSuccess";
+import { PasskeyVerifyStep } from "./PasskeyVerify";
+import { TotpVerifyStep } from "./TotpVerify";
+import type { StepProps } from "./types";
+
+/**
+ * The view of each step, given only its own step variant. New steps (wallets) are added here and
+ * nowhere else.
+ */
+export const STEP_VIEWS: { [T in AuthStepType]?: ComponentType<StepProps<T>> } = {
+  initial: InitialStep,
+  email_verify: EmailVerifyStep,
+  otp_verify: OtpVerifyStep,
+  totp_verify: TotpVerifyStep,
+  email_completing: EmailCompletingStep,
+  passkey_verify: PasskeyVerifyStep,
+  passkey_create: PasskeyCreateStep,
+  passkey_create_success: PasskeyCreateSuccessStep,
+  oauth_completing: OauthCompletingStep,
+};
+
+/** The current step's view; a step without a view shows initial. */
+export function StepView({ transitions, step, ui }: StepProps) {
+  // STEP_VIEWS pairs each type with the view of that variant, which TypeScript cannot follow through
+  // a lookup by `step.type`.
+  const View = STEP_VIEWS[step.type] as ComponentType<StepProps> | undefined;
+  if (View) return <View transitions={transitions} step={step} ui={ui} />;
+  const Initial = STEP_VIEWS.initial as ComponentType<StepProps>;
+  return <Initial transitions={transitions} step={{ type: "initial" }} ui={ui} />;
+}

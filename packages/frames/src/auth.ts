@@ -1,11 +1,11 @@
-import { FrameError, KeyStore } from "./keyStore";
 import {
   ALLOWED_ORIGINS_META,
   FRAME_INIT_MESSAGE,
   FRAME_READY_MESSAGE,
   type FrameRequest,
   type FrameResponse,
-} from "./messages";
+} from "@latchkey/protocol/frame";
+import { FrameError, KeyStore } from "./keyStore";
 
 /**
  * The auth frame (`/frames/auth`): holds the keys for the host page. It accepts a MessagePort only from

@@ -5,4 +5,4 @@ export {
   type FrameMethod,
   type FrameRequest,
   type FrameResponse,
-} from "./messages";
+} from "@latchkey/protocol/frame";

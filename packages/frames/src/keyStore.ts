@@ -1,5 +1,5 @@
 import {
-  compactToDerP256,
+  compactToCanonicalDerP256,
   encodeStamp,
   generateTargetKeyPair,
   openCredentialBundle,
@@ -138,7 +138,7 @@ export class KeyStore {
       stampHeaderValue: encodeStamp({
         publicKey: this.#session.publicKeyHex,
         scheme: STAMP_SCHEME,
-        signature: toHex(compactToDerP256(compact)),
+        signature: toHex(compactToCanonicalDerP256(compact)),
       }),
     };
   }

@@ -47,9 +47,79 @@ export const ErrorCode = {
   UNSUPPORTED_ACTIVITY: "UNSUPPORTED_ACTIVITY",
   RATE_LIMITED: "RATE_LIMITED",
   MAIL_FAILED: "MAIL_FAILED",
+  INVALID_CHARACTERS: "INVALID_CHARACTERS",
+  STAMP_NOT_CANONICAL: "STAMP_NOT_CANONICAL",
+  STAMP_WRONG_OPERATION: "STAMP_WRONG_OPERATION",
   INTERNAL: "INTERNAL",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502;
+
+/**
+ * The HTTP status of each code: one table, so a code always answers the same status and a new code
+ * states its status once, here.
+ */
+export const errorStatus: Record<ErrorCode, ErrorStatus> = {
+  INVALID_REQUEST: 400,
+  INVALID_JSON: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  BODY_TOO_LARGE: 413,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_API_KEY: 401,
+  ORIGIN_NOT_ALLOWED: 403,
+  INVALID_STAMP: 401,
+  STAMP_EXPIRED: 401,
+  STAMP_IN_FUTURE: 401,
+  SESSION_EXPIRED: 401,
+  FORBIDDEN: 403,
+  USER_EXISTS: 409,
+  USER_NOT_FOUND: 404,
+  INVALID_OTP: 400,
+  OTP_EXPIRED: 400,
+  OTP_ATTEMPTS_EXCEEDED: 400,
+  OTP_ALREADY_USED: 400,
+  MFA_REQUIRED: 401,
+  INVALID_MFA_CODE: 400,
+  MFA_LOCKED: 429,
+  MFA_FACTOR_NOT_FOUND: 404,
+  INVALID_MFA_PAYLOAD: 400,
+  PASSKEY_VERIFICATION_FAILED: 400,
+  PASSKEY_EXISTS: 409,
+  AUTHENTICATOR_NOT_FOUND: 404,
+  STAMP_REPLAYED: 401,
+  LAST_AUTH_METHOD: 409,
+  OAUTH_PROVIDER_NOT_FOUND: 404,
+  OAUTH_INVALID_STATE: 400,
+  OAUTH_INVALID_TOKEN: 400,
+  OAUTH_EXCHANGE_FAILED: 502,
+  OAUTH_PROVIDER_LINKED: 409,
+  INVALID_REDIRECT_URL: 400,
+  INVALID_PUBLIC_KEY: 400,
+  WALLET_NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  ACTIVITY_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+  UNSUPPORTED_ACTIVITY: 400,
+  RATE_LIMITED: 429,
+  MAIL_FAILED: 502,
+  INVALID_CHARACTERS: 400,
+  STAMP_NOT_CANONICAL: 401,
+  STAMP_WRONG_OPERATION: 400,
+  INTERNAL: 500,
+};
+
+/** Base of the errors protocol code throws (stamp and bundle formats): a stable `code` beside the message. */
+export class LatchkeyProtocolError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.name = "LatchkeyProtocolError";
+  }
+}
 
 /** Body of every non-2xx answer of the signer API (`/signer/v1/*`). */
 export interface SignerErrorBody {

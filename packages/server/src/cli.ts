@@ -1,11 +1,11 @@
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
+import { createAppApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type FileConfig, readConfigFile } from "./config";
+import { createService, type ServiceOptions } from "./createService";
 import { Keyring, parseMasterKey } from "./crypto/keyring";
 import { migrate, openDatabase } from "./db";
-import { createService, type ServiceOptions } from "./service";
-import { createAppApiKey, upsertApp } from "./services/apps";
 
 const USAGE = `Usage: latchkey <command> [options]
 
@@ -145,7 +145,7 @@ async function serve(args: string[]): Promise<number> {
   } else {
     const lines = [`Latchkey signer service on ${url} (${service.ctx.dbKind})`];
     if (service.devApp) {
-      const { attachDevIdentityProvider } = await import("./dev/dev-stack");
+      const { attachDevIdentityProvider } = await import("./dev/devStack");
       const oidcPort = Number(values["dev-oidc-port"] ?? (port === 0 ? 0 : port + 1));
       const idp = await attachDevIdentityProvider(service, url, { port: oidcPort });
       const close = service.close.bind(service);
@@ -200,8 +200,9 @@ async function appCreate(args: string[]): Promise<number> {
   });
   const opened = openDatabase(values.db ?? process.env.LATCHKEY_DB ?? DEFAULT_DB);
   await migrate(opened.db);
-  const app = await upsertApp(opened.db, cfg);
-  const key = await createAppApiKey(opened.db, app.id);
+  const now = Date.now();
+  const app = await upsertApp({ db: opened.db, now }, cfg);
+  const key = await createAppApiKey({ db: opened.db, now }, app.id);
   await opened.close();
   process.stdout.write(
     `App ${app.id} (${app.name})\nAPI key: ${key}\nThis key is shown once; it is stored hashed.\n`,

@@ -1,14 +1,18 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { type App, AppDirectory, createAppApiKey, hashApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type RateLimits, rateLimitsSchema } from "./config";
+import type { Random, ServiceContext } from "./context";
 import { Keyring, loadMasterKey } from "./crypto/keyring";
-import { WalletDeriver } from "./crypto/wallet-pool";
-import { type Db, type DbKind, migrate, openDatabase } from "./db";
-import { buildHttp } from "./http/server";
+import { WalletDeriver } from "./crypto/walletPool";
+import { migrate, openDatabase } from "./db";
+import { features } from "./features";
+import { createHttpApp } from "./http/app";
+import { SWEEP_INTERVAL_MS, sweepExpired } from "./limits/sweeper";
 import { Mailer } from "./mail/mailer";
-import { type App, AppDirectory, createAppApiKey, hashApiKey, upsertApp } from "./services/apps";
-import { SWEEP_INTERVAL_MS, sweepExpired } from "./services/sweeper";
+
+export type { ServiceContext } from "./context";
 
 export interface ServiceOptions {
   /** SQLite file path (`:memory:` for tests) or a `postgres://` URL. */
@@ -37,31 +41,13 @@ export interface ServiceOptions {
   /** The dev app's email mode (default OTP). */
   devEmailMode?: "OTP" | "MAGIC_LINK";
   now?: () => number;
+  /** Randomness for ids and codes (node:crypto by default; tests may make it deterministic). */
+  random?: Random;
   env?: NodeJS.ProcessEnv;
   /** Worker threads deriving new wallets (default: cores - 1, at most 4; 0 derives on the event loop). */
   walletWorkers?: number;
   /** How long `close()` lets in-flight requests finish before it drops the remaining connections (default 5000 ms). */
   closeGraceMs?: number;
-}
-
-export interface ServiceContext {
-  db: Db;
-  dbKind: DbKind;
-  keyring: Keyring;
-  mailer: Mailer;
-  apps: AppDirectory;
-  limits: RateLimits;
-  now: () => number;
-  otpKey: Buffer;
-  /** Derives new wallets on worker threads. */
-  wallets: WalletDeriver;
-  dev: boolean;
-  /** The service's public base URL (OAuth callback); otherwise taken from each request. */
-  publicUrl?: string;
-  audit(
-    event: string,
-    fields: { appId?: string; userId?: string; ip?: string; details?: object },
-  ): Promise<void>;
 }
 
 export interface Service {
@@ -76,7 +62,20 @@ export interface Service {
 
 export const DEV_APP_ID = "dev";
 
-/** Opens storage, runs migrations, loads keys and apps, and builds the HTTP service (not yet listening). */
+const cryptoRandom: Random = {
+  uuid: () => randomUUID(),
+  bytes: (n) => randomBytes(n),
+  int: (maxExclusive) => randomInt(0, maxExclusive),
+};
+
+/**
+ * The composition root: opens storage, runs migrations, loads keys and apps, builds the context and the
+ * HTTP service with every feature registered (not yet listening).
+ *
+ * @example
+ * const service = await createService({ db: ".latchkey/latchkey.db", dev: true });
+ * console.log(await service.listen({ port: 8787 }));
+ */
 export async function createService(opts: ServiceOptions): Promise<Service> {
   const env = opts.env ?? process.env;
   const dev = opts.dev ?? false;
@@ -111,18 +110,20 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       dbKind: opened.kind,
       keyring,
       mailer,
-      apps: new AppDirectory(db),
+      apps: new AppDirectory({ db, now }),
       limits: rateLimitsSchema.parse(opts.rateLimits ?? {}),
       now,
+      random: opts.random ?? cryptoRandom,
       otpKey: keyring.deriveKey("otp"),
       wallets,
+      caches: { stampKeys: new Map(), signingAccounts: new Map(), providerRuntimes: new Map() },
       dev,
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl.replace(/\/$/, "") } : {}),
       async audit(event, f, into = db) {
         await into
           .insertInto("audit_log")
           .values({
-            id: randomUUID(),
+            id: ctx.random.uuid(),
             app_id: f.appId ?? null,
             user_id: f.userId ?? null,
             event,
@@ -133,7 +134,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
           .execute();
       },
     };
-    for (const app of opts.apps ?? []) await upsertApp(db, app, now(), keyring);
+    for (const app of opts.apps ?? []) await upsertApp({ db, now: now(), keyring }, app);
 
     let devApp: Service["devApp"];
     if (dev) devApp = await ensureDevApp(ctx, opts, env);
@@ -144,11 +145,12 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         http.log.warn({ err: e }, "sweeping expired rows failed"),
       );
     };
-    const http = await buildHttp(ctx, {
+    const http = createHttpApp(ctx, {
       logLevel: opts.logLevel ?? "info",
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       trustProxy: opts.trustProxy ?? false,
     });
+    for (const feature of features) feature.register(http, ctx);
     // Expired codes, prepared sign-ins and closed rate-limit windows are deleted as the service runs.
     const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
     sweeper.unref();
@@ -193,16 +195,19 @@ async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: Node
   let apiKey = opts.devApiKey ?? env.LATCHKEY_DEV_API_KEY;
   if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, "utf8").trim();
   const origins = opts.devOrigins ?? ["http://localhost:5173", "http://127.0.0.1:5173"];
-  const app = await upsertApp(ctx.db, {
-    id: DEV_APP_ID,
-    name: "Latchkey Dev",
-    apiKeys: apiKey ? [apiKey] : [],
-    allowedOrigins: origins,
-    emailMode: opts.devEmailMode ?? "OTP",
-    magicLinkRedirectUrls: opts.devMagicLinkUrls ?? [`${origins[0] ?? "http://localhost:5173"}/`],
-  });
+  const app = await upsertApp(
+    { db: ctx.db, now: ctx.now() },
+    {
+      id: DEV_APP_ID,
+      name: "Latchkey Dev",
+      apiKeys: apiKey ? [apiKey] : [],
+      allowedOrigins: origins,
+      emailMode: opts.devEmailMode ?? "OTP",
+      magicLinkRedirectUrls: opts.devMagicLinkUrls ?? [`${origins[0] ?? "http://localhost:5173"}/`],
+    },
+  );
   if (!apiKey) {
-    apiKey = await createAppApiKey(ctx.db, app.id);
+    apiKey = await createAppApiKey({ db: ctx.db, now: ctx.now() }, app.id);
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
   }

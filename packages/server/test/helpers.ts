@@ -12,7 +12,7 @@ import {
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import type { AppConfig } from "../src/config";
-import { createService, type Service } from "../src/service";
+import { createService, type Service } from "../src/createService";
 
 export const PG_ADMIN_URL = process.env.LATCHKEY_TEST_PG ?? "postgres://postgres@127.0.0.1:5432/test";
 

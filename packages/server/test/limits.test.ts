@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SWEEP_GRACE_MS, sweepExpired } from "../src/services/sweeper";
+import { SWEEP_GRACE_MS, sweepExpired } from "../src/limits/sweeper";
 import { type Harness, post, startHarness, TEST_APP, targetKey } from "./helpers";
 
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createService } from "../src/service";
+import { createService } from "../src/createService";
 import { codeFrom, post, signBody, stamped, startSmtp, TEST_APP, targetKey } from "./helpers";
 
 describe("logs", () => {

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { stampWithPrivateKey } from "@latchkey/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEV_OIDC_USERS, type DevOidcProvider, startDevOidcProvider } from "../src/dev/oidc-provider";
-import { upsertApp } from "../src/services/apps";
+import { upsertApp } from "../src/apps/appDirectory";
+import { DEV_OIDC_USERS, type DevOidcProvider, startDevOidcProvider } from "../src/dev/oidcProvider";
 import {
   codeFrom,
   type Harness,
@@ -80,7 +80,7 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
       users: [{ sub: "linus", email: "linus@example.com", name: "Linus", emailVerified: true }],
     });
     await upsertApp(
-      h.service.ctx.db,
+      { db: h.service.ctx.db, now: Date.now(), keyring: h.service.ctx.keyring },
       {
         ...TEST_APP,
         oauthProviders: [
@@ -95,8 +95,6 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
         ],
         oauthRedirectUrls: ["http://app.test/welcome"],
       },
-      Date.now(),
-      h.service.ctx.keyring,
     );
     h.service.ctx.apps.invalidate();
   });

@@ -72,9 +72,29 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
 
   const emailUser = (email: string) => signUpByEmail(h, email, KEY);
 
-  /** A fresh session-stamped whoami body (MFA changes need recent, single-use stamps). */
-  const fresh = (orgId: string, key: Uint8Array) =>
-    stamped("/public/v1/query/whoami", { organizationId: orgId, timestampMs: String(Date.now()) }, key);
+  /**
+   * An MFA change as the client sends it: a recent, single-use body signed for this operation with its
+   * parameters inside, and the same parameters beside it (the reference shape).
+   */
+  const MFA_OPERATIONS: Record<string, string> = {
+    "/signer/v1/auth-request-multi-factor": "OPERATION_TYPE_REQUEST_MULTI_FACTOR",
+    "/signer/v1/auth-verify-multi-factor": "OPERATION_TYPE_VERIFY_MULTI_FACTOR",
+    "/signer/v1/auth-delete-multi-factors": "OPERATION_TYPE_DELETE_MULTI_FACTORS",
+  };
+  const mfaChange = (
+    path: string,
+    orgId: string,
+    key: Uint8Array,
+    parameters: Record<string, unknown>,
+    ts = Date.now(),
+  ) => ({
+    ...stamped(
+      "/public/v1/query/whoami",
+      { type: MFA_OPERATIONS[path], timestampMs: String(ts), organizationId: orgId, parameters },
+      key,
+    ),
+    ...parameters,
+  });
 
   it("signs up with a passkey, logs in with it in one prompt, and signs without another", async () => {
     const auth = new SoftAuthenticator("app.test", "http://app.test");
@@ -356,7 +376,9 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     const requested = await post(
       h.url,
       "/signer/v1/auth-request-multi-factor",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorType: "totp" },
+      mfaChange("/signer/v1/auth-request-multi-factor", user.orgId, user.sessionKey, {
+        multiFactorType: "totp",
+      }),
       KEY,
     );
     expect(requested.status).toBe(200);
@@ -382,14 +404,20 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     const wrongFirst = await post(
       h.url,
       "/signer/v1/auth-verify-multi-factor",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorId: factorId, multiFactorCode: "000000" },
+      mfaChange("/signer/v1/auth-verify-multi-factor", user.orgId, user.sessionKey, {
+        multiFactorId: factorId,
+        multiFactorCode: "000000",
+      }),
       KEY,
     );
     expect(wrongFirst.json).toMatchObject({ code: "INVALID_MFA_CODE", error: "Invalid MFA code" });
     const verified = await post(
       h.url,
       "/signer/v1/auth-verify-multi-factor",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorId: factorId, multiFactorCode: await totp() },
+      mfaChange("/signer/v1/auth-verify-multi-factor", user.orgId, user.sessionKey, {
+        multiFactorId: factorId,
+        multiFactorCode: await totp(),
+      }),
       KEY,
     );
     expect(verified.json).toEqual({ multiFactors: [{ multiFactorId: factorId, multiFactorType: "totp" }] });
@@ -471,7 +499,7 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     const req = await post(
       h.url,
       "/signer/v1/auth-request-multi-factor",
-      { ...fresh(orgId, key), multiFactorType: "totp" },
+      mfaChange("/signer/v1/auth-request-multi-factor", orgId, key, { multiFactorType: "totp" }),
       LINK_KEY,
     );
     const secret = new URL(req.json.multiFactorTotpUrl as string).searchParams.get("secret") as string;
@@ -479,11 +507,10 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     await post(
       h.url,
       "/signer/v1/auth-verify-multi-factor",
-      {
-        ...fresh(orgId, key),
+      mfaChange("/signer/v1/auth-verify-multi-factor", orgId, key, {
         multiFactorId: factorId,
         multiFactorCode: await generate({ secret, epoch: Math.floor(h.clock.now / 1000) }),
-      },
+      }),
       LINK_KEY,
     );
 
@@ -526,7 +553,9 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     };
     await bad(
       "/signer/v1/auth-request-multi-factor",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorType: "sms" },
+      mfaChange("/signer/v1/auth-request-multi-factor", user.orgId, user.sessionKey, {
+        multiFactorType: "sms",
+      }),
       400,
       "INVALID_REQUEST",
     );
@@ -534,64 +563,67 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     await bad(
       "/signer/v1/auth-request-multi-factor",
       {
-        ...stamped("/public/v1/query/whoami", { organizationId: user.orgId }, user.sessionKey),
-        multiFactorType: "totp",
-      },
-      400,
-      "INVALID_REQUEST",
-    );
-    await bad(
-      "/signer/v1/auth-request-multi-factor",
-      {
         ...stamped(
           "/public/v1/query/whoami",
-          { organizationId: user.orgId, timestampMs: String(Date.now() - 600_000) },
+          {
+            type: "OPERATION_TYPE_REQUEST_MULTI_FACTOR",
+            organizationId: user.orgId,
+            parameters: { multiFactorType: "totp" },
+          },
           user.sessionKey,
         ),
         multiFactorType: "totp",
       },
+      400,
+      "INVALID_REQUEST",
+    );
+    await bad(
+      "/signer/v1/auth-request-multi-factor",
+      mfaChange(
+        "/signer/v1/auth-request-multi-factor",
+        user.orgId,
+        user.sessionKey,
+        { multiFactorType: "totp" },
+        Date.now() - 600_000,
+      ),
       401,
       "STAMP_EXPIRED",
     );
-    const once = fresh(user.orgId, user.sessionKey);
-    const first = await post(
-      h.url,
-      "/signer/v1/auth-request-multi-factor",
-      { ...once, multiFactorType: "totp" },
-      KEY,
-    );
+    const once = mfaChange("/signer/v1/auth-request-multi-factor", user.orgId, user.sessionKey, {
+      multiFactorType: "totp",
+    });
+    const first = await post(h.url, "/signer/v1/auth-request-multi-factor", once, KEY);
     expect(first.status).toBe(200);
-    await bad(
-      "/signer/v1/auth-request-multi-factor",
-      { ...once, multiFactorType: "totp" },
-      401,
-      "STAMP_REPLAYED",
-    );
+    await bad("/signer/v1/auth-request-multi-factor", once, 401, "STAMP_REPLAYED");
     await bad(
       "/signer/v1/auth-verify-multi-factor",
-      {
-        ...fresh(user.orgId, user.sessionKey),
+      mfaChange("/signer/v1/auth-verify-multi-factor", user.orgId, user.sessionKey, {
         multiFactorId: first.json.multiFactorId,
         multiFactorCode: "12ab56",
-      },
+      }),
       400,
       "INVALID_REQUEST",
     );
     await bad(
       "/signer/v1/auth-verify-multi-factor",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorId: "nope", multiFactorCode: "123456" },
+      mfaChange("/signer/v1/auth-verify-multi-factor", user.orgId, user.sessionKey, {
+        multiFactorId: "nope",
+        multiFactorCode: "123456",
+      }),
       404,
       "MFA_FACTOR_NOT_FOUND",
     );
     await bad(
       "/signer/v1/auth-delete-multi-factors",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorIds: ["nope"] },
+      mfaChange("/signer/v1/auth-delete-multi-factors", user.orgId, user.sessionKey, {
+        multiFactorIds: ["nope"],
+      }),
       404,
       "MFA_FACTOR_NOT_FOUND",
     );
     await bad(
       "/signer/v1/auth-delete-multi-factors",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorIds: [] },
+      mfaChange("/signer/v1/auth-delete-multi-factors", user.orgId, user.sessionKey, { multiFactorIds: [] }),
       400,
       "INVALID_REQUEST",
     );
@@ -612,7 +644,10 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     for (let i = 0; i < 5; i++) {
       await bad(
         "/signer/v1/auth-verify-multi-factor",
-        { ...fresh(user.orgId, user.sessionKey), multiFactorId: factorId, multiFactorCode: "000000" },
+        mfaChange("/signer/v1/auth-verify-multi-factor", user.orgId, user.sessionKey, {
+          multiFactorId: factorId,
+          multiFactorCode: "000000",
+        }),
         400,
         "INVALID_MFA_CODE",
       );
@@ -621,11 +656,10 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     const locked = await post(
       h.url,
       "/signer/v1/auth-verify-multi-factor",
-      {
-        ...fresh(user.orgId, user.sessionKey),
+      mfaChange("/signer/v1/auth-verify-multi-factor", user.orgId, user.sessionKey, {
         multiFactorId: factorId,
         multiFactorCode: await generate({ secret, epoch: Math.floor(h.clock.now / 1000) }),
-      },
+      }),
       KEY,
     );
     expect(locked.status).toBe(429);
@@ -635,7 +669,9 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     const removed = await post(
       h.url,
       "/signer/v1/auth-delete-multi-factors",
-      { ...fresh(user.orgId, user.sessionKey), multiFactorIds: [factorId] },
+      mfaChange("/signer/v1/auth-delete-multi-factors", user.orgId, user.sessionKey, {
+        multiFactorIds: [factorId],
+      }),
       KEY,
     );
     expect(removed.json).toEqual({ multiFactors: [] });

@@ -1,8 +1,12 @@
 import {
   ACTIVITY_POLL_INTERVAL_MS,
   type Activity,
+  type MultiFactorOperationType,
+  type QueryName,
+  queryTypes,
   SDK_VERSION_HEADER,
   type StampedRequest,
+  signerQueryTypes,
 } from "@latchkey/protocol";
 import { ActivityError, SignerApiError } from "../errors";
 import type { KeyHolder } from "../keyHolders/types";
@@ -159,6 +163,7 @@ export class SignerClient {
   /** The user behind the held session key, in organisation `orgId`. */
   async whoami(params: { orgId: string }): Promise<WhoamiResponse> {
     const stampedRequest = await this.stampRequest("/public/v1/query/whoami", {
+      type: queryTypes.whoami,
       organizationId: params.orgId,
     });
     return this.request("/v1/whoami", { stampedRequest });
@@ -174,7 +179,7 @@ export class SignerClient {
   }): Promise<PasskeyWhoamiResponse> {
     const stampedRequest = await this.stampRequest(
       "/public/v1/query/whoami",
-      { organizationId: params.rootOrgId, timestampMs: this.#timestampMs() },
+      { type: queryTypes.whoami, organizationId: params.rootOrgId, timestampMs: this.#timestampMs() },
       params.stamper,
     );
     return this.request("/v1/whoami", { stampedRequest });
@@ -198,9 +203,10 @@ export class SignerClient {
     return this.request("/v1/sign-payload", { stampedRequest });
   }
 
-  /** The user's ways to sign in; carries a stamped `whoami` of the user's organisation. */
+  /** The user's ways to sign in; carries a stamped read of the user's organisation, typed for this call. */
   async listAuthMethods(params: { suborgId: string }): Promise<AuthMethods> {
     const stampedRequest = await this.stampRequest("/public/v1/query/whoami", {
+      type: signerQueryTypes.listAuthMethods,
       organizationId: params.suborgId,
     });
     return this.request("/v1/list-auth-methods", { suborgId: params.suborgId, stampedRequest });
@@ -237,65 +243,65 @@ export class SignerClient {
     return this.request("/v1/remove-oauth-provider", { stampedRequest });
   }
 
-  async updateEmailAuth(params: {
-    orgId: string;
-    userId: string;
-    userEmail: string;
-    verificationToken?: string;
-  }): Promise<object> {
+  // An MFA change is a stamped operation: the signed body names it and carries its parameters, so a
+  // stamp made for anything else is refused (and this one is single use). The outer fields repeat them
+  // for the reference shape.
+  async #mfaChange<T>(
+    path: `/v1/${string}`,
+    type: MultiFactorOperationType,
+    orgId: string,
+    parameters: Record<string, unknown>,
+  ): Promise<T> {
     const stampedRequest = await this.stampRequest(
-      "/public/v1/submit/update_user_email",
-      this.#submitBody("ACTIVITY_TYPE_UPDATE_USER_EMAIL", params.orgId, {
-        userId: params.userId,
-        userEmail: params.userEmail,
-        ...(params.verificationToken ? { verificationToken: params.verificationToken } : {}),
-      }),
+      "/public/v1/query/whoami",
+      this.#submitBody(type, orgId, parameters),
     );
-    return this.request("/v1/update-email-auth", { stampedRequest });
+    return this.request(path, { stampedRequest, ...parameters });
   }
 
-  initOtp(params: { contact: string; otpType: "OTP_TYPE_EMAIL" }): Promise<{ otpId: string }> {
-    return this.request("/v1/init-otp", params);
-  }
-
-  verifyOtp(params: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }> {
-    return this.request("/v1/verify-otp", params);
-  }
-
-  // The MFA calls carry a stamped whoami of the user's organisation. Changes need a fresh, single-use
-  // stamp, so their body carries `timestampMs`.
-  async #mfa<T>(path: `/v1/${string}`, orgId: string, extra: object = {}, fresh = true): Promise<T> {
+  async authListMultiFactors(params: { orgId: string }): Promise<MultiFactorsResponse> {
     const stampedRequest = await this.stampRequest("/public/v1/query/whoami", {
-      organizationId: orgId,
-      ...(fresh ? { timestampMs: this.#timestampMs() } : {}),
+      type: signerQueryTypes.listMultiFactors,
+      organizationId: params.orgId,
     });
-    return this.request(path, { stampedRequest, ...extra });
-  }
-
-  authListMultiFactors(params: { orgId: string }): Promise<MultiFactorsResponse> {
-    return this.#mfa("/v1/auth-list-multi-factors", params.orgId, {}, false);
+    return this.request("/v1/auth-list-multi-factors", { stampedRequest });
   }
 
   authRequestMultiFactor(params: {
     orgId: string;
     multiFactorType: "totp";
   }): Promise<RequestMultiFactorResponse> {
-    return this.#mfa("/v1/auth-request-multi-factor", params.orgId, {
-      multiFactorType: params.multiFactorType,
-    });
+    return this.#mfaChange(
+      "/v1/auth-request-multi-factor",
+      "OPERATION_TYPE_REQUEST_MULTI_FACTOR",
+      params.orgId,
+      {
+        multiFactorType: params.multiFactorType,
+      },
+    );
   }
 
   authVerifyMultiFactor(params: MultiFactorCode & { orgId: string }): Promise<MultiFactorsResponse> {
-    return this.#mfa("/v1/auth-verify-multi-factor", params.orgId, {
-      multiFactorId: params.multiFactorId,
-      multiFactorCode: params.multiFactorCode,
-    });
+    return this.#mfaChange(
+      "/v1/auth-verify-multi-factor",
+      "OPERATION_TYPE_VERIFY_MULTI_FACTOR",
+      params.orgId,
+      {
+        multiFactorId: params.multiFactorId,
+        multiFactorCode: params.multiFactorCode,
+      },
+    );
   }
 
   authDeleteMultiFactors(params: { orgId: string; multiFactorIds: string[] }): Promise<MultiFactorsResponse> {
-    return this.#mfa("/v1/auth-delete-multi-factors", params.orgId, {
-      multiFactorIds: params.multiFactorIds,
-    });
+    return this.#mfaChange(
+      "/v1/auth-delete-multi-factors",
+      "OPERATION_TYPE_DELETE_MULTI_FACTORS",
+      params.orgId,
+      {
+        multiFactorIds: params.multiFactorIds,
+      },
+    );
   }
 
   authValidateMultiFactors(params: {
@@ -375,13 +381,16 @@ export class SignerClient {
     return this.query("get_authenticators", { organizationId: params.orgId, userId: params.userId });
   }
 
-  /** A stamped read-only query, e.g. `query("list_wallets", { organizationId })`. */
+  /**
+   * A stamped read-only query, e.g. `query("list_wallets", { organizationId })`. The body names the query
+   * (`type`), so the stamp cannot be presented for anything else.
+   */
   async query<T = Record<string, unknown>>(
-    name: string,
+    name: QueryName,
     body: { organizationId: string; [key: string]: unknown },
     options: { stamper?: Stamper } = {},
   ): Promise<T> {
-    const text = JSON.stringify(body);
+    const text = JSON.stringify({ type: queryTypes[name], ...body });
     const stamp = await (options.stamper ?? ((t: string) => this.keyHolder.stamp(t)))(text);
     return this.#post(`/public/v1/query/${name}`, text, { [stamp.stampHeaderName]: stamp.stampHeaderValue });
   }

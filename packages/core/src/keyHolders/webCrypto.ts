@@ -1,5 +1,5 @@
 import {
-  compactToDerP256,
+  compactToCanonicalDerP256,
   encodeStamp,
   generateTargetKeyPair,
   openCredentialBundle,
@@ -143,7 +143,7 @@ export function createWebCryptoKeyHolder(options: WebCryptoKeyHolderOptions = {}
       const stampHeaderValue = encodeStamp({
         publicKey: session.publicKeyHex,
         scheme: STAMP_SCHEME,
-        signature: toHex(compactToDerP256(compact)),
+        signature: toHex(compactToCanonicalDerP256(compact)),
       });
       return { stampHeaderName: STAMP_HEADER_NAME, stampHeaderValue };
     },

@@ -18,10 +18,12 @@ export {
 } from "./p256";
 export {
   type ApiKeyStamp,
+  compactToCanonicalDerP256,
   compactToDerP256,
   decodeStamp,
   derToCompactP256,
   encodeStamp,
+  passkeyStampChallenge,
   STAMP_HEADER_NAME,
   STAMP_SCHEME,
   type StampHeader,

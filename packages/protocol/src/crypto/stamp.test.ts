@@ -7,6 +7,7 @@ import { fromHex, toHex } from "./hex";
 import { generateP256PrivateKey, p256PublicKeyFromPrivate } from "./p256";
 import {
   type ApiKeyStamp,
+  compactToCanonicalDerP256,
   compactToDerP256,
   decodeStamp,
   derToCompactP256,
@@ -157,7 +158,22 @@ describe("API-key stamps", () => {
       scheme: STAMP_SCHEME,
       signature: toHex(compactToDerP256(compact)),
     };
-    expect(verifyApiKeyStamp(body, decodeStamp(encodeStamp(stamp)))).toBe(true);
+    // Any s verifies as a signature; the stamp a browser sends carries the canonical (low-s) DER.
+    expect(verifyApiKeyStamp(body, stamp)).toBe(true);
+    const canonical = { ...stamp, signature: toHex(compactToCanonicalDerP256(compact)) };
+    expect(verifyApiKeyStamp(body, decodeStamp(encodeStamp(canonical)))).toBe(true);
+  });
+
+  it("compactToCanonicalDerP256 mirrors a high s to n - s, and keeps a low s as is", () => {
+    const r = `7f${"11".repeat(31)}`;
+    const lowS = `01${"22".repeat(31)}`;
+    const highS = (N - BigInt(`0x${lowS}`)).toString(16).padStart(64, "0");
+    expect(toHex(compactToCanonicalDerP256(fromHex(r + highS)))).toBe(
+      toHex(compactToDerP256(fromHex(r + lowS))),
+    );
+    expect(toHex(compactToCanonicalDerP256(fromHex(r + lowS)))).toBe(
+      toHex(compactToDerP256(fromHex(r + lowS))),
+    );
   });
 });
 
@@ -165,16 +181,40 @@ describe("decodeStamp", () => {
   const good = decodeStamp(stampWithPrivateKey("{}", generateP256PrivateKey()).stampHeaderValue);
   const withFields = (fields: Record<string, unknown>) => b64url(JSON.stringify({ ...good, ...fields }));
 
-  it("tolerates padding, uppercase hex and unknown members", () => {
+  it("refuses every other encoding of the same stamp (F1): one signed body, one stamp", () => {
     const header = encodeStamp(good);
-    const padded = header + "=".repeat((4 - (header.length % 4)) % 4);
-    expect(decodeStamp(padded)).toEqual(good);
-    expect(
-      decodeStamp(
+    expect(decodeStamp(header)).toEqual(good);
+    const json = JSON.stringify(good);
+    const highS = (() => {
+      const sig = p256.Signature.fromBytes(fromHex(good.signature), "der");
+      return toHex(new p256.Signature(sig.r, N - sig.s).toBytes("der"));
+    })();
+    const aliases: Array<[string, string]> = [
+      ["a trailing =", `${header}=`],
+      ["padding to a multiple of 4", header + "=".repeat((4 - (header.length % 4)) % 4 || 4).slice(0, 2)],
+      [
+        "upper-case hex",
         withFields({ publicKey: good.publicKey.toUpperCase(), signature: good.signature.toUpperCase() }),
-      ),
-    ).toEqual(good);
-    expect(decodeStamp(withFields({ extra: 1 }))).toEqual(good);
+      ],
+      ["upper-case signature hex", withFields({ signature: good.signature.toUpperCase() })],
+      ["re-spaced JSON", b64url(JSON.stringify(JSON.parse(json), null, 1))],
+      [
+        "re-ordered JSON",
+        b64url(JSON.stringify({ signature: good.signature, publicKey: good.publicKey, scheme: good.scheme })),
+      ],
+      ["an extra member", withFields({ extra: 1 })],
+      ["the equivalent high-s signature", withFields({ signature: highS })],
+    ];
+    for (const [name, alias] of aliases) {
+      let error: unknown;
+      try {
+        decodeStamp(alias);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, name).toBeInstanceOf(StampFormatError);
+      expect((error as StampFormatError).code, name).toBe("STAMP_NOT_CANONICAL");
+    }
   });
 
   const bad: Array<[string, string]> = [

@@ -42,9 +42,12 @@ export function encodeStamp(stamp: ApiKeyStamp): string {
 }
 
 /**
- * Strict decoder for the `X-Stamp` header. Padding is tolerated because some clients add it; hex is
- * accepted in either case and returned lowercase so that key lookups compare equal. Unknown JSON
- * members are ignored (they are not covered by the signature either way).
+ * Strict decoder for the `X-Stamp` header (DESIGN §3.2). A stamp has exactly one encoding: base64url
+ * without padding of the compact JSON `{publicKey, scheme, signature}` in that order, lowercase hex, and
+ * a minimal DER signature with low s. Anything else that still decodes to a stamp (padding, upper-case
+ * hex, re-spaced or re-ordered JSON, extra members, the equivalent high-s signature) is refused with
+ * code `STAMP_NOT_CANONICAL`: one signed body must have one stamp, so that no ledger keyed on its text
+ * can be walked around. Malformed headers are refused with `INVALID_STAMP`.
  */
 export function decodeStamp(headerValue: string): ApiKeyStamp {
   if (typeof headerValue !== "string" || headerValue.length === 0) {
@@ -75,7 +78,30 @@ export function decodeStamp(headerValue: string): ApiKeyStamp {
   if (typeof signature !== "string" || !DER_SIGNATURE_HEX.test(signature.toLowerCase())) {
     throw new StampFormatError("stamp signature must be a DER signature in hex");
   }
-  return { publicKey: publicKey.toLowerCase(), scheme, signature: signature.toLowerCase() };
+  const stamp: ApiKeyStamp = {
+    publicKey: publicKey.toLowerCase(),
+    scheme,
+    signature: signature.toLowerCase(),
+  };
+  let parsedSignature: ReturnType<typeof p256.Signature.fromBytes>;
+  try {
+    // noble's DER parser is strict: a non-minimal length or integer is an error, not an alias.
+    parsedSignature = p256.Signature.fromBytes(fromHex(stamp.signature), "der");
+  } catch {
+    throw new StampFormatError("stamp signature is not a DER P-256 signature");
+  }
+  if (parsedSignature.hasHighS()) {
+    throw new StampFormatError("stamp signature must have a low s (s <= n/2)", {
+      code: "STAMP_NOT_CANONICAL",
+    });
+  }
+  if (encodeStamp(stamp) !== headerValue) {
+    throw new StampFormatError(
+      "stamp must be base64url without padding of the compact JSON {publicKey, scheme, signature}, lowercase hex",
+      { code: "STAMP_NOT_CANONICAL" },
+    );
+  }
+  return stamp;
 }
 
 /** ECDSA-P256 over sha256(message): RFC 6979 deterministic, low-s, DER encoded. */
@@ -135,4 +161,27 @@ export function compactToDerP256(compact: Uint8Array): Uint8Array {
   } catch (cause) {
     throw new TypeError("invalid compact P-256 signature", { cause });
   }
+}
+
+/**
+ * 64-byte r‖s → the canonical DER a stamp carries: minimal, with s replaced by n - s when it is high
+ * (the same signature, mirrored). WebCrypto signs with either s; stamps must carry the low one.
+ */
+export function compactToCanonicalDerP256(compact: Uint8Array): Uint8Array {
+  if (!isBytes(compact) || compact.length !== COMPACT_LENGTH) {
+    throw new TypeError("compact P-256 signature must be 64 bytes");
+  }
+  try {
+    return p256.Signature.fromBytes(compact, "compact").normalizeS().toBytes("der");
+  } catch (cause) {
+    throw new TypeError("invalid compact P-256 signature", { cause });
+  }
+}
+
+/**
+ * The WebAuthn challenge a passkey stamp signs (DESIGN §3.2): the UTF-8 bytes of hex(sha256(body)),
+ * as base64url without padding. Client and server compute it with this one function.
+ */
+export function passkeyStampChallenge(body: string): string {
+  return base64urlnopad.encode(utf8ToBytes(toHex(sha256(utf8ToBytes(body)))));
 }

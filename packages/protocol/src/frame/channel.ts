@@ -1,4 +1,4 @@
-/** The auth frame's channel protocol, shared with @latchkey/core's iframe key holder. */
+/** The auth frame's channel protocol: the frame (@latchkey/frames), the iframe key holder (@latchkey/core) and the server that serves the frame share these. */
 export const FRAME_INIT_MESSAGE = "latchkey:init";
 export const FRAME_READY_MESSAGE = "latchkey:ready";
 /** `<meta name=…>` whose content lists the origins allowed to open a channel (JSON array). */

@@ -96,8 +96,18 @@ function toApp(row: AppRow): App {
   };
 }
 
-/** Creates or updates an app, and adds any of `apiKeys` it does not have yet. */
-export async function upsertApp(db: Db, input: AppConfig, now = Date.now(), keyring?: Keyring): Promise<App> {
+/**
+ * Creates or updates an app, and adds any of `apiKeys` it does not have yet. OAuth client secrets are
+ * sealed with `keyring`, which is needed when the config carries one.
+ *
+ * @example
+ * const app = await upsertApp({ db, keyring, now: Date.now() }, { id: "shop", name: "Shop", … });
+ */
+export async function upsertApp(
+  ctx: { db: Db; now: number; keyring?: Keyring },
+  input: AppConfig,
+): Promise<App> {
+  const { db, now, keyring } = ctx;
   const cfg = appConfigSchema.parse(input);
   const providers = cfg.oauthProviders.map((p) => storeProvider(keyring, cfg.id, p));
   return db.transaction().execute(async (trx) => {
@@ -141,7 +151,8 @@ export async function upsertApp(db: Db, input: AppConfig, now = Date.now(), keyr
 }
 
 /** Adds a fresh API key to an app and returns it (the only time it is ever shown). */
-export async function createAppApiKey(db: Db, appId: string, now = Date.now()): Promise<string> {
+export async function createAppApiKey(ctx: { db: Db; now: number }, appId: string): Promise<string> {
+  const { db, now } = ctx;
   const key = newApiKey();
   await db
     .insertInto("app_api_keys")
@@ -165,16 +176,22 @@ export class AppDirectory {
   #byKeyHash = new Map<string, { app: App | null; at: number }>();
   #origins: { set: Set<string>; at: number } | null = null;
 
-  constructor(
-    private readonly db: Db,
-    private readonly ttlMs = 5000,
-  ) {}
+  readonly #db: Db;
+  readonly #now: () => number;
+  readonly #ttlMs: number;
 
-  async byApiKey(key: string, now = Date.now()): Promise<App | null> {
+  constructor(options: { db: Db; now: () => number; ttlMs?: number }) {
+    this.#db = options.db;
+    this.#now = options.now;
+    this.#ttlMs = options.ttlMs ?? 5000;
+  }
+
+  async byApiKey(key: string): Promise<App | null> {
+    const now = this.#now();
     const keyHash = hashApiKey(key);
     const cached = this.#byKeyHash.get(keyHash);
-    if (cached && now - cached.at < this.ttlMs) return cached.app;
-    const row = await this.db
+    if (cached && now - cached.at < this.#ttlMs) return cached.app;
+    const row = await this.#db
       .selectFrom("app_api_keys")
       .innerJoin("apps", "apps.id", "app_api_keys.app_id")
       .select([
@@ -199,14 +216,15 @@ export class AppDirectory {
   }
 
   async byId(id: string): Promise<App | null> {
-    const row = await this.db.selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirst();
+    const row = await this.#db.selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirst();
     return row ? toApp(row) : null;
   }
 
   /** Every origin some app allows: what a CORS preflight (which carries no API key) is checked against. */
-  async allOrigins(now = Date.now()): Promise<Set<string>> {
-    if (this.#origins && now - this.#origins.at < this.ttlMs) return this.#origins.set;
-    const rows = await this.db.selectFrom("apps").select("allowed_origins").execute();
+  async allOrigins(): Promise<Set<string>> {
+    const now = this.#now();
+    if (this.#origins && now - this.#origins.at < this.#ttlMs) return this.#origins.set;
+    const rows = await this.#db.selectFrom("apps").select("allowed_origins").execute();
     const set = new Set<string>();
     for (const r of rows) for (const o of JSON.parse(r.allowed_origins) as string[]) set.add(o);
     this.#origins = { set, at: now };

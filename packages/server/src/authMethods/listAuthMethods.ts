@@ -1,17 +1,21 @@
 import type { AuthMethods } from "@latchkey/protocol";
-import type { Db } from "../db";
-import { listFactors } from "./mfa";
-import type { UserRecord } from "./users";
+import type { ServiceContext } from "../context";
+import { listFactors } from "../factors/totpFactors";
+import type { UserRecord } from "../users/userStore";
 
 /** Every way the user can sign in, as the account page shows them. */
-export async function listAuthMethods(db: Db, user: UserRecord): Promise<AuthMethods> {
-  const passkeys = await db
+export async function listAuthMethods(
+  ctx: Pick<ServiceContext, "db">,
+  params: { user: UserRecord },
+): Promise<AuthMethods> {
+  const { user } = params;
+  const passkeys = await ctx.db
     .selectFrom("authenticators")
     .select(["id", "name", "created_at"])
     .where("user_id", "=", user.id)
     .orderBy("created_at")
     .execute();
-  const providers = await db
+  const providers = await ctx.db
     .selectFrom("user_oauth_providers")
     .select(["id", "issuer", "provider_name", "email"])
     .where("user_id", "=", user.id)
@@ -26,6 +30,6 @@ export async function listAuthMethods(db: Db, user: UserRecord): Promise<AuthMet
       ...(p.email ? { userDisplayName: p.email } : {}),
     })),
     passkeys: passkeys.map((p) => ({ authenticatorId: p.id, name: p.name, createdAt: p.created_at })),
-    mfaFactors: await listFactors(db, user.id),
+    mfaFactors: await listFactors(ctx, { userId: user.id }),
   };
 }

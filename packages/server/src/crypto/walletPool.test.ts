@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deriveAccounts } from "./wallet";
-import { WalletDeriver } from "./wallet-pool";
+import { WalletDeriver } from "./walletPool";
 
 const ABANDON =
   "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about";

@@ -30,7 +30,7 @@ export class WalletDeriver {
 
   constructor(
     size = Math.max(0, Math.min(4, availableParallelism() - 1)),
-    entry = new URL("./wallet-worker-entry.mjs", import.meta.url),
+    entry = new URL("./walletWorkerEntry.mjs", import.meta.url),
   ) {
     this.#size = size;
     this.#entry = entry;

@@ -2,4 +2,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("./wallet-worker.ts");
+await import("./walletWorker.ts");

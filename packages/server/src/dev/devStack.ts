@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import type { Service } from "../service";
-import { upsertApp } from "../services/apps";
-import { type DevOidcProvider, startDevOidcProvider } from "./oidc-provider";
+import { upsertApp } from "../apps/appDirectory";
+import type { Service } from "../createService";
+import { type DevOidcProvider, startDevOidcProvider } from "./oidcProvider";
 
 /**
  * Dev mode's social sign-in: a local OpenID Connect provider with test users, configured as the dev
@@ -28,7 +28,7 @@ export async function attachDevIdentityProvider(
   });
   const { app } = dev;
   await upsertApp(
-    service.ctx.db,
+    { db: service.ctx.db, now: service.ctx.now(), keyring: service.ctx.keyring },
     {
       id: app.id,
       name: app.name,
@@ -41,8 +41,6 @@ export async function attachDevIdentityProvider(
         { id: "auth0", issuer: auth0.issuer, ...client, allowInsecureHttp: true, auth0Connection: "dev" },
       ],
     },
-    service.ctx.now(),
-    service.ctx.keyring,
   );
   service.ctx.apps.invalidate();
   return {

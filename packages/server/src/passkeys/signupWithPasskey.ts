@@ -1,33 +1,43 @@
-import type { passkeySignupRequestSchema } from "@latchkey/protocol";
+import type { passkeySignupRequestSchema, SignupResponse } from "@latchkey/protocol";
 import type { z } from "zod";
-import type { ServiceContext } from "../service";
-import type { App } from "./apps";
-import { insertAuthenticator, verifyPasskeyRegistration } from "./passkeys";
-import { issueSession } from "./sessions";
-import { insertUser, prepareUser } from "./users";
+import type { App } from "../apps/appDirectory";
+import type { ServiceContext } from "../context";
+import { issueSession } from "../sessions/issueSession";
+import { insertUser, prepareUser } from "../users/userStore";
+import { insertAuthenticator } from "./authenticatorStore";
+import { verifyPasskeyRegistration } from "./verifyPasskeyRegistration";
 
 /**
  * Passkey sign-up: the attestation is verified first, then the user, wallet and passkey are written in
- * one transaction. The session comes after, from a passkey-stamped create_read_write_session.
+ * one transaction. An email given here is contact data only (`unverifiedEmail`): it never becomes an
+ * email sign-in, so nobody can pre-claim another person's address.
  */
 export async function signupWithPasskey(
   ctx: ServiceContext,
-  app: App,
-  req: z.output<typeof passkeySignupRequestSchema>,
-  ip: string,
-) {
-  const passkey = await verifyPasskeyRegistration(app, req.passkey);
+  params: { app: App; request: z.output<typeof passkeySignupRequestSchema>; ip: string },
+): Promise<SignupResponse> {
+  const { app, request, ip } = params;
+  const passkey = await verifyPasskeyRegistration(app, request.passkey);
   const now = ctx.now();
-  const prepared = await prepareUser(ctx.keyring, app.id, null, now, req.email ?? null, ctx.wallets.derive);
+  const prepared = await prepareUser(ctx, {
+    appId: app.id,
+    email: null,
+    unverifiedEmail: request.email ?? null,
+  });
   const user = await ctx.db.transaction().execute(async (trx) => {
     const u = await insertUser(trx, prepared);
-    await insertAuthenticator(trx, u, passkey, `passkey-${now}`, now);
+    await insertAuthenticator({ ...ctx, db: trx }, { user: u, passkey, name: `passkey-${now}` });
     return u;
   });
   await ctx.audit("user.signup", { appId: app.id, userId: user.id, ip, details: { method: "passkey" } });
   // The attestation just proved the passkey, so a session may come back with it: one prompt, not two.
-  const session = req.targetPublicKey
-    ? await issueSession(ctx.db, user, req.targetPublicKey, req.expirationSeconds, now, "passkey-signup")
+  const session = request.targetPublicKey
+    ? await issueSession(ctx, {
+        user,
+        targetPublicKey: request.targetPublicKey,
+        expirationSeconds: request.expirationSeconds,
+        name: "passkey-signup",
+      })
     : undefined;
   return {
     orgId: user.orgId,

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   DEFAULT_SESSION_EXPIRATION_SECONDS,
   generateP256PrivateKey,
@@ -6,8 +5,8 @@ import {
   sealCredentialBundle,
   toHex,
 } from "@latchkey/protocol";
-import type { Db } from "../db";
-import type { UserRecord } from "./users";
+import type { ServiceContext } from "../context";
+import type { UserRecord } from "../users/userStore";
 
 export interface IssuedSession {
   apiKeyId: string;
@@ -18,22 +17,28 @@ export interface IssuedSession {
 /**
  * Makes a session API key for `user` and returns its private key sealed to the browser's target key
  * (DESIGN §3.4). Only the public key is stored; the private key exists here for the time of the seal.
+ *
+ * @example
+ * const { credentialBundle } = await issueSession(ctx, { user, targetPublicKey, name: "otp" });
  */
 export async function issueSession(
-  db: Db,
-  user: UserRecord,
-  targetPublicKey: string,
-  expirationSeconds: number | undefined,
-  now: number,
-  name = "session",
+  ctx: Pick<ServiceContext, "db" | "now" | "random">,
+  params: {
+    user: UserRecord;
+    targetPublicKey: string;
+    expirationSeconds?: number | undefined;
+    name?: string;
+  },
 ): Promise<IssuedSession> {
+  const { user, targetPublicKey, expirationSeconds, name = "session" } = params;
+  const now = ctx.now();
   const privateKey = generateP256PrivateKey();
   const publicKey = toHex(p256PublicKeyFromPrivate(privateKey, true));
   const credentialBundle = await sealCredentialBundle({ plaintext: privateKey, targetPublicKey });
   privateKey.fill(0);
-  const apiKeyId = randomUUID();
+  const apiKeyId = ctx.random.uuid();
   const expiresAt = now + (expirationSeconds ?? DEFAULT_SESSION_EXPIRATION_SECONDS) * 1000;
-  await db
+  await ctx.db
     .insertInto("api_keys")
     .values({
       id: apiKeyId,

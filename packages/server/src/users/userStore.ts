@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
-import type { Keyring } from "../crypto/keyring";
-import { type DerivedAccount, deriveAccountsAsync, newMnemonic } from "../crypto/wallet";
+import type { ServiceContext } from "../context";
+import { newMnemonic } from "../crypto/wallet";
 import type { Db } from "../db";
 
 export interface UserRecord {
@@ -18,26 +17,29 @@ export interface NewUser extends UserRecord {
 
 /**
  * Builds a user's wallet outside any transaction (the key derivation is the costly part), ready to be
- * written in one go by `insertUser` so that a user never exists without a wallet.
+ * written in one go by `insertUser` so that a user never exists without a wallet. `email` is a proven
+ * sign-in address; `unverifiedEmail` is contact data only and never signs anyone in.
+ *
+ * @example
+ * const prepared = await prepareUser(ctx, { appId: app.id, email: null, unverifiedEmail: req.email });
  */
 export async function prepareUser(
-  keyring: Keyring,
-  appId: string,
-  email: string | null,
-  now: number,
-  unverifiedEmail: string | null = null,
-  derive: (mnemonic: string) => Promise<DerivedAccount[]> = deriveAccountsAsync,
+  ctx: Pick<ServiceContext, "keyring" | "now" | "random" | "wallets">,
+  params: { appId: string; email: string | null; unverifiedEmail?: string | null },
 ) {
+  const { keyring, random } = ctx;
+  const { appId, email } = params;
+  const now = ctx.now();
   const user = {
-    id: randomUUID(),
-    org_id: randomUUID(),
+    id: random.uuid(),
+    org_id: random.uuid(),
     app_id: appId,
     email,
-    unverified_email: unverifiedEmail,
+    unverified_email: params.unverifiedEmail ?? null,
     created_at: now,
   };
   const mnemonic = newMnemonic();
-  const walletId = randomUUID();
+  const walletId = random.uuid();
   const wallet = {
     id: walletId,
     org_id: user.org_id,
@@ -46,8 +48,8 @@ export async function prepareUser(
     sealed_mnemonic: keyring.seal(new TextEncoder().encode(mnemonic), `wallet:${walletId}`),
     created_at: now,
   };
-  const accounts = (await derive(mnemonic)).map((a) => {
-    const id = randomUUID();
+  const accounts = (await ctx.wallets.derive(mnemonic)).map((a) => {
+    const id = random.uuid();
     const row = {
       id,
       wallet_id: walletId,

@@ -1,4 +1,4 @@
-import type { StoredMail } from "../mail/mailer";
+import type { StoredMail } from "../../mail/mailer";
 
 const esc = (s: string) =>
   s.replace(

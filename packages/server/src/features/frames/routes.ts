@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { hasControlCharacter } from "@latchkey/protocol";
+import { ALLOWED_ORIGINS_META } from "@latchkey/protocol/frame";
 import { build } from "esbuild";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { ServiceContext } from "../service";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { defineFeature } from "../defineFeature";
 
 // The frame's script is small vanilla TS in packages/frames, bundled once per process on first use
 // into a single inline script whose hash is the page's only script-src.
-const AUTH_FRAME_ENTRY = fileURLToPath(new URL("../../../frames/src/auth.ts", import.meta.url));
-const ALLOWED_ORIGINS_META = "latchkey-allowed-origins";
+const AUTH_FRAME_ENTRY = fileURLToPath(new URL("../../../../frames/src/auth.ts", import.meta.url));
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/;
 
 interface BuiltScript {
@@ -54,42 +55,48 @@ const escapeAttr = (s: string) =>
  * frame accepts a channel from) to that app's allowed origins; without it, every app's. Strict CSP: the
  * inline script by hash, nothing else, no network.
  */
-export function registerFrames(app: FastifyInstance, ctx: ServiceContext): void {
-  app.addHook("onReady", async () => {
-    // Warm the build so the first frame load is quick; a failure is reported on the request instead.
-    getAuthScript().catch(() => {});
-  });
+export const framesFeature = defineFeature({
+  name: "frames",
+  register(app, ctx) {
+    app.addHook("onReady", async () => {
+      // Warm the build so the first frame load is quick; a failure is reported on the request instead.
+      getAuthScript().catch(() => {});
+    });
 
-  app.get(
-    "/frames/auth",
-    async (req: FastifyRequest<{ Querystring: { appId?: string } }>, reply: FastifyReply) => {
-      const appId = typeof req.query.appId === "string" ? req.query.appId : undefined;
-      let origins: string[];
-      if (appId) {
-        const found = await ctx.apps.byId(appId);
-        if (!found) return reply.code(404).type("text/plain; charset=utf-8").send("Unknown app");
-        origins = found.allowedOrigins;
-      } else {
-        origins = [...(await ctx.apps.allOrigins())];
-      }
-      origins = origins.filter((o) => ORIGIN.test(o));
-      const { js, hash } = await getAuthScript();
-      const csp = [
-        "default-src 'none'",
-        `script-src 'sha256-${hash}'`,
-        "connect-src 'none'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        `frame-ancestors ${origins.length ? origins.join(" ") : "'none'"}`,
-      ].join("; ");
-      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="${ALLOWED_ORIGINS_META}" content="${escapeAttr(JSON.stringify(origins))}"><title>Latchkey</title></head><body><script>${js}</script></body></html>`;
-      return reply
-        .header("content-security-policy", csp)
-        .header("cache-control", "no-store")
-        .header("x-content-type-options", "nosniff")
-        .header("referrer-policy", "no-referrer")
-        .type("text/html; charset=utf-8")
-        .send(html);
-    },
-  );
-}
+    app.get(
+      "/frames/auth",
+      async (req: FastifyRequest<{ Querystring: { appId?: string } }>, reply: FastifyReply) => {
+        const appId = typeof req.query.appId === "string" ? req.query.appId : undefined;
+        if (appId !== undefined && (appId.length > 128 || hasControlCharacter(appId))) {
+          return reply.code(400).type("text/plain; charset=utf-8").send("Invalid appId");
+        }
+        let origins: string[];
+        if (appId) {
+          const found = await ctx.apps.byId(appId);
+          if (!found) return reply.code(404).type("text/plain; charset=utf-8").send("Unknown app");
+          origins = found.allowedOrigins;
+        } else {
+          origins = [...(await ctx.apps.allOrigins())];
+        }
+        origins = origins.filter((o) => ORIGIN.test(o));
+        const { js, hash } = await getAuthScript();
+        const csp = [
+          "default-src 'none'",
+          `script-src 'sha256-${hash}'`,
+          "connect-src 'none'",
+          "base-uri 'none'",
+          "form-action 'none'",
+          `frame-ancestors ${origins.length ? origins.join(" ") : "'none'"}`,
+        ].join("; ");
+        const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="${ALLOWED_ORIGINS_META}" content="${escapeAttr(JSON.stringify(origins))}"><title>Latchkey</title></head><body><script>${js}</script></body></html>`;
+        return reply
+          .header("content-security-policy", csp)
+          .header("cache-control", "no-store")
+          .header("x-content-type-options", "nosniff")
+          .header("referrer-policy", "no-referrer")
+          .type("text/html; charset=utf-8")
+          .send(html);
+      },
+    );
+  },
+});

@@ -1,0 +1,233 @@
+import { z } from "zod";
+import {
+  base64urlSchema,
+  expirationSecondsSchema,
+  idSchema,
+  multilineTextSchema,
+  orgIdSchema,
+  p256PublicKeyHexSchema,
+  textSchema,
+  timestampMsSchema,
+} from "../common";
+
+/** Key-management activities (`POST /public/v1/submit/*`, DESIGN §3.3): parameters and the activity table. */
+
+export const payloadEncodingSchema = z.enum(["PAYLOAD_ENCODING_HEXADECIMAL", "PAYLOAD_ENCODING_TEXT_UTF8"]);
+export const hashFunctionSchema = z.enum([
+  "HASH_FUNCTION_NO_OP",
+  "HASH_FUNCTION_SHA256",
+  "HASH_FUNCTION_KECCAK256",
+  "HASH_FUNCTION_NOT_APPLICABLE",
+]);
+export type PayloadEncoding = z.infer<typeof payloadEncodingSchema>;
+export type HashFunction = z.infer<typeof hashFunctionSchema>;
+
+// A payload is hex or, with PAYLOAD_ENCODING_TEXT_UTF8, a message that may span lines.
+const payloadSchema = multilineTextSchema(16 * 1024);
+
+const b64url = base64urlSchema;
+const TRANSPORTS: Record<string, string> = {
+  AUTHENTICATOR_TRANSPORT_BLE: "ble",
+  AUTHENTICATOR_TRANSPORT_INTERNAL: "internal",
+  AUTHENTICATOR_TRANSPORT_NFC: "nfc",
+  AUTHENTICATOR_TRANSPORT_USB: "usb",
+  AUTHENTICATOR_TRANSPORT_HYBRID: "hybrid",
+};
+/** Transports as WebAuthn names them; the `AUTHENTICATOR_TRANSPORT_*` spelling is accepted too. */
+export const transportSchema = z
+  .string()
+  .max(64)
+  .transform((t) => TRANSPORTS[t] ?? t.toLowerCase())
+  .pipe(z.enum(["ble", "internal", "nfc", "usb", "hybrid", "cable", "smart-card"]));
+
+export const passkeyAttestationSchema = z.object({
+  credentialId: b64url.max(1024),
+  clientDataJson: b64url.max(8192),
+  attestationObject: b64url.max(16384),
+  transports: z.array(transportSchema).max(8).default([]),
+});
+export const passkeyRegistrationSchema = z.object({
+  /** base64url of the 32 random bytes the client used as the WebAuthn challenge. */
+  challenge: b64url.min(16).max(256),
+  attestation: passkeyAttestationSchema,
+});
+
+export const signRawPayloadParametersSchema = z.object({
+  signWith: idSchema(128),
+  payload: payloadSchema,
+  encoding: payloadEncodingSchema,
+  hashFunction: hashFunctionSchema,
+});
+export const signRawPayloadsParametersSchema = z.object({
+  signWith: idSchema(128),
+  payloads: z.array(payloadSchema).min(1).max(64),
+  encoding: payloadEncodingSchema,
+  hashFunction: hashFunctionSchema,
+});
+export const createReadWriteSessionParametersSchema = z.object({
+  targetPublicKey: p256PublicKeyHexSchema,
+  userId: textSchema(128).optional(),
+  apiKeyName: textSchema(256).optional(),
+  expirationSeconds: expirationSecondsSchema.optional(),
+  invalidateExisting: z.boolean().optional(),
+});
+export const createApiKeysParametersSchema = z.object({
+  userId: idSchema(128),
+  apiKeys: z
+    .array(
+      z.object({
+        apiKeyName: idSchema(256),
+        publicKey: p256PublicKeyHexSchema,
+        curveType: z.literal("API_KEY_CURVE_P256").optional(),
+        expirationSeconds: expirationSecondsSchema.optional(),
+      }),
+    )
+    .min(1)
+    .max(10),
+});
+export const deleteApiKeysParametersSchema = z.object({
+  userId: idSchema(128),
+  apiKeyIds: z.array(idSchema(128)).min(1).max(100),
+});
+export const createAuthenticatorsParametersSchema = z.object({
+  userId: idSchema(128),
+  authenticators: z
+    .array(passkeyRegistrationSchema.extend({ authenticatorName: idSchema(256) }))
+    .min(1)
+    .max(5),
+});
+export const deleteAuthenticatorsParametersSchema = z.object({
+  userId: idSchema(128),
+  authenticatorIds: z.array(idSchema(128)).min(1).max(20),
+});
+export const createOauthProvidersParametersSchema = z.object({
+  userId: idSchema(128),
+  oauthProviders: z
+    .array(
+      z.object({
+        providerName: idSchema(64),
+        oidcToken: idSchema(16_384).pipe(z.string().min(16)),
+        /**
+         * The browser's target public key (P-256, hex). Required for an ID token fetched
+         * while signed in (FETCHED_ID_TOKEN_ONLY): its nonce must be this key's hash, so a token fetched
+         * in one browser cannot be attached to an account in another.
+         */
+        targetPublicKey: p256PublicKeyHexSchema.optional(),
+      }),
+    )
+    .min(1)
+    .max(5),
+});
+export const deleteOauthProvidersParametersSchema = z.object({
+  userId: idSchema(128),
+  providerIds: z.array(idSchema(128)).min(1).max(20),
+});
+
+/**
+ * Every activity served: its submit path, the names of its intent and result in the activity record,
+ * and its parameters. The one table the server's handlers and the client's calls are typed from.
+ */
+export const activityTypes = {
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2: {
+    path: "sign_raw_payload",
+    intent: "signRawPayloadIntentV2",
+    result: "signRawPayloadResult",
+    parameters: signRawPayloadParametersSchema,
+  },
+  ACTIVITY_TYPE_SIGN_RAW_PAYLOADS: {
+    path: "sign_raw_payloads",
+    intent: "signRawPayloadsIntent",
+    result: "signRawPayloadsResult",
+    parameters: signRawPayloadsParametersSchema,
+  },
+  ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2: {
+    path: "create_read_write_session",
+    intent: "createReadWriteSessionIntentV2",
+    result: "createReadWriteSessionResultV2",
+    parameters: createReadWriteSessionParametersSchema,
+  },
+  ACTIVITY_TYPE_CREATE_API_KEYS_V2: {
+    path: "create_api_keys",
+    intent: "createApiKeysIntentV2",
+    result: "createApiKeysResult",
+    parameters: createApiKeysParametersSchema,
+  },
+  ACTIVITY_TYPE_DELETE_API_KEYS: {
+    path: "delete_api_keys",
+    intent: "deleteApiKeysIntent",
+    result: "deleteApiKeysResult",
+    parameters: deleteApiKeysParametersSchema,
+  },
+  ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2: {
+    path: "create_authenticators",
+    intent: "createAuthenticatorsIntentV2",
+    result: "createAuthenticatorsResult",
+    parameters: createAuthenticatorsParametersSchema,
+  },
+  ACTIVITY_TYPE_DELETE_AUTHENTICATORS: {
+    path: "delete_authenticators",
+    intent: "deleteAuthenticatorsIntent",
+    result: "deleteAuthenticatorsResult",
+    parameters: deleteAuthenticatorsParametersSchema,
+  },
+  ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS: {
+    path: "create_oauth_providers",
+    intent: "createOauthProvidersIntent",
+    result: "createOauthProvidersResult",
+    parameters: createOauthProvidersParametersSchema,
+  },
+  ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS: {
+    path: "delete_oauth_providers",
+    intent: "deleteOauthProvidersIntent",
+    result: "deleteOauthProvidersResult",
+    parameters: deleteOauthProvidersParametersSchema,
+  },
+} as const;
+export type ActivityType = keyof typeof activityTypes;
+export type ActivityParameters<T extends ActivityType> = z.output<(typeof activityTypes)[T]["parameters"]>;
+
+/** Parameters by activity type (kept for callers of the earlier table). */
+export const activityParameterSchemas = Object.fromEntries(
+  Object.entries(activityTypes).map(([type, a]) => [type, a.parameters]),
+) as { [T in ActivityType]: (typeof activityTypes)[T]["parameters"] };
+
+/** The activity types each submit path serves. */
+export const submitPathActivityTypes: Record<string, readonly ActivityType[]> = Object.fromEntries(
+  Object.entries(activityTypes).map(([type, a]) => [a.path, [type as ActivityType]]),
+);
+
+/** A submit body: what the stamp signs (DESIGN §3.3). */
+export const submitEnvelopeSchema = z.object({
+  type: idSchema(128),
+  timestampMs: timestampMsSchema,
+  organizationId: orgIdSchema,
+  parameters: z.record(z.string(), z.unknown()),
+});
+export type SubmitEnvelope = z.infer<typeof submitEnvelopeSchema>;
+
+export type ActivityStatus =
+  | "ACTIVITY_STATUS_CREATED"
+  | "ACTIVITY_STATUS_PENDING"
+  | "ACTIVITY_STATUS_COMPLETED"
+  | "ACTIVITY_STATUS_FAILED"
+  | "ACTIVITY_STATUS_REJECTED"
+  | "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+
+export interface Activity {
+  id: string;
+  organizationId: string;
+  status: ActivityStatus;
+  type: string;
+  intent: Record<string, unknown>;
+  result: Record<string, unknown>;
+  fingerprint: string;
+  createdAt: { seconds: string; nanos: string };
+  updatedAt: { seconds: string; nanos: string };
+  failure?: { code: string; message: string };
+}
+
+export interface SignRawPayloadResult {
+  r: string;
+  s: string;
+  v: string;
+}

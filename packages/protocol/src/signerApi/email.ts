@@ -1,0 +1,84 @@
+import { z } from "zod";
+import {
+  emailSchema,
+  expirationSecondsSchema,
+  idSchema,
+  otpCodeSchema,
+  p256PublicKeyHexSchema,
+  textSchema,
+  urlSchema,
+} from "../common";
+
+/** Email sign-in: lookup, signup, auth (existing users) and otp (DESIGN §3.1, §5). */
+
+export const emailModeSchema = z.enum(["magicLink", "otp"]);
+export type EmailMode = z.infer<typeof emailModeSchema>;
+
+export const multiFactorSchema = z.object({
+  multiFactorId: idSchema(128),
+  multiFactorCode: otpCodeSchema,
+});
+
+const redirectFields = {
+  /** Extra query parameters appended to the magic link (URLSearchParams text). */
+  redirectParams: textSchema(2048).optional(),
+  /** Where the magic link leads; must be on the app's magic-link allow-list (defaults to its first entry). */
+  redirectUrl: urlSchema(2048).optional(),
+};
+
+export const emailSignupRequestSchema = z.object({
+  email: emailSchema,
+  emailMode: emailModeSchema.optional(),
+  targetPublicKey: p256PublicKeyHexSchema,
+  expirationSeconds: expirationSecondsSchema.optional(),
+  ...redirectFields,
+});
+export type EmailSignupRequest = z.input<typeof emailSignupRequestSchema>;
+
+export const authRequestSchema = z.object({
+  email: emailSchema,
+  emailMode: emailModeSchema.optional(),
+  targetPublicKey: p256PublicKeyHexSchema,
+  expirationSeconds: expirationSecondsSchema.optional(),
+  multiFactors: z.array(multiFactorSchema).max(5).optional(),
+  ...redirectFields,
+});
+export type AuthRequest = z.input<typeof authRequestSchema>;
+
+export const otpRequestSchema = z.object({
+  orgId: idSchema(128),
+  otpId: idSchema(128),
+  otpCode: otpCodeSchema,
+  targetPublicKey: p256PublicKeyHexSchema,
+  expirationSeconds: expirationSecondsSchema.optional(),
+  multiFactors: z.array(multiFactorSchema).max(5).optional(),
+});
+export type OtpRequest = z.input<typeof otpRequestSchema>;
+
+export const lookupRequestSchema = z.object({ email: emailSchema });
+export type LookupRequest = z.input<typeof lookupRequestSchema>;
+
+export interface SignupResponse {
+  orgId: string;
+  userId?: string;
+  address?: string;
+  solanaAddress?: string;
+  otpId?: string;
+  /** Passkey sign-up with a targetPublicKey: the new user's session, sealed to that key. */
+  credentialBundle?: string;
+}
+export interface AuthResponse {
+  orgId: string;
+  otpId?: string;
+  multiFactors?: { multiFactorId: string; multiFactorType: "totp" }[];
+}
+export type OtpResponse =
+  | { status: "SUCCESS"; credentialBundle: string }
+  | {
+      status: "MFA_REQUIRED";
+      encryptedPayload: string;
+      multiFactors: { multiFactorId: string; multiFactorType: "totp" }[];
+    };
+export interface LookupResponse {
+  orgId: string | null;
+}

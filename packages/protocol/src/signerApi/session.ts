@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { idSchema } from "../common";
+import type { MultiFactor } from "./mfa";
+import { stampedRequestSchema } from "./stampedRequest";
+
+/** Who is signed in, the app's signer config, and the user's ways to sign in. */
+
+export const signerConfigRequestSchema = z.object({});
+export interface SignerConfigResponse {
+  email: { mode: "OTP" | "MAGIC_LINK" };
+  /** The app's root organisation: what a passkey login addresses before the user is known. */
+  rootOrgId: string;
+}
+
+export interface WhoamiResponse {
+  email?: string;
+  orgId: string;
+  userId: string;
+  address: string;
+  solanaAddress?: string;
+  idToken?: string;
+  /** Set when a passkey stamped the request. */
+  credentialId?: string;
+}
+
+export const listAuthMethodsSchema = z.object({
+  suborgId: idSchema(128),
+  stampedRequest: stampedRequestSchema,
+});
+export interface AuthMethods {
+  email?: string;
+  oauthProviders: { providerId: string; issuer: string; providerName?: string; userDisplayName?: string }[];
+  passkeys: { authenticatorId: string; name: string; createdAt: number }[];
+  mfaFactors?: MultiFactor[];
+}
+
+/** What add-oauth-provider answers: the user's linked providers after the change. */
+export interface AddOauthProviderResponse {
+  oauthProviders: AuthMethods["oauthProviders"];
+}

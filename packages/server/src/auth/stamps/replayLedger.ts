@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+import { ErrorCode, STAMP_MAX_AGE_MS, STAMP_MAX_FUTURE_MS } from "@latchkey/protocol";
+import type { ServiceContext } from "../../context";
+import { apiError } from "../../errors";
+
+/**
+ * The ledger of single-use stamped bodies (DESIGN §3.2). It is keyed on *what was signed*, the SHA-256
+ * of the exact body, never on the stamp's text: a stamp re-encoded (padding, case, spacing, the mirrored
+ * high-s signature) still signs the same body and is still refused. A body is recorded for as long as
+ * its timestamp could pass the freshness window; the sweeper deletes older records.
+ */
+export function bodyHash(body: string): string {
+  return createHash("sha256").update(body).digest("base64url");
+}
+
+export async function assertBodyUnused(ctx: Pick<ServiceContext, "db">, body: string): Promise<void> {
+  const seen = await ctx.db
+    .selectFrom("stamp_replays")
+    .select("hash")
+    .where("hash", "=", bodyHash(body))
+    .executeTakeFirst();
+  if (seen) throw apiError(ErrorCode.STAMP_REPLAYED, "This stamp was already used");
+}
+
+/** Records the body as used; throws STAMP_REPLAYED if it already was (atomic, across processes). */
+export async function consumeBody(ctx: Pick<ServiceContext, "db" | "now">, body: string): Promise<void> {
+  const inserted = await ctx.db
+    .insertInto("stamp_replays")
+    .values({ hash: bodyHash(body), expires_at: ctx.now() + STAMP_MAX_AGE_MS + STAMP_MAX_FUTURE_MS })
+    .onConflict((oc) => oc.column("hash").doNothing())
+    .returning("hash")
+    .executeTakeFirst();
+  if (!inserted) throw apiError(ErrorCode.STAMP_REPLAYED, "This stamp was already used");
+}

@@ -1,0 +1,64 @@
+import type { RateLimits } from "./config";
+import type { Keyring } from "./crypto/keyring";
+import type { DerivedAccount } from "./crypto/wallet";
+import type { Db, DbKind } from "./db";
+import type { Mailer } from "./mail/mailer";
+
+/** Where randomness comes from: node:crypto in the service, anything deterministic in a test. */
+export interface Random {
+  uuid(): string;
+  bytes(n: number): Buffer;
+  /** A uniform integer in [0, maxExclusive). */
+  int(maxExclusive: number): number;
+}
+
+/** Process-local caches a service owns (two services in one process never share them). */
+export interface ServiceCaches {
+  /** Unrevoked session/API keys by public key, for the stamp check (auth/stamps/stampKeyCache.ts). */
+  stampKeys: Map<string, { rows: StampKeyRow[]; at: number }>;
+  /** Wallet accounts (still sealed) by org and address, for the signing path. */
+  signingAccounts: Map<string, { id: string; curve: "CURVE_SECP256K1" | "CURVE_ED25519"; sealed: string }>;
+  /** OpenID discovery, client and JWKS per provider (oauthProviders/providerRuntime.ts). */
+  providerRuntimes: Map<string, unknown>;
+}
+
+export interface StampKeyRow {
+  id: string;
+  expires_at: number | null;
+  org_id: string;
+  user_id: string;
+  app_id: string;
+  email: string | null;
+}
+
+export interface AuditFields {
+  appId?: string;
+  userId?: string;
+  ip?: string;
+  details?: object;
+}
+
+/**
+ * Everything a use case may need, built once by the composition root (createService.ts). A function
+ * declares the part it uses, e.g. `ctx: Pick<ServiceContext, "db" | "now">`; clock and randomness come
+ * from here, never from `Date.now()` or `Math.random()`.
+ */
+export interface ServiceContext {
+  db: Db;
+  dbKind: DbKind;
+  keyring: Keyring;
+  mailer: Mailer;
+  apps: import("./apps/appDirectory").AppDirectory;
+  limits: RateLimits;
+  now: () => number;
+  random: Random;
+  otpKey: Buffer;
+  /** Derives new wallets on worker threads. */
+  wallets: { derive(mnemonic: string): Promise<DerivedAccount[]> };
+  caches: ServiceCaches;
+  dev: boolean;
+  /** The service's public base URL (OAuth callback); otherwise taken from each request. */
+  publicUrl?: string;
+  /** Appends to the audit log; `into` lets a transaction write it with the change it records. */
+  audit(event: string, fields: AuditFields, into?: Db): Promise<void>;
+}

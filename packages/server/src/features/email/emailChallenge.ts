@@ -1,0 +1,65 @@
+import type { App } from "../../apps/appDirectory";
+import type { ServiceContext } from "../../context";
+import { hit } from "../../limits/rateLimit";
+import { type Mail, magicLinkMail } from "../../mail/templates";
+import { createEmailOtp } from "../../otp/emailOtp";
+import { issueSession } from "../../sessions/issueSession";
+import type { UserRecord } from "../../users/userStore";
+import { type EmailModeChoice, magicLinkTarget, resolveMode } from "./magicLink";
+
+/** Per-network and per-address limits on sign-in mail. */
+export async function throttleMail(
+  ctx: Pick<ServiceContext, "db" | "now" | "limits">,
+  params: { email: string; ip: string },
+): Promise<void> {
+  await hit(ctx, {
+    key: `mail-ip:${params.ip}`,
+    limit: ctx.limits.mailsPerIp,
+    message: "Too many sign-in emails from this network. Try again later.",
+  });
+  await hit(ctx, {
+    key: `mail-email:${params.email}`,
+    limit: ctx.limits.mailsPerEmail,
+    message: "Too many sign-in emails to this address. Try again later.",
+  });
+}
+
+/**
+ * The mail that proves the address: a code (its HMAC stored) or a magic link carrying a session bundle
+ * sealed to this browser's target key, so that opening it elsewhere, or a scanner prefetching it,
+ * neither works nor consumes anything. The caller sends the mail once its transaction commits.
+ */
+export async function startEmailChallenge(
+  ctx: Pick<ServiceContext, "db" | "now" | "random" | "otpKey">,
+  params: {
+    app: App;
+    user: UserRecord;
+    email: string;
+    request: {
+      emailMode?: EmailModeChoice | undefined;
+      targetPublicKey: string;
+      expirationSeconds?: number | undefined;
+      redirectParams?: string | undefined;
+      redirectUrl?: string | undefined;
+    };
+  },
+): Promise<{ otpId?: string; mail: Mail }> {
+  const { app, user, email, request } = params;
+  if (resolveMode(app, request.emailMode) === "otp") return createEmailOtp(ctx, { app, user, email });
+  const target = magicLinkTarget(app, request.redirectUrl);
+  const session = await issueSession(ctx, {
+    user,
+    targetPublicKey: request.targetPublicKey,
+    expirationSeconds: request.expirationSeconds,
+    name: "magic-link",
+  });
+  if (request.redirectParams) {
+    for (const [k, v] of new URLSearchParams(request.redirectParams)) {
+      if (k !== "bundle" && k !== "orgId") target.searchParams.set(k, v);
+    }
+  }
+  target.searchParams.set("bundle", session.credentialBundle);
+  target.searchParams.set("orgId", user.orgId);
+  const ttl = Math.round((session.expiresAt - ctx.now()) / 60_000);
+  return { mail: magicLinkMail({ to: email, appName: app.name, link: target.toString(), ttlMinutes: ttl }) };
+}

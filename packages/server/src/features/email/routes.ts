@@ -1,0 +1,71 @@
+import {
+  ErrorCode,
+  emailSignupRequestSchema,
+  passkeySignupRequestSchema,
+  signerApi,
+} from "@latchkey/protocol";
+import type { FastifyRequest } from "fastify";
+import type { ServiceContext } from "../../context";
+import { apiError } from "../../errors";
+import { parseOrThrow } from "../../http/parse";
+import { perIpLimit } from "../../http/perIpLimit";
+import { appOf } from "../../http/plugins/appApiKey";
+import { signupWithPasskey } from "../../passkeys/signupWithPasskey";
+import { findUserByEmail } from "../../users/userStore";
+import { defineFeature } from "../defineFeature";
+import { authWithEmail } from "./authWithEmail";
+import { signupWithEmail } from "./signupWithEmail";
+import { verifyEmailOtp } from "./verifyEmailOtp";
+
+const prefixed = (path: string) => `/signer${path}`;
+
+function throttleSignup(ctx: ServiceContext, req: FastifyRequest) {
+  return perIpLimit(ctx, {
+    kind: "signup-ip",
+    ip: req.ip,
+    limit: ctx.limits.signupsPerIp,
+    message: "Too many new accounts from this network. Try again later.",
+  });
+}
+
+/** Email sign-in (lookup, signup, auth, otp); sign-up by passkey shares `/v1/signup`. */
+export const emailFeature = defineFeature({
+  name: "email",
+  register(app, ctx) {
+    app.post(prefixed(signerApi.lookup.path), async (req) => {
+      const { email } = parseOrThrow(signerApi.lookup.request, req.body ?? {}, "request");
+      await perIpLimit(ctx, {
+        kind: "lookup-ip",
+        ip: req.ip,
+        limit: ctx.limits.lookupsPerIp,
+        message: "Too many lookups from this network. Try again later.",
+      });
+      const user = await findUserByEmail(ctx.db, appOf(req).id, email);
+      return { orgId: user?.orgId ?? null };
+    });
+
+    app.post(prefixed(signerApi.signup.path), async (req) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      if (typeof body !== "object" || body === null)
+        throw apiError(ErrorCode.INVALID_REQUEST, "Invalid request");
+      if ("passkey" in body && body.passkey !== undefined) {
+        const request = parseOrThrow(passkeySignupRequestSchema, body, "request");
+        await throttleSignup(ctx, req);
+        return signupWithPasskey(ctx, { app: appOf(req), request, ip: req.ip });
+      }
+      const request = parseOrThrow(emailSignupRequestSchema, body, "request");
+      await throttleSignup(ctx, req);
+      return signupWithEmail(ctx, { app: appOf(req), request, ip: req.ip });
+    });
+
+    app.post(prefixed(signerApi.auth.path), async (req) => {
+      const request = parseOrThrow(signerApi.auth.request, req.body ?? {}, "request");
+      return authWithEmail(ctx, { app: appOf(req), request, ip: req.ip });
+    });
+
+    app.post(prefixed(signerApi.otp.path), async (req) => {
+      const request = parseOrThrow(signerApi.otp.request, req.body ?? {}, "request");
+      return verifyEmailOtp(ctx, { app: appOf(req), request, ip: req.ip });
+    });
+  },
+});

@@ -1,0 +1,68 @@
+import { signerApi } from "@latchkey/protocol";
+import { listAuthMethods } from "../../authMethods/listAuthMethods";
+import { parseOrThrow } from "../../http/parse";
+import { perIpLimit } from "../../http/perIpLimit";
+import { appOf } from "../../http/plugins/appApiKey";
+import { unwrapStampedRequest } from "../../http/stampedRequest";
+import { submitActivity } from "../../keyManagement/submitActivity";
+import { defineFeature } from "../defineFeature";
+import { handleOauthCallback } from "./handleOauthCallback";
+import { messagePage, popupPage } from "./pages";
+import { prepareOauth } from "./prepareOauth";
+
+/** Social sign-in: prepare, the provider's callback, and linking or unlinking a provider while signed in. */
+export const oauthFeature = defineFeature({
+  name: "oauth",
+  register(app, ctx) {
+    app.post(`/signer${signerApi.prepareOauth.path}`, async (req) => {
+      const { nonce } = parseOrThrow(signerApi.prepareOauth.request, req.body ?? {}, "request");
+      await perIpLimit(ctx, {
+        kind: "oauth-prepare-ip",
+        ip: req.ip,
+        limit: ctx.limits.oauthPreparesPerIp,
+        message: "Too many sign-in attempts from this network. Try again later.",
+      });
+      return prepareOauth(ctx, { app: appOf(req), nonce });
+    });
+
+    app.post(`/signer${signerApi.addOauthProvider.path}`, async (req) => {
+      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.addOauthProvider);
+      await submitActivity(ctx, { path: "create_oauth_providers", rawBody: raw, caller });
+      return { oauthProviders: (await listAuthMethods(ctx, { user: caller.user })).oauthProviders };
+    });
+
+    app.post(`/signer${signerApi.removeOauthProvider.path}`, async (req) => {
+      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.removeOauthProvider);
+      await submitActivity(ctx, { path: "delete_oauth_providers", rawBody: raw, caller });
+      return {};
+    });
+
+    // The provider returns the browser here (a navigation: no API key, no CORS).
+    app.get("/oauth/callback", async (req, reply) => {
+      const query = req.query as Record<string, string | undefined>;
+      const base = ctx.publicUrl ?? `${req.protocol}://${req.host}`;
+      const result = await handleOauthCallback(ctx, {
+        query,
+        callbackUrl: `${base}/oauth/callback`,
+        ip: req.ip,
+      });
+      reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer");
+      if (result.kind === "redirect") return reply.redirect(result.location, 302);
+      if (result.kind === "popup") {
+        const { html, scriptHash } = popupPage(result.origin, result.message);
+        return reply
+          .header(
+            "content-security-policy",
+            `default-src 'none'; script-src 'sha256-${scriptHash}'; base-uri 'none'; frame-ancestors 'none'`,
+          )
+          .type("text/html; charset=utf-8")
+          .send(html);
+      }
+      return reply
+        .code(result.status)
+        .header("content-security-policy", "default-src 'none'; frame-ancestors 'none'")
+        .type("text/html; charset=utf-8")
+        .send(messagePage(result.title, result.message));
+    });
+  },
+});

@@ -1,0 +1,35 @@
+import { ErrorCode } from "@latchkey/protocol";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { App } from "../../apps/appDirectory";
+import type { ServiceContext } from "../../context";
+import { apiError } from "../../errors";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    latchkeyApp?: App;
+  }
+}
+
+/** Signer API: the app is named by its API key; a browser caller's origin must be one the app allows. */
+export function appApiKey(app: FastifyInstance, ctx: Pick<ServiceContext, "apps">): void {
+  app.addHook("preHandler", async (req) => {
+    if (!req.url.startsWith("/signer/")) return;
+    const auth = req.headers.authorization;
+    const match = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
+    if (!match?.[1])
+      throw apiError(ErrorCode.UNAUTHENTICATED, "Missing app API key (Authorization: Bearer <key>)");
+    const found = await ctx.apps.byApiKey(match[1]);
+    if (!found) throw apiError(ErrorCode.INVALID_API_KEY, "Unknown or revoked app API key");
+    const origin = req.headers.origin;
+    if (origin && !found.allowedOrigins.includes(origin)) {
+      throw apiError(ErrorCode.ORIGIN_NOT_ALLOWED, `Origin ${origin} is not allowed for this app`);
+    }
+    req.latchkeyApp = found;
+  });
+}
+
+/** The app the request's API key named (set by the hook above for every /signer/ route). */
+export function appOf(req: FastifyRequest): App {
+  if (!req.latchkeyApp) throw apiError(ErrorCode.UNAUTHENTICATED, "Missing app API key");
+  return req.latchkeyApp;
+}

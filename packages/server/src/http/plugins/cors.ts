@@ -1,0 +1,38 @@
+import { ErrorCode, SDK_VERSION_HEADER } from "@latchkey/protocol";
+import type { FastifyInstance } from "fastify";
+import type { ServiceContext } from "../../context";
+
+const ALLOWED_HEADERS = [
+  "authorization",
+  "content-type",
+  "x-stamp",
+  "x-stamp-webauthn",
+  SDK_VERSION_HEADER.toLowerCase(),
+];
+
+export const isApiPath = (url: string) => url.startsWith("/signer/") || url.startsWith("/public/");
+
+/** CORS for the APIs: an origin is answered only if an app allows it; never reflected blindly. */
+export function cors(app: FastifyInstance, ctx: Pick<ServiceContext, "apps">): void {
+  app.addHook("onRequest", async (req, reply) => {
+    const origin = req.headers.origin;
+    if (!origin || !isApiPath(req.url)) return;
+    const allowed = await ctx.apps.allOrigins();
+    if (!allowed.has(origin)) {
+      if (req.method === "OPTIONS") {
+        return reply
+          .code(403)
+          .send({ error: "This origin is not allowed", code: ErrorCode.ORIGIN_NOT_ALLOWED });
+      }
+      return;
+    }
+    reply.header("access-control-allow-origin", origin);
+    reply.header("vary", "Origin");
+    if (req.method === "OPTIONS") {
+      reply.header("access-control-allow-methods", "POST, OPTIONS");
+      reply.header("access-control-allow-headers", ALLOWED_HEADERS.join(", "));
+      reply.header("access-control-max-age", "600");
+      return reply.code(204).send();
+    }
+  });
+}

@@ -1,0 +1,30 @@
+import { ErrorCode } from "@latchkey/protocol";
+import { assertKeepsASignInMethod } from "../../authMethods/lastMethodRule";
+import { apiError } from "../../errors";
+import { defineActivity } from "../defineActivity";
+
+/** `delete_oauth_providers`: unlinks provider identities of the user, never the last way to sign in. */
+export const deleteOauthProviders = defineActivity({
+  type: "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
+  async run(tx, { caller, params }) {
+    const mine = await tx.db
+      .selectFrom("user_oauth_providers")
+      .select("id")
+      .where("user_id", "=", caller.user.id)
+      .execute();
+    const ids = new Set(mine.map((m) => m.id));
+    if (!params.providerIds.every((id) => ids.has(id))) {
+      throw apiError(ErrorCode.OAUTH_PROVIDER_NOT_FOUND, "Some of the providers are not linked to this user");
+    }
+    await assertKeepsASignInMethod(tx, {
+      userId: caller.user.id,
+      removeProviders: new Set(params.providerIds).size,
+    });
+    await tx.db
+      .deleteFrom("user_oauth_providers")
+      .where("user_id", "=", caller.user.id)
+      .where("id", "in", params.providerIds)
+      .execute();
+    return { providerIds: params.providerIds };
+  },
+});

@@ -1,0 +1,68 @@
+import {
+  activityTypes,
+  ErrorCode,
+  type QueryName,
+  querySchemas,
+  queryTypes,
+  STAMP_HEADER_NAME,
+  WEBAUTHN_STAMP_HEADER_NAME,
+} from "@latchkey/protocol";
+import type { FastifyRequest } from "fastify";
+import { authenticateStamp } from "../auth/stamps/authenticateStamp";
+import { apiError } from "../errors";
+import { defineFeature } from "../features/defineFeature";
+import { parseOrThrow } from "../http/parse";
+import { queries } from "./queries";
+import { submitActivity } from "./submitActivity";
+
+function stampHeader(req: FastifyRequest): { headerName: string; headerValue: string } {
+  const apiStamp = req.headers[STAMP_HEADER_NAME.toLowerCase()];
+  if (typeof apiStamp === "string") return { headerName: STAMP_HEADER_NAME, headerValue: apiStamp };
+  const webauthn = req.headers[WEBAUTHN_STAMP_HEADER_NAME.toLowerCase()];
+  if (typeof webauthn === "string") return { headerName: WEBAUTHN_STAMP_HEADER_NAME, headerValue: webauthn };
+  throw apiError(ErrorCode.INVALID_STAMP, "Missing X-Stamp header");
+}
+
+const ALL_ACTIVITY_TYPES = Object.keys(activityTypes);
+
+/**
+ * The key-management API (DESIGN §3.3): the stamp in the header alone authenticates. A passkey may stamp
+ * these requests; addressed to the app's root organisation it may only create a read-write session
+ * (passkey login in one prompt).
+ */
+export const keyManagementFeature = defineFeature({
+  name: "keyManagement",
+  register(app, ctx) {
+    app.post("/public/v1/query/:name", async (req: FastifyRequest<{ Params: { name: string } }>) => {
+      const raw = req.rawBody;
+      if (raw === undefined) throw apiError(ErrorCode.INVALID_REQUEST, "A JSON body is required");
+      const name = req.params.name;
+      if (!Object.hasOwn(queries, name))
+        throw apiError(ErrorCode.NOT_FOUND, `Unknown query endpoint ${name}`);
+      const q = name as QueryName;
+      const caller = await authenticateStamp(ctx, {
+        body: raw,
+        ...stampHeader(req),
+        operation: { kind: "query", type: queryTypes[q] },
+        passkey: { allowRootOrg: false },
+      });
+      const body = parseOrThrow(querySchemas[q], caller.body, "request");
+      const handler = queries[q] as (typeof queries)["whoami"];
+      return handler.run(ctx, { caller, body: body as Parameters<typeof handler.run>[1]["body"] });
+    });
+
+    app.post("/public/v1/submit/:name", async (req: FastifyRequest<{ Params: { name: string } }>) => {
+      const raw = req.rawBody;
+      if (raw === undefined) throw apiError(ErrorCode.INVALID_REQUEST, "A JSON body is required");
+      const caller = await authenticateStamp(ctx, {
+        body: raw,
+        ...stampHeader(req),
+        // The path's own activity type is checked by submitActivity (UNSUPPORTED_ACTIVITY otherwise).
+        operation: { kind: "submit", types: ALL_ACTIVITY_TYPES },
+        passkey: { allowRootOrg: req.params.name === "create_read_write_session" },
+      });
+      const { activity } = await submitActivity(ctx, { path: req.params.name, rawBody: raw, caller });
+      return { activity };
+    });
+  },
+});

@@ -1,0 +1,86 @@
+import { createHash } from "node:crypto";
+import {
+  ErrorCode,
+  type HashFunction,
+  type PayloadEncoding,
+  type SignRawPayloadResult,
+} from "@latchkey/protocol";
+import { keccak_256 } from "@noble/hashes/sha3";
+import { signEd25519, signSecp256k1 } from "../crypto/wallet";
+import { apiError } from "../errors";
+import type { ActivityContext } from "./defineActivity";
+
+function payloadBytes(payload: string, encoding: PayloadEncoding): Uint8Array {
+  if (encoding === "PAYLOAD_ENCODING_TEXT_UTF8") return new TextEncoder().encode(payload);
+  const h = payload.replace(/^0x/, "");
+  if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h)) {
+    throw apiError(ErrorCode.INVALID_REQUEST, "payload is not valid hex for PAYLOAD_ENCODING_HEXADECIMAL");
+  }
+  return new Uint8Array(Buffer.from(h, "hex"));
+}
+
+function hashPayload(bytes: Uint8Array, fn: HashFunction): Uint8Array {
+  if (fn === "HASH_FUNCTION_SHA256") return new Uint8Array(createHash("sha256").update(bytes).digest());
+  if (fn === "HASH_FUNCTION_KECCAK256") return keccak_256(bytes);
+  return bytes;
+}
+
+const MAX_CACHED_ACCOUNTS = 10_000;
+
+/**
+ * Opens the key of the organisation's account `signWith` (an EVM or Solana address). Wallet accounts
+ * never change once made, so their still-sealed rows are cached in the service for the signing path.
+ */
+export async function loadSigningAccount(
+  ctx: Pick<ActivityContext, "db" | "keyring" | "caches">,
+  params: { orgId: string; signWith: string },
+) {
+  const key = params.signWith.startsWith("0x") ? params.signWith.toLowerCase() : params.signWith;
+  const cacheKey = `${params.orgId}/${key}`;
+  const cache = ctx.caches.signingAccounts;
+  let account = cache.get(cacheKey);
+  if (!account) {
+    const row = await ctx.db
+      .selectFrom("wallet_accounts")
+      .select(["id", "curve", "sealed_private_key"])
+      .where("org_id", "=", params.orgId)
+      .where("address_key", "=", key)
+      .executeTakeFirst();
+    if (!row) {
+      throw apiError(
+        ErrorCode.ACCOUNT_NOT_FOUND,
+        `No wallet account ${params.signWith} in this organization`,
+      );
+    }
+    account = { id: row.id, curve: row.curve, sealed: row.sealed_private_key };
+    if (cache.size >= MAX_CACHED_ACCOUNTS) cache.delete(cache.keys().next().value as string);
+    cache.set(cacheKey, account);
+  }
+  const privateKey = await ctx.keyring.open(account.sealed, `wallet_account:${account.id}`);
+  return { curve: account.curve, privateKey };
+}
+
+/** Signs one payload: secp256k1 over a 32-byte digest (r, s, recovery id), or ed25519 over the bytes. */
+export function signOne(
+  curve: "CURVE_SECP256K1" | "CURVE_ED25519",
+  privateKey: Uint8Array,
+  params: { payload: string; encoding: PayloadEncoding; hashFunction: HashFunction },
+): SignRawPayloadResult {
+  const message = hashPayload(payloadBytes(params.payload, params.encoding), params.hashFunction);
+  if (curve === "CURVE_SECP256K1") {
+    if (params.hashFunction === "HASH_FUNCTION_NOT_APPLICABLE") {
+      throw apiError(
+        ErrorCode.INVALID_REQUEST,
+        "secp256k1 accounts need a hash function (HASH_FUNCTION_NO_OP for a ready digest)",
+      );
+    }
+    if (message.length !== 32) {
+      throw apiError(ErrorCode.INVALID_REQUEST, "secp256k1 signs a 32-byte digest; payload is not 32 bytes");
+    }
+    const sig = signSecp256k1(message, privateKey);
+    return { r: sig.r, s: sig.s, v: sig.v.toString(16).padStart(2, "0") };
+  }
+  const sig = signEd25519(message, privateKey);
+  const hex = Buffer.from(sig).toString("hex");
+  return { r: hex.slice(0, 64), s: hex.slice(64), v: "00" };
+}

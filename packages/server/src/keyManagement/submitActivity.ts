@@ -1,0 +1,110 @@
+import { createHash } from "node:crypto";
+import {
+  type Activity,
+  type ActivityType,
+  activityTypes,
+  ErrorCode,
+  submitEnvelopeSchema,
+  submitPathActivityTypes,
+} from "@latchkey/protocol";
+import type { StampedCaller } from "../auth/stamps/authenticateStamp";
+import type { ActivitiesTable } from "../db/schema";
+import { apiError } from "../errors";
+import { parseOrThrow } from "../http/parse";
+import { activities } from "./activities";
+import type { ActivityContext, ActivityHandler, ActivityInput } from "./defineActivity";
+import { toActivity } from "./toActivity";
+
+export interface SubmitOutcome {
+  activity: Activity;
+  /** True when the same body was already executed and this is its stored outcome. */
+  replayed: boolean;
+}
+
+/**
+ * Runs a stamped submit request at most once per body: the body's SHA-256 is the activity's fingerprint,
+ * so a resubmission (direct or wrapped) answers with the activity it created the first time.
+ */
+export async function submitActivity(
+  ctx: ActivityContext,
+  params: { path: string; rawBody: string; caller: StampedCaller },
+): Promise<SubmitOutcome> {
+  const { path, rawBody, caller } = params;
+  const served = submitPathActivityTypes[path];
+  if (!served) throw apiError(ErrorCode.NOT_FOUND, `Unknown submit endpoint ${path}`);
+  const envelope = parseOrThrow(submitEnvelopeSchema, caller.body, "request");
+  const type = envelope.type as ActivityType;
+  if (!served.includes(type)) {
+    throw apiError(ErrorCode.UNSUPPORTED_ACTIVITY, `Activity type ${envelope.type} is not served at ${path}`);
+  }
+  const entry = activityTypes[type];
+  const handler = activities[type] as ActivityHandler<ActivityType, unknown>;
+  const activityParams = parseOrThrow(entry.parameters, envelope.parameters, "parameters");
+  // A session acts for its own user only: every activity naming a userId is checked here, once.
+  const userId = (activityParams as { userId?: string }).userId;
+  if (userId && userId !== caller.user.id) {
+    throw apiError(ErrorCode.FORBIDDEN, "A session may only act for its own user");
+  }
+  const input = { caller, params: activityParams } as ActivityInput<ActivityType>;
+
+  // No lookup first: the insert's conflict on the fingerprint finds a resubmission (one query, not two).
+  const now = ctx.now();
+  const row: ActivitiesTable = {
+    id: ctx.random.uuid(),
+    org_id: caller.user.orgId,
+    user_id: caller.user.id,
+    type,
+    fingerprint: createHash("sha256").update(rawBody).digest("hex"),
+    status: "ACTIVITY_STATUS_COMPLETED",
+    intent: JSON.stringify({ [entry.intent]: activityParams }),
+    result: "{}",
+    failure: null,
+    created_at: now,
+    updated_at: now,
+  };
+
+  if ("pure" in handler) {
+    row.result = JSON.stringify({ [entry.result]: await handler.pure(ctx, input) });
+    return insertOnce(ctx, row);
+  }
+
+  const prepared = handler.prepare ? await handler.prepare(ctx, input) : undefined;
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto("activities")
+      .values({ ...row, status: "ACTIVITY_STATUS_PENDING" })
+      .onConflict((oc) => oc.column("fingerprint").doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!inserted) return { activity: toActivity(await byFingerprint(trx, row.fingerprint)), replayed: true };
+    const result = await handler.run({ ...ctx, db: trx }, { ...input, prepared });
+    row.result = JSON.stringify({ [entry.result]: result });
+    await trx
+      .updateTable("activities")
+      .set({ status: row.status, result: row.result, updated_at: now })
+      .where("id", "=", row.id)
+      .execute();
+    return { activity: toActivity(row), replayed: false };
+  });
+  if (!outcome.replayed) handler.afterCommit?.(ctx, input);
+  return outcome;
+}
+
+async function byFingerprint(db: ActivityContext["db"], fingerprint: string) {
+  return db
+    .selectFrom("activities")
+    .selectAll()
+    .where("fingerprint", "=", fingerprint)
+    .executeTakeFirstOrThrow();
+}
+
+async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Promise<SubmitOutcome> {
+  const inserted = await ctx.db
+    .insertInto("activities")
+    .values(row)
+    .onConflict((oc) => oc.column("fingerprint").doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted) return { activity: toActivity(row), replayed: false };
+  return { activity: toActivity(await byFingerprint(ctx.db, row.fingerprint)), replayed: true };
+}

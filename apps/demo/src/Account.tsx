@@ -10,14 +10,9 @@ const PROVIDER_NAMES: Record<string, string> = { google: "Google", auth0: "Auth0
 // WebAuthn relying parties are host names: on http://127.0.0.1 the browser refuses every passkey.
 const IP_HOST = /^(\d{1,3}\.){3}\d{1,3}$|^\[/;
 
+// A service error's message is already the service's own text (core's SignerApiError reads the body).
 function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  try {
-    const body = JSON.parse(message) as { error?: string; message?: string };
-    return body.error ?? body.message ?? message;
-  } catch {
-    return message;
-  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** The authenticator-app setup: QR code (drawn in the browser) and secret, confirmed with a code. */

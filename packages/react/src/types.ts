@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 
+// The public types of the modal's configuration. The step itself is in flow/step.ts.
+
 export interface EmailSection {
   type: "email";
   /** Input placeholder (default 'Email'). */

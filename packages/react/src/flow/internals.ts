@@ -1,11 +1,9 @@
-import type { Signer } from "@latchkey/core";
-import { SignerStatus } from "@latchkey/core";
+import { type Signer, SignerStatus } from "@latchkey/core";
 import type { ResolvedUiConfig } from "../config";
 import type { AuthEventName } from "../types";
 import type { AuthFlow, EmailMode } from "./createAuthFlow";
 import type { AuthStep, AuthStepType } from "./step";
-import type { AuthUiStore } from "./store";
-import { INITIAL_STEP } from "./store";
+import { type AuthUiStore, INITIAL_STEP } from "./store";
 
 /** One in-flight attempt: its signal aborts when another attempt of its kind starts or its step is left. */
 export interface Attempt {

@@ -1,4 +1,83 @@
 export {
+  type AddMfaErrorType,
+  type AddMfaParameters,
+  type AddMfaReturnType,
+  addMfa,
+} from "./actions/addMfa";
+export {
+  type AddOauthProviderErrorType,
+  type AddOauthProviderParameters,
+  type AddOauthProviderParams,
+  type AddOauthProviderReturnType,
+  addOauthProvider,
+} from "./actions/addOauthProvider";
+export {
+  type AddPasskeyErrorType,
+  type AddPasskeyParameters,
+  type AddPasskeyReturnType,
+  addPasskey,
+} from "./actions/addPasskey";
+export {
+  type AuthenticateErrorType,
+  type AuthenticateParameters,
+  type AuthenticateReturnType,
+  authenticate,
+} from "./actions/authenticate";
+export {
+  type CompleteAuthWithBundleErrorType,
+  type CompleteAuthWithBundleParameters,
+  type CompleteAuthWithBundleReturnType,
+  completeAuthWithBundle,
+} from "./actions/completeAuthWithBundle";
+export {
+  type DisconnectReturnType,
+  disconnect,
+} from "./actions/disconnect";
+export {
+  type GetMfaFactorsErrorType,
+  type GetMfaFactorsReturnType,
+  getMfaFactors,
+} from "./actions/getMfaFactors";
+export {
+  type GetPasskeyStatusErrorType,
+  type GetPasskeyStatusReturnType,
+  getPasskeyStatus,
+} from "./actions/getPasskeyStatus";
+export {
+  type ListAuthMethodsErrorType,
+  type ListAuthMethodsReturnType,
+  listAuthMethods,
+} from "./actions/listAuthMethods";
+export {
+  type PreparePopupOauthErrorType,
+  type PreparePopupOauthReturnType,
+  preparePopupOauth,
+} from "./actions/preparePopupOauth";
+export {
+  type RemoveMfaErrorType,
+  type RemoveMfaParameters,
+  type RemoveMfaReturnType,
+  removeMfa,
+} from "./actions/removeMfa";
+export {
+  type RemoveOauthProviderErrorType,
+  type RemoveOauthProviderParameters,
+  type RemoveOauthProviderReturnType,
+  removeOauthProvider,
+} from "./actions/removeOauthProvider";
+export {
+  type RemovePasskeyErrorType,
+  type RemovePasskeyParameters,
+  type RemovePasskeyReturnType,
+  removePasskey,
+} from "./actions/removePasskey";
+export {
+  type RequireUserErrorType,
+  type RequireUserReturnType,
+  requireUser,
+} from "./actions/requireUser";
+export {
+  type SignRawMessageErrorType,
   type SignRawMessageParameters,
   type SignRawMessageReturnType,
   signRawMessage,
@@ -13,14 +92,35 @@ export {
   type Web3VersionedTransactionLike,
 } from "./actions/toSolanaSigner";
 export { toViemAccount } from "./actions/toViemAccount";
+export {
+  type ValidateMultiFactorsErrorType,
+  type ValidateMultiFactorsParameters,
+  type ValidateMultiFactorsReturnType,
+  validateMultiFactors,
+} from "./actions/validateMultiFactors";
+export {
+  type VerifyMfaErrorType,
+  type VerifyMfaParameters,
+  type VerifyMfaReturnType,
+  verifyMfa,
+} from "./actions/verifyMfa";
+export type { OauthMode, OauthParams } from "./authMethods/oauth/url";
 export { SignerClient, type SignerClientOptions } from "./client/signerClient";
 export type * from "./client/types";
+export { createSigner } from "./createSigner";
 export {
   ActivityError,
+  type ApiErrorCode,
+  type CoreErrorCode,
+  isOauthCancelled,
   isPasskeyCancelled,
   LatchkeyError,
   MfaRequiredError,
   type MultiFactor,
+  OauthCancelledError,
+  OauthError,
+  type OauthErrorCode,
+  OauthErrorMessages,
   PasskeyCancelledError,
   PasskeyError,
   type PasskeyErrorCode,
@@ -34,15 +134,6 @@ export { createIframeKeyHolder, DEFAULT_IFRAME_ID, type IframeKeyHolderOptions }
 export { createMemoryKeyHolder } from "./keyHolders/memory";
 export type { KeyHolder } from "./keyHolders/types";
 export { createWebCryptoKeyHolder, type WebCryptoKeyHolderOptions } from "./keyHolders/webCrypto";
-export {
-  isOauthCancelled,
-  OauthCancelledError,
-  OauthError,
-  type OauthErrorCode,
-  OauthErrorMessages,
-  type OauthMode,
-  type OauthParams,
-} from "./oauth/oauth";
 export { type Clock, systemClock } from "./session/clock";
 export {
   DEFAULT_SESSION_KEY,
@@ -54,17 +145,21 @@ export {
 export { createMemoryStorage, type SessionStorageLike } from "./session/storage";
 export type { Session, SessionType, TemporarySession, User } from "./session/types";
 export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
-export {
-  type AddOauthProviderParams,
-  type AuthenticateParams,
-  type AuthenticateResult,
-  type CompleteAuthWithBundleParams,
-  createSigner,
-  type OauthAuthenticateParams,
-  Signer,
-  type SignerOptions,
-  type SignerState,
-} from "./signer/signer";
+export { Signer } from "./signer/signer";
 export { SignerStatus } from "./signer/status";
+export type { Store, StoreListener } from "./signer/store";
+export type {
+  AuthenticateParams,
+  AuthenticateResult,
+  AuthMethod,
+  CompleteAuthWithBundleParams,
+  EmailAuthenticateParams,
+  OauthAuthenticateParams,
+  OtpAuthenticateParams,
+  PasskeyAuthenticateParams,
+  SignerBase,
+  SignerOptions,
+  SignerState,
+} from "./signer/types";
 export { AUTH_URL_PARAMS, type AuthUrlParams, readAuthUrlParams, type UrlWindow } from "./signer/urlParams";
 export { SDK_VERSION } from "./version";

@@ -1,7 +1,8 @@
 import { fromHex, toHex } from "@latchkey/protocol";
 import type { Hex } from "viem";
-import { SignerError } from "../errors";
-import type { Signer } from "../signer/signer";
+import { type SignerApiError, SignerError } from "../errors";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
 
 export interface SignRawMessageParameters {
   /** ETHEREUM: a 32-byte digest; SOLANA: the message bytes. Hex (0x optional) or bytes. */
@@ -10,6 +11,7 @@ export interface SignRawMessageParameters {
 }
 /** Hex r‖s‖v, 65 bytes; v is 27/28 for Ethereum and 0 for Solana (the first 64 bytes are ed25519). */
 export type SignRawMessageReturnType = Hex;
+export type SignRawMessageErrorType = SignerError<"NOT_AUTHENTICATED" | "NO_SOLANA_ADDRESS"> | SignerApiError;
 
 /**
  * Signs raw bytes with the user's wallet, without hashing: an Ethereum digest with the EVM key, or a
@@ -19,10 +21,10 @@ export type SignRawMessageReturnType = Hex;
  * const signature = await signRawMessage(signer, { message: keccak256(data) });
  */
 export async function signRawMessage(
-  signer: Signer,
+  signer: SignerBase,
   { message, mode = "ETHEREUM" }: SignRawMessageParameters,
 ): Promise<SignRawMessageReturnType> {
-  const user = await signer.requireUser();
+  const user = await requireUser(signer);
   const signWith = mode === "SOLANA" ? user.solanaAddress : user.address;
   if (!signWith) throw new SignerError("NO_SOLANA_ADDRESS");
   const bytes = typeof message === "string" ? fromHex(message) : message;

@@ -1,6 +1,6 @@
 import { fromHex } from "@latchkey/protocol";
 import { SignerError } from "../errors";
-import type { Signer } from "../signer/signer";
+import type { SignerBase } from "../signer/types";
 import { signRawMessage } from "./signRawMessage";
 
 const SIGNATURE_LENGTH = 64;
@@ -56,8 +56,8 @@ export interface SolanaSigner {
  * const solana = toSolanaSigner(signer);
  * const signed = await solana.signTransaction(versionedTransaction);
  */
-export function toSolanaSigner(signer: Signer): SolanaSigner {
-  const user = signer.user;
+export function toSolanaSigner(signer: SignerBase): SolanaSigner {
+  const user = signer.store.getState().user;
   if (!user) throw new SignerError("NOT_AUTHENTICATED");
   const address = user.solanaAddress;
   if (!address) throw new SignerError("NO_SOLANA_ADDRESS");

@@ -13,7 +13,7 @@ import {
 import { toAccount } from "viem/accounts";
 import { hashAuthorization } from "viem/utils";
 import { SignerError } from "../errors";
-import type { Signer } from "../signer/signer";
+import type { SignerBase } from "../signer/types";
 import { signRawMessage } from "./signRawMessage";
 
 /**
@@ -24,8 +24,8 @@ import { signRawMessage } from "./signRawMessage";
  * @example
  * const client = createWalletClient({ account: toViemAccount(signer), chain, transport: http() });
  */
-export function toViemAccount(signer: Signer): LocalAccount {
-  const user = signer.user;
+export function toViemAccount(signer: SignerBase): LocalAccount {
+  const user = signer.store.getState().user;
   if (!user) throw new SignerError("NOT_AUTHENTICATED");
   const sign = (hash: `0x${string}`) => signRawMessage(signer, { message: hash, mode: "ETHEREUM" });
   return toAccount({

@@ -1,5 +1,5 @@
 import type { StampHeader } from "@latchkey/protocol";
-import { LatchkeyError, SignerError, type SignerErrorCode } from "../errors";
+import { type CoreErrorCode, LatchkeyError, SignerError, type SignerErrorCode } from "../errors";
 import type { KeyHolder } from "./types";
 
 /** Message types of the auth frame's channel (the frame in @latchkey/frames answers them). */
@@ -71,7 +71,7 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
             request.reject(
               code && code in SIGNER_ERROR_CODES
                 ? new SignerError(code as SignerErrorCode)
-                : new LatchkeyError(code ?? "FRAME_ERROR", data.error.message),
+                : new LatchkeyError((code ?? "FRAME_ERROR") as CoreErrorCode, data.error.message),
             );
           } else request.resolve(data.result);
         };

@@ -13,7 +13,10 @@ export interface SignerStateError {
   message: string;
 }
 
-/** Signer events (spec §4) plus state notifications. */
+/**
+ * Signer events (spec §4) plus state notifications. `statusChanged`, `errorChanged`, `userChanged`,
+ * `connected` and `disconnected` are derived from the signer's store (`signer.store`).
+ */
 export interface SignerEvents {
   authenticating: { type: "otp" | "passkey" | "oauth" | "otpVerify" };
   connected: User;
@@ -26,6 +29,8 @@ export interface SignerEvents {
   oauthProviderAdded: { providerName: string; oauthProviders: AuthMethods["oauthProviders"] };
   statusChanged: SignerStatus;
   errorChanged: SignerStateError | null;
+  /** The user changed: signed in, signed out, or the same session with new user data. */
+  userChanged: User | null;
 }
 export type SignerEventName = keyof SignerEvents;
 

@@ -1,0 +1,61 @@
+import { type PasskeyCancelledError, PasskeyError, type SignerApiError, type SignerError } from "../errors";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
+
+export interface AddPasskeyParameters {
+  /** Aborts the prompt (e.g. the modal's Skip): rejects with a PasskeyCancelledError. */
+  signal?: AbortSignal;
+}
+/** The new passkey's authenticator id. */
+export type AddPasskeyReturnType = string;
+export type AddPasskeyErrorType =
+  | SignerError<"NOT_AUTHENTICATED">
+  | PasskeyCancelledError
+  | PasskeyError
+  | SignerApiError<"PASSKEY_EXISTS" | "PASSKEY_VERIFICATION_FAILED">;
+
+/**
+ * Adds a passkey to the signed-in user and answers its authenticator id. The prompt excludes the user's
+ * existing passkeys (an authenticator that holds one refuses: PASSKEY_ALREADY_REGISTERED); the passkey
+ * is named `passkey-<timestamp ms>`. A newer passkey prompt aborts this one.
+ *
+ * @example
+ * const authenticatorId = await addPasskey(signer);
+ */
+export async function addPasskey(
+  signer: SignerBase,
+  { signal }: AddPasskeyParameters = {},
+): Promise<AddPasskeyReturnType> {
+  const user = await requireUser(signer);
+  const passkeys = signer._internal.authMethods.passkey;
+  const ceremony = passkeys.startCeremony(signer, signal);
+  try {
+    const [webauthn, { authenticators }] = await Promise.all([
+      import("../passkey/webauthn"),
+      signer.client.getAuthenticators({ orgId: user.orgId, userId: user.userId }),
+    ]);
+    const registration = await webauthn.createPasskey({
+      credentials: ceremony.credentials,
+      rpId: ceremony.rpId,
+      rpName: ceremony.rpName,
+      userName: passkeys.userName(signer, user.email),
+      excludeCredentials: authenticators.map((a) => ({
+        credentialId: a.credentialId,
+        transports: a.transports,
+      })),
+      signal: ceremony.signal,
+    });
+    const { authenticatorIds } = await signer.client.createAuthenticators({
+      orgId: user.orgId,
+      userId: user.userId,
+      authenticators: [
+        { authenticatorName: `passkey-${signer.sessionManager.clock.now()}`, ...registration },
+      ],
+    });
+    const [authenticatorId] = authenticatorIds;
+    if (!authenticatorId) throw new PasskeyError("PASSKEY_FAILED");
+    return authenticatorId;
+  } finally {
+    ceremony.done();
+  }
+}

@@ -1,0 +1,18 @@
+import type { MultiFactor, SignerApiError, SignerError } from "../errors";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
+
+export type GetMfaFactorsReturnType = MultiFactor[];
+export type GetMfaFactorsErrorType = SignerError<"NOT_CONNECTED"> | SignerApiError;
+
+/**
+ * The signed-in user's second factors. Without a user: 'Signer not connected or initialized' (the
+ * catalogue's text for the MFA calls).
+ *
+ * @example
+ * const factors = await getMfaFactors(signer);
+ */
+export async function getMfaFactors(signer: SignerBase): Promise<GetMfaFactorsReturnType> {
+  const user = await requireUser(signer, { error: "NOT_CONNECTED" });
+  return (await signer.client.authListMultiFactors({ orgId: user.orgId })).multiFactors;
+}

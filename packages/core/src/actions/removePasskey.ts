@@ -1,0 +1,31 @@
+import type { SignerApiError, SignerError } from "../errors";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
+
+export interface RemovePasskeyParameters {
+  /** The passkey's authenticator id (`passkeys[].authenticatorId` of `listAuthMethods`). */
+  authenticatorId: string;
+}
+export type RemovePasskeyReturnType = undefined;
+export type RemovePasskeyErrorType =
+  | SignerError<"NOT_AUTHENTICATED">
+  | SignerApiError<"LAST_AUTH_METHOD" | "AUTHENTICATOR_NOT_FOUND">;
+
+/**
+ * Removes one of the signed-in user's passkeys; the last way to sign in cannot be removed
+ * (LAST_AUTH_METHOD).
+ *
+ * @example
+ * await removePasskey(signer, { authenticatorId });
+ */
+export async function removePasskey(
+  signer: SignerBase,
+  { authenticatorId }: RemovePasskeyParameters,
+): Promise<RemovePasskeyReturnType> {
+  const user = await requireUser(signer);
+  await signer.client.deleteAuthenticators({
+    orgId: user.orgId,
+    userId: user.userId,
+    authenticatorIds: [authenticatorId],
+  });
+}

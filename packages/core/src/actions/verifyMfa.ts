@@ -1,0 +1,25 @@
+import type { MultiFactorCode } from "../client/types";
+import type { MultiFactor, SignerApiError, SignerError } from "../errors";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
+
+export type VerifyMfaParameters = MultiFactorCode;
+/** The user's factors, the confirmed one included. */
+export type VerifyMfaReturnType = MultiFactor[];
+export type VerifyMfaErrorType =
+  | SignerError<"NOT_CONNECTED">
+  | SignerApiError<"INVALID_MFA_CODE" | "MFA_FACTOR_NOT_FOUND">;
+
+/**
+ * Confirms a factor started by `addMfa` with a code from the authenticator app.
+ *
+ * @example
+ * await verifyMfa(signer, { multiFactorId, multiFactorCode: "123456" });
+ */
+export async function verifyMfa(
+  signer: SignerBase,
+  params: VerifyMfaParameters,
+): Promise<VerifyMfaReturnType> {
+  const user = await requireUser(signer, { error: "NOT_CONNECTED" });
+  return (await signer.client.authVerifyMultiFactor({ orgId: user.orgId, ...params })).multiFactors;
+}

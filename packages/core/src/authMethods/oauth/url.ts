@@ -1,0 +1,88 @@
+import type { PrepareOauthResponse } from "@latchkey/protocol/schemas";
+import { OauthError } from "../../errors";
+
+export type OauthMode = "popup" | "redirect";
+
+/** What `authenticate({type: "oauth", ...})` takes (spec §3, OAuth config). */
+export interface OauthParams {
+  authProviderId: "google" | "facebook" | "apple" | "twitch" | "auth0" | (string & {});
+  mode: OauthMode;
+  displayName?: string;
+  auth0Connection?: string;
+  logoUrl?: string;
+  logoUrlDark?: string;
+  /** Overrides the provider's default scope. */
+  scope?: string;
+  /** Redirect mode: where the provider flow returns (an allow-listed URL); defaults to this page. */
+  redirectUrl?: string;
+  expirationSeconds?: number;
+  /** Adding a provider while signed in: only an ID token comes back. */
+  fetchIdTokenOnly?: boolean;
+}
+
+/** Default scopes by provider (spec §7: per-provider defaults). */
+export const DEFAULT_OAUTH_SCOPES: Record<string, string> = {
+  google: "openid email profile",
+  apple: "openid email name",
+  facebook: "openid email",
+  twitch: "openid user:read:email",
+  auth0: "openid email profile",
+};
+
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function base64UrlJson(value: object): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  let bin = "";
+  for (const b of bytes) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * The provider's authorization URL: PKCE (S256) from the service, `state` naming the prepared request
+ * and this browser's target key, the nonce (sha256 of the target key), and `prompt=select_account`.
+ */
+export function buildOauthUrl(args: {
+  prepared: PrepareOauthResponse;
+  params: OauthParams;
+  targetPublicKey: string;
+  nonce: string;
+  callbackUrl: string;
+  /** Pop-up mode: the opener's origin, which the result is posted to. */
+  openerOrigin?: string;
+  /** Redirect mode: where to return. */
+  redirectUrl?: string;
+}): string {
+  const { prepared, params } = args;
+  const provider = prepared.authProviders.find((p) => p.id === params.authProviderId);
+  if (!provider) throw new OauthError("OAUTH_PROVIDER_NOT_FOUND");
+  const scope =
+    params.scope ??
+    DEFAULT_OAUTH_SCOPES[params.authProviderId] ??
+    (provider.isCustomProvider ? "openid email profile" : undefined);
+  if (!scope) throw new OauthError("OAUTH_UNKNOWN_SCOPE");
+  const state = base64UrlJson({
+    authProviderId: params.authProviderId,
+    requestKey: prepared.requestKey,
+    targetPublicKey: args.targetPublicKey,
+    mode: params.mode,
+    ...(params.expirationSeconds ? { expirationSeconds: params.expirationSeconds } : {}),
+    ...(params.mode === "popup" ? { openerOrigin: args.openerOrigin } : { redirectUrl: args.redirectUrl }),
+    ...(params.fetchIdTokenOnly ? { fetchIdTokenOnly: true } : {}),
+  });
+  const url = new URL(provider.authEndpoint);
+  url.searchParams.set("client_id", provider.clientId);
+  url.searchParams.set("redirect_uri", args.callbackUrl);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("scope", scope);
+  url.searchParams.set("state", state);
+  url.searchParams.set("nonce", args.nonce);
+  url.searchParams.set("code_challenge", prepared.codeChallenge);
+  url.searchParams.set("code_challenge_method", "S256");
+  url.searchParams.set("prompt", "select_account");
+  if (params.auth0Connection) url.searchParams.set("connection", params.auth0Connection);
+  return url.toString();
+}

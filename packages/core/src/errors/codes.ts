@@ -1,0 +1,65 @@
+import type { ErrorCode } from "@latchkey/protocol";
+
+/** Messages of the spec's error catalogue (§8) that the signer and its key holders raise. */
+export const SignerErrorMessages = {
+  NOT_AUTHENTICATED: "Signer not authenticated",
+  OAUTH_PROVIDERS_NOT_FOUND: "OAuth providers not found",
+  MFA_REQUIRED: "MFA is required for this user",
+  EMAIL_AUTH_SESSION_NOT_FOUND: "Could not find email auth init session!",
+  ORG_ID_NOT_IN_SESSION: "orgId not found in session",
+  OTP_ID_NOT_IN_SESSION: "otpId not found in session",
+  USER_NOT_FOUND: "No user found",
+  NO_PENDING_MFA: "No pending MFA context found. Call submitOtpCode() first.",
+  MFA_FACTOR_MISMATCH: "MFA factor ID mismatch",
+  NOT_CONNECTED: "Signer not connected or initialized",
+  MUST_BE_AUTHENTICATED: "Must be authenticated!",
+  NO_SOLANA_ADDRESS: "no solana address",
+  AUTH_LINKING_PARAMS_MISSING: "Missing required query params for auth linking prompt",
+  EMAIL_EMPTY: "Email must not be empty. Use removeEmail() to remove email auth.",
+  CREATE_API_KEY_FAILED: "Failed to create api key",
+  INJECT_BUNDLE_FAILED: "Failed to inject credential bundle",
+} as const;
+export type SignerErrorCode = keyof typeof SignerErrorMessages;
+
+/** Messages of the passkey errors (spec §5, §8). */
+export const PasskeyErrorMessages = {
+  PASSKEY_CANCELLED:
+    "Passkey request timed out or canceled by the agent. You may have to use another method to register a passkey for your account.",
+  WEBAUTHN_UNSUPPORTED: "Passkey registration needs browser WebAuthn support, which is not available here",
+  RP_ID_REQUIRED: "Passkeys need a relying-party id: set the signer's rpId option outside a browser page",
+  PASSKEY_ALREADY_REGISTERED: "This passkey is already registered for this account",
+  PASSKEY_FAILED: "The passkey request failed",
+} as const;
+export type PasskeyErrorCode = keyof typeof PasskeyErrorMessages;
+
+/** Social sign-in errors with the spec's texts (§8). */
+export const OauthErrorMessages = {
+  OAUTH_CANCELLED: "OAuth cancelled",
+  OAUTH_REDIRECT_FAILED: "Failed to redirect to OAuth provider",
+  OAUTH_POPUP_NOT_PREPARED:
+    "Pop-up OAuth needs enablePopupOauth, or preparePopupOauth() called in the click handler",
+  OAUTH_POPUP_BLOCKED: "The OAuth pop-up was blocked by the browser",
+  OAUTH_PROVIDER_NOT_FOUND: "OAuth providers not found",
+  OAUTH_UNKNOWN_SCOPE: "No known scope for this OAuth provider; pass one",
+  OAUTH_UNSUPPORTED: "Social sign-in needs a browser window",
+} as const;
+export type OauthErrorCode = keyof typeof OauthErrorMessages;
+
+/** The auth frame did not answer, was closed, or failed in a way the catalogue does not name. */
+export type FrameErrorCode = "FRAME_TIMEOUT" | "FRAME_CLOSED" | "FRAME_ERROR";
+
+/** A non-2xx answer of the service: the service's own code, or HTTP_ERROR when the body has none. */
+export type ApiErrorCode = ErrorCode | "HTTP_ERROR";
+
+/**
+ * Every `code` a @latchkey/core error can carry. Classify errors by it (a UI maps it to its own text);
+ * the messages are for people and logs.
+ */
+export type CoreErrorCode =
+  | SignerErrorCode
+  | PasskeyErrorCode
+  | OauthErrorCode
+  | "OAUTH_FAILED"
+  | "ACTIVITY_FAILED"
+  | FrameErrorCode
+  | ApiErrorCode;

@@ -1,0 +1,16 @@
+export { ActivityError, type MultiFactor, SignerApiError } from "./api";
+export { LatchkeyError } from "./base";
+export {
+  type ApiErrorCode,
+  type CoreErrorCode,
+  type FrameErrorCode,
+  type OauthErrorCode,
+  OauthErrorMessages,
+  type PasskeyErrorCode,
+  PasskeyErrorMessages,
+  type SignerErrorCode,
+  SignerErrorMessages,
+} from "./codes";
+export { isOauthCancelled, OauthCancelledError, OauthError } from "./oauth";
+export { isPasskeyCancelled, PasskeyCancelledError, PasskeyError } from "./passkey";
+export { MfaRequiredError, SignerError } from "./signer";

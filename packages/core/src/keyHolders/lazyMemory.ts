@@ -1,0 +1,21 @@
+import type { KeyHolder } from "./types";
+
+/**
+ * The memory key holder for use without a window (Node, SSR), loaded on first use: a browser bundle of the
+ * signer then never carries its HPKE and curve code (about 26 KB gzip).
+ */
+export function lazyMemoryKeyHolder(): KeyHolder {
+  let inner: Promise<KeyHolder> | undefined;
+  const get = () => {
+    inner ??= import("./memory").then((m) => m.createMemoryKeyHolder());
+    return inner;
+  };
+  return {
+    kind: "memory",
+    initTargetKey: async () => (await get()).initTargetKey(),
+    getTargetPublicKey: async () => (await get()).getTargetPublicKey(),
+    injectCredentialBundle: async (bundle) => (await get()).injectCredentialBundle(bundle),
+    stamp: async (body) => (await get()).stamp(body),
+    clear: async (options) => (await get()).clear(options),
+  };
+}

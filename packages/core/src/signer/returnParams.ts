@@ -1,0 +1,37 @@
+import type { ReturnHandler, SignerBase } from "./types";
+import { type AuthUrlParams, readAuthUrlParams, type UrlWindow } from "./urlParams";
+
+/**
+ * Reads the auth parameters a flow that left the page came back with (spec §9) and strips them from the
+ * address bar, so a reload does not replay them.
+ */
+export function takeReturnParams(win: UrlWindow | null): AuthUrlParams {
+  if (!win) return {};
+  const { params, strippedUrl } = readAuthUrlParams(win.location.href);
+  if (strippedUrl) win.history.replaceState(win.history.state, "", strippedUrl);
+  return params;
+}
+
+/** `?error=…` without a session: the provider or the service refused; the app shows it on its initial step. */
+const urlError: ReturnHandler = {
+  name: "urlError",
+  phase: "beforeSession",
+  handle(signer, params) {
+    if (params.error) signer.store.setState({ error: { name: "AuthError", message: params.error } });
+  },
+};
+
+/** Every return handler, in order: the URL error first, then each auth method's own. */
+export function returnHandlers(signer: SignerBase): ReturnHandler[] {
+  return [urlError, ...Object.values(signer._internal.authMethods).flatMap((m) => m.returnHandlers ?? [])];
+}
+
+/** Runs the handlers of one phase, one after the other. */
+export async function handleReturn(
+  signer: SignerBase,
+  params: AuthUrlParams,
+  phase: ReturnHandler["phase"],
+): Promise<void> {
+  for (const handler of returnHandlers(signer))
+    if (handler.phase === phase) await handler.handle(signer, params);
+}

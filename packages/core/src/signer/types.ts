@@ -1,0 +1,222 @@
+import type { EmailMode } from "@latchkey/protocol";
+import type { OauthParams } from "../authMethods/oauth/url";
+import type { SignerClient } from "../client/signerClient";
+import type { MultiFactorCode, PasskeyCredentials } from "../client/types";
+import type { KeyHolder } from "../keyHolders/types";
+import type { Clock } from "../session/clock";
+import type { SessionEventTarget, SessionManager } from "../session/sessionManager";
+import type { SessionStorageLike } from "../session/storage";
+import type { SessionType, User } from "../session/types";
+import type { Emitter, SignerEvents, SignerStateError } from "./events";
+import type { SignerStatus } from "./status";
+import type { Store } from "./store";
+import type { AuthUrlParams, UrlWindow } from "./urlParams";
+
+export interface SignerOptions {
+  /** The signer service, e.g. `https://auth.example.com`. */
+  baseUrl: string;
+  apiKey?: string;
+  jwt?: string;
+  /** Defaults to the auth iframe in a browser and to memory elsewhere. */
+  keyHolder?: KeyHolder;
+  /** The app's id: narrows the auth frame's `frame-ancestors` to this app's origins. */
+  appId?: string;
+  /** Where the default auth iframe goes (`document.body` by default). */
+  iframeContainer?: HTMLElement;
+  storage?: SessionStorageLike;
+  sessionKey?: string;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  /** Session lifetime asked of the service (default 900 s). */
+  expirationSeconds?: number;
+  /** Where focus/storage events and URL parameters come from: `window` by default, `null` for none. */
+  window?: (UrlWindow & SessionEventTarget) | null;
+  /** Magic-link target; must be on the app's allow-list. */
+  redirectUrl?: string;
+  /** WebAuthn relying-party id for passkeys; `location.hostname` by default. Must match the app's config. */
+  rpId?: string;
+  /** Relying-party name the passkey prompt shows; the rpId by default. */
+  rpName?: string;
+  /** Where passkeys come from: `navigator.credentials` by default (tests may pass a software one). */
+  credentials?: PasskeyCredentials;
+  /**
+   * Pop-up social sign-in opens its window inside `authenticate()` itself (call it in the click
+   * handler). Off by default (spec §9): then call `preparePopupOauth()` in the click handler first.
+   */
+  enablePopupOauth?: boolean;
+  /** The service's OAuth callback; `<baseUrl>/oauth/callback` by default. */
+  oauthCallbackUrl?: string;
+}
+
+/** What the signer's store holds (spec §3); `signer.getState()` answers it. */
+export interface SignerState {
+  user: User | null;
+  status: SignerStatus;
+  error: SignerStateError | null;
+  mfaStatus: { mfaRequired: boolean; mfaFactorId?: string };
+  isNewUser?: boolean;
+  otpId?: string;
+  authLinkingStatus?: { email: string; providerName?: string; idToken: string };
+}
+
+export type EmailAuthenticateParams = {
+  type: "email";
+  email: string;
+  emailMode?: EmailMode;
+  redirectParams?: string;
+  multiFactors?: MultiFactorCode[];
+};
+
+export type OtpAuthenticateParams = { type: "otp"; otpCode: string; multiFactors?: MultiFactorCode[] };
+
+export type PasskeyAuthenticateParams = {
+  type: "passkey";
+  /** Create a passkey and a new account with it (else sign in with an existing passkey). */
+  createNew?: boolean;
+  /** With an email that has no account yet, a passkey is created too (spec §4). */
+  email?: string;
+  /** Aborts the passkey prompt (e.g. the modal's Cancel): rejects with a PasskeyCancelledError. */
+  signal?: AbortSignal;
+};
+
+/**
+ * Social sign-in (spec §3, OAuth config plus `type: "oauth"`). Pop-up mode needs `enablePopupOauth` or
+ * a prior `preparePopupOauth()`; redirect mode leaves the page and completes on the way back (`init()`).
+ */
+export type OauthAuthenticateParams = { type: "oauth" } & OauthParams & {
+    /** Aborts a pop-up sign-in (e.g. the modal's Back): closes the pop-up, rejects with OauthCancelledError. */
+    signal?: AbortSignal;
+  };
+
+export type AuthenticateParams =
+  | EmailAuthenticateParams
+  | OtpAuthenticateParams
+  | PasskeyAuthenticateParams
+  | OauthAuthenticateParams;
+
+export interface AuthenticateResult {
+  status: SignerStatus;
+  user: User | null;
+  /** The provider's ID token of an OAuth sign-in (the only result with `fetchIdTokenOnly`). */
+  idToken?: string;
+}
+
+export interface CompleteAuthWithBundleParams {
+  bundle: string;
+  orgId: string;
+  authenticatingType?: SessionType;
+  connectedEventName?: "connected" | "connectedPasskey" | "connectedOauth";
+  idToken?: string;
+  /** The passkey that signed in (set on the user of a passkey session). */
+  credentialId?: string;
+}
+
+/**
+ * One kind of URL return (spec §9): a flow that left the page and came back with query parameters.
+ * `init()` runs every handler of every auth method, in order: the `beforeSession` ones before the stored
+ * session is read (they may write one), the `afterSession` ones after (they act for the signed-in user).
+ * A handler ignores parameters that are not its own, and keeps its failures in the state.
+ */
+export interface ReturnHandler {
+  readonly name: string;
+  readonly phase: "beforeSession" | "afterSession";
+  handle(signer: SignerBase, params: AuthUrlParams): Promise<void> | void;
+}
+
+/**
+ * A way to sign in, shaped like a wagmi connector: a factory makes one per signer, and the state of an
+ * attempt (a pending prompt, a prepared pop-up) lives in the factory's closure.
+ */
+export interface AuthMethod<P extends AuthenticateParams = AuthenticateParams> {
+  /** The `authenticate({type})` values it answers. */
+  readonly types: readonly P["type"][];
+  /**
+   * Runs one attempt; awaits `init()` itself, so whatever must happen inside the user's click (opening a
+   * pop-up) happens before its first `await`.
+   */
+  authenticate(signer: SignerBase, params: P): Promise<AuthenticateResult>;
+  readonly returnHandlers?: readonly ReturnHandler[];
+}
+
+/** What a passkey ceremony needs: the credentials container, the relying party and an abort signal. */
+export interface PasskeyCeremony {
+  credentials: PasskeyCredentials;
+  rpId: string;
+  rpName: string;
+  signal: AbortSignal;
+  /** False once a newer passkey prompt replaced this one. */
+  isCurrent(): boolean;
+  done(): void;
+}
+
+export interface PasskeyMethod extends AuthMethod<PasskeyAuthenticateParams> {
+  /** Starts a prompt; a newer one aborts it (browsers allow one at a time). */
+  startCeremony(signer: SignerBase, signal?: AbortSignal): PasskeyCeremony;
+  /** The user name a new passkey is stored under: the email, or a dated "Passkey …". */
+  userName(signer: SignerBase, email?: string): string;
+}
+
+/** A pop-up claimed synchronously inside the user's click, or why there is none. */
+export type PopupClaim = { popup: Window; error?: undefined } | { popup?: undefined; error: unknown };
+
+export interface OauthMethod extends AuthMethod<OauthAuthenticateParams> {
+  /** Opens the blank pop-up for the next pop-up attempt (in the click handler). */
+  preparePopup(signer: SignerBase): void;
+  /** Synchronous: the prepared pop-up, or a new one when `enablePopupOauth` is on. */
+  claimPopup(signer: SignerBase): PopupClaim;
+  /** A pop-up round trip that only fetches an ID token (to link the provider); the state does not change. */
+  fetchIdToken(
+    signer: SignerBase,
+    params: Omit<OauthParams, "mode" | "fetchIdTokenOnly">,
+    claim: PopupClaim | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ idToken: string; providerName: string }>;
+  /** Leaves the page for the provider to fetch an ID token; only `fetchIdTokenOnly` comes back. */
+  redirectForIdToken(
+    signer: SignerBase,
+    params: Omit<OauthParams, "mode" | "fetchIdTokenOnly">,
+  ): Promise<never>;
+}
+
+/** The auth methods of one signer, by name (`authMethods/index.ts` makes them). */
+export interface SignerAuthMethods {
+  email: AuthMethod<EmailAuthenticateParams | OtpAuthenticateParams>;
+  passkey: PasskeyMethod;
+  oauth: OauthMethod;
+}
+
+/** Session lifecycle of one signer (`signer/lifecycle.ts`). */
+export interface Lifecycle {
+  /** Reads the URL return and the stored session, then watches the session; once. */
+  init(): Promise<void>;
+  /** Forgets the session in this tab (the key holder's keys; the target key too when asked). */
+  disconnectLocally(clearTargetKey: boolean): Promise<void>;
+  /** The bundle of the session this tab holds: a session change with the same bundle only updates the user. */
+  adoptBundle(bundle: string | undefined): void;
+  destroy(): void;
+}
+
+/** @internal Wiring of one signer, for actions and auth methods; not a stable API. */
+export interface SignerInternals {
+  readonly options: SignerOptions;
+  readonly emitter: Emitter<SignerEvents>;
+  /** Where URL parameters, pop-ups and session events come from; null outside a browser. */
+  readonly window: (UrlWindow & SessionEventTarget) | null;
+  /** Session lifetime asked of the service. */
+  readonly expirationSeconds: number;
+  readonly lifecycle: Lifecycle;
+  readonly authMethods: SignerAuthMethods;
+}
+
+/**
+ * What actions take as their first parameter (viem's `client`, wagmi's `config`): a {@link Signer}
+ * created by `createSigner`.
+ */
+export interface SignerBase {
+  readonly client: SignerClient;
+  readonly sessionManager: SessionManager;
+  readonly keyHolder: KeyHolder;
+  readonly store: Store<SignerState>;
+  /** @internal */
+  readonly _internal: SignerInternals;
+}

@@ -18,6 +18,7 @@ import {
   TEST_APP,
   targetKey,
 } from "./helpers";
+import { SoftAuthenticator } from "./soft-authenticator";
 
 /**
  * The three findings of issue 9, refused on both databases:
@@ -188,6 +189,80 @@ describe.each(["sqlite", "postgres"] as const)("stamps and input (%s)", (kind) =
         });
       }
       expect(await state()).toEqual(before);
+    });
+  });
+
+  describe("F1 for passkeys: the ledger holds the body, whatever the assertion's encoding", () => {
+    it("refuses a passkey lookup replayed re-spaced, mirrored or padded", async () => {
+      const auth = new SoftAuthenticator("app.test", "http://app.test");
+      const challenge = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+      const signup = await post(
+        h.url,
+        "/signer/v1/signup",
+        { passkey: { challenge, attestation: auth.attest(challenge) } },
+        KEY,
+      );
+      expect(signup.status).toBe(200);
+      const rootOrgId = (await post(h.url, "/signer/v1/signer-config", {}, KEY)).json.rootOrgId as string;
+      const body = JSON.stringify({
+        type: "QUERY_TYPE_WHOAMI",
+        organizationId: rootOrgId,
+        timestampMs: ts(),
+      });
+      const header = auth.stamp(body);
+      const send = (value: string) =>
+        post(
+          h.url,
+          "/signer/v1/whoami",
+          {
+            stampedRequest: {
+              body,
+              url: WHOAMI_URL,
+              stamp: { stampHeaderName: "X-Stamp-WebAuthn", stampHeaderValue: value },
+            },
+          },
+          KEY,
+        );
+      expect((await send(header)).status).toBe(200);
+      const parsed = JSON.parse(header) as { signature: string };
+      const sig = p256.Signature.fromBytes(Buffer.from(parsed.signature, "base64url"), "der");
+      const mirrored = Buffer.from(new p256.Signature(sig.r, N - sig.s).toBytes("der")).toString("base64url");
+      const variants: [string, string, string][] = [
+        ["re-spaced", header.replace(/,"/g, `, "`).replace(/":"/g, `": "`), "STAMP_REPLAYED"],
+        ["mirrored signature", JSON.stringify({ ...parsed, signature: mirrored }), "STAMP_REPLAYED"],
+        [
+          "padded signature",
+          JSON.stringify({ ...parsed, signature: `${parsed.signature}=` }),
+          "STAMP_REPLAYED",
+        ],
+      ];
+      for (const [name, value, code] of variants) {
+        const r = await send(value);
+        expect({ name, status: r.status, code: r.json.code }).toEqual({ name, status: 401, code });
+      }
+      // A new body, its assertion padded: base64url without padding is the one encoding accepted.
+      const fresh = JSON.stringify({
+        type: "QUERY_TYPE_WHOAMI",
+        organizationId: rootOrgId,
+        timestampMs: ts(),
+      });
+      const padded = JSON.parse(auth.stamp(fresh)) as { signature: string };
+      const r = await post(
+        h.url,
+        "/signer/v1/whoami",
+        {
+          stampedRequest: {
+            body: fresh,
+            url: WHOAMI_URL,
+            stamp: {
+              stampHeaderName: "X-Stamp-WebAuthn",
+              stampHeaderValue: JSON.stringify({ ...padded, signature: `${padded.signature}=` }),
+            },
+          },
+        },
+        KEY,
+      );
+      expect({ status: r.status, code: r.json.code }).toEqual({ status: 401, code: "INVALID_STAMP" });
     });
   });
 

@@ -9,7 +9,7 @@ import { freshDatabase } from "./helpers";
 const BIN = resolve(__dirname, "../bin/latchkey.js");
 const run = promisify(execFile);
 
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 45_000): Promise<string> {
   return new Promise((res, rej) => {
     let out = "";
     const timer = setTimeout(() => rej(new Error(`timed out; output:\n${out}`)), timeoutMs);

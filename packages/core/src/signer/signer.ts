@@ -22,14 +22,13 @@ import { type VerifyMfaParameters, verifyMfa } from "../actions/verifyMfa";
 import { createAuthMethods } from "../authMethods";
 import { SignerClient } from "../client/signerClient";
 import type { MultiFactor } from "../errors";
-import { createIframeKeyHolder } from "../keyHolders/iframe";
-import { lazyMemoryKeyHolder } from "../keyHolders/lazyMemory";
+import { defaultKeyHolder } from "../keyHolders/default";
 import type { KeyHolder } from "../keyHolders/types";
 import { type SessionEventTarget, SessionManager } from "../session/sessionManager";
 import type { User } from "../session/types";
 import { Emitter, type SignerEvents } from "./events";
 import { createLifecycle } from "./lifecycle";
-import { initialSignerState } from "./state";
+import { deriveEvents, initialSignerState } from "./state";
 import type { SignerStatus } from "./status";
 import { createStore, type Store } from "./store";
 import type {
@@ -73,16 +72,7 @@ export class Signer implements SignerBase {
 
   constructor(options: SignerOptions) {
     const win = options.window === undefined ? browserWindow() : options.window;
-    const frameUrl = new URL(`${options.baseUrl.replace(/\/+$/, "")}/frames/auth`);
-    if (options.appId) frameUrl.searchParams.set("appId", options.appId);
-    this.keyHolder =
-      options.keyHolder ??
-      (win
-        ? createIframeKeyHolder({
-            frameUrl: frameUrl.toString(),
-            ...(options.iframeContainer ? { container: options.iframeContainer } : {}),
-          })
-        : lazyMemoryKeyHolder());
+    this.keyHolder = options.keyHolder ?? defaultKeyHolder(options, win);
     this.sessionManager = new SessionManager({
       storage: options.storage,
       sessionKey: options.sessionKey,
@@ -107,24 +97,7 @@ export class Signer implements SignerBase {
       lifecycle: createLifecycle(this),
       authMethods: createAuthMethods(),
     };
-    // The state notifications are derived from the store (spec §4: connected on the first user,
-    // disconnected on clearing it).
-    this.store.subscribe(
-      (s) => s.status,
-      (status) => emitter.emit("statusChanged", status),
-    );
-    this.store.subscribe(
-      (s) => s.error,
-      (error) => emitter.emit("errorChanged", error),
-    );
-    this.store.subscribe(
-      (s) => s.user,
-      (user, previous) => {
-        emitter.emit("userChanged", user);
-        if (!previous && user) emitter.emit("connected", user);
-        if (previous && !user) emitter.emit("disconnected", undefined);
-      },
-    );
+    deriveEvents(this.store, emitter);
   }
 
   getState(): Readonly<SignerState> {

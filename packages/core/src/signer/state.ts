@@ -1,6 +1,7 @@
 import { LatchkeyError } from "../errors";
-import type { SignerStateError } from "./events";
+import type { Emitter, SignerEvents, SignerStateError } from "./events";
 import { SignerStatus } from "./status";
+import type { Store } from "./store";
 import type { SignerBase, SignerState } from "./types";
 
 /** A signer before `init()`: nobody signed in yet, status INITIALIZING. */
@@ -23,4 +24,28 @@ export function fail(
 ): never {
   signer.store.setState({ error: toStateError(error), status });
   throw error;
+}
+
+/**
+ * The state notifications are derived from the store: `statusChanged`, `errorChanged`, `userChanged`,
+ * and (spec §4) `connected` on the first user, `disconnected` on clearing it. Subscribed in this order,
+ * so one change that sets a status and a user announces the status first.
+ */
+export function deriveEvents(store: Store<SignerState>, emitter: Emitter<SignerEvents>): void {
+  store.subscribe(
+    (s) => s.status,
+    (status) => emitter.emit("statusChanged", status),
+  );
+  store.subscribe(
+    (s) => s.error,
+    (error) => emitter.emit("errorChanged", error),
+  );
+  store.subscribe(
+    (s) => s.user,
+    (user, previous) => {
+      emitter.emit("userChanged", user);
+      if (!previous && user) emitter.emit("connected", user);
+      if (previous && !user) emitter.emit("disconnected", undefined);
+    },
+  );
 }

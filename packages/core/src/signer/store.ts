@@ -30,15 +30,16 @@ export interface Store<S extends object> {
  */
 export function createStore<S extends object>(initialState: S): Store<S> {
   let state = initialState;
-  const listeners = new Set<(state: S) => void>();
+  // Each listener reads the latest state itself: a listener that sets the state again must not leave
+  // the ones after it with a stale value.
+  const listeners = new Set<() => void>();
   return {
     getState: () => state,
     setState(patch) {
       state = { ...state, ...(typeof patch === "function" ? patch(state) : patch) };
-      const current = state;
       for (const listener of [...listeners]) {
         try {
-          listener(current);
+          listener();
         } catch (error) {
           queueMicrotask(() => {
             throw error;
@@ -56,8 +57,8 @@ export function createStore<S extends object>(initialState: S): Store<S> {
       const equal = options?.equalityFn ?? Object.is;
       // The last slice this subscriber saw: a listener that sets the state again stays consistent.
       let seen = select(state);
-      const onChange = (next: S) => {
-        const slice = select(next);
+      const onChange = () => {
+        const slice = select(state);
         if (equal(slice, seen)) return;
         const previous = seen;
         seen = slice;

@@ -290,7 +290,7 @@ describe("SignerClient passkey calls", () => {
     const { rootOrgId } = await signer.client.signerConfig();
     expect(rootOrgId).toEqual(expect.any(String));
     expect(rootOrgId).not.toBe(user?.orgId);
-    const { stampWithPasskey } = await import("../src/passkey/webauthn");
+    const { stampWithPasskey } = await import("../src/authMethods/passkey/webauthn");
     const stamper = (body: string) => stampWithPasskey(body, { credentials: passkeys, rpId: "localhost" });
     const who = await signer.client.lookupUserWithPasskey({ rootOrgId, stamper });
     expect(who).toMatchObject({

@@ -31,7 +31,7 @@ export async function addPasskey(
   const ceremony = passkeys.startCeremony(signer, signal);
   try {
     const [webauthn, { authenticators }] = await Promise.all([
-      import("../passkey/webauthn"),
+      import("../authMethods/passkey/webauthn"),
       signer.client.getAuthenticators({ orgId: user.orgId, userId: user.userId }),
     ]);
     const registration = await webauthn.createPasskey({

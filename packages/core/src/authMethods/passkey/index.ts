@@ -1,15 +1,15 @@
-import type { PasskeyCredentials } from "../client/types";
-import { PasskeyError, SignerError } from "../errors";
-import { completeSession } from "../signer/completeSession";
-import { fail } from "../signer/state";
-import { SignerStatus } from "../signer/status";
+import type { PasskeyCredentials } from "../../client/types";
+import { PasskeyError, SignerError } from "../../errors";
+import { completeSession } from "../../signer/completeSession";
+import { fail } from "../../signer/state";
+import { SignerStatus } from "../../signer/status";
 import type {
   AuthenticateResult,
   PasskeyAuthenticateParams,
   PasskeyCeremony,
   PasskeyMethod,
   SignerBase,
-} from "../signer/types";
+} from "../../signer/types";
 
 /**
  * Passkey sign-in and sign-up (spec §4–5). The pending prompt is this closure's: browsers allow one at a
@@ -89,7 +89,7 @@ export function passkey(): PasskeyMethod {
     try {
       ceremony = startCeremony(signer, params.signal);
       const active = ceremony;
-      const [webauthn, rootOrgId] = await Promise.all([import("../passkey/webauthn"), getRootOrgId(signer)]);
+      const [webauthn, rootOrgId] = await Promise.all([import("./webauthn"), getRootOrgId(signer)]);
       let createNew = params.createNew ?? false;
       if (!createNew && params.email) createNew = !(await client.lookup({ email: params.email })).orgId;
       const targetPublicKey = await keyHolder.initTargetKey();

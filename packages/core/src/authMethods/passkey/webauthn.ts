@@ -4,8 +4,8 @@
 // lazily imported module's dependencies in lazy initialisers, and static imports that resolve through
 // protocol's `export *` then skip the init (the first request went out with an `undefined` header).
 // The constants are the spec's (§9) and DESIGN §3.2's; webauthn.test.ts checks them against protocol.
-import type { PasskeyAttestation, PasskeyCredentials } from "../client/types";
-import { PasskeyCancelledError, PasskeyError } from "../errors";
+import type { PasskeyAttestation, PasskeyCredentials } from "../../client/types";
+import { PasskeyCancelledError, PasskeyError } from "../../errors";
 
 /** Passkey prompt timeout (spec §9). */
 export const PASSKEY_TIMEOUT_MS = 300_000;

@@ -12,7 +12,7 @@ import type {
   SignerBase,
 } from "../../signer/types";
 import { createAttemptRunner } from "./attempt";
-import { linkingPromptReturn, promptAuthLinking } from "./linking";
+import { linkingPromptReturn, promptAuthLinking } from "./linkingPrompt";
 import { linkRedirectReturn } from "./linkProvider";
 import { openOauthPopup } from "./popup";
 import { fetchedIdToken, oauthRoundTrip, oauthWindow } from "./roundTrip";

@@ -1,11 +1,14 @@
 import {
   ACTIVITY_POLL_INTERVAL_MS,
   type Activity,
-  type MultiFactorOperationType,
+  type Endpoint,
+  type EndpointRequest,
+  type EndpointResponse,
   type QueryName,
   queryTypes,
   SDK_VERSION_HEADER,
   type StampedRequest,
+  signerApi,
   signerQueryTypes,
 } from "@latchkey/protocol";
 import { ActivityError, SignerApiError } from "../errors";
@@ -106,7 +109,18 @@ export class SignerClient {
     return (text ? JSON.parse(text) : {}) as T;
   }
 
-  /** POST `/signer{path}` with a JSON body. */
+  /**
+   * One signer-API call, typed from the protocol's endpoint table (the same table the service registers
+   * its routes from).
+   *
+   * @example
+   * const { orgId } = await client.call(signerApi.lookup, { email: "ada@example.com" });
+   */
+  call<E extends Endpoint>(endpoint: E, body: EndpointRequest<E>): Promise<EndpointResponse<E>> {
+    return this.#post(`/signer${endpoint.path}`, JSON.stringify(body));
+  }
+
+  /** POST `/signer{path}` with a JSON body (prefer `call` with an entry of `signerApi`). */
   request<T>(path: `/v1/${string}`, body: object): Promise<T> {
     return this.#post<T>(`/signer${path}`, JSON.stringify(body));
   }
@@ -140,24 +154,24 @@ export class SignerClient {
   // ---- signer API (DESIGN §3.1) ----
 
   signerConfig(): Promise<SignerConfigResponse> {
-    return this.request("/v1/signer-config", {});
+    return this.call(signerApi.signerConfig, {});
   }
 
   lookup(params: { email: string }): Promise<LookupResponse> {
-    return this.request("/v1/lookup", params);
+    return this.call(signerApi.lookup, params);
   }
 
   signup(params: EmailSignupParams | PasskeySignupParams): Promise<SignupResponse> {
-    return this.request("/v1/signup", params);
+    return this.call(signerApi.signup, params);
   }
 
   /** Starts email auth; an MFA-required answer throws a SignerApiError carrying `multiFactors`. */
   auth(params: EmailAuthParams): Promise<AuthResponse> {
-    return this.request("/v1/auth", params);
+    return this.call(signerApi.auth, params);
   }
 
   otp(params: OtpParams): Promise<OtpResponse> {
-    return this.request("/v1/otp", params);
+    return this.call(signerApi.otp, params);
   }
 
   /** The user behind the held session key, in organisation `orgId`. */
@@ -166,7 +180,7 @@ export class SignerClient {
       type: queryTypes.whoami,
       organizationId: params.orgId,
     });
-    return this.request("/v1/whoami", { stampedRequest });
+    return this.call(signerApi.whoami, { stampedRequest });
   }
 
   /**
@@ -182,11 +196,12 @@ export class SignerClient {
       { type: queryTypes.whoami, organizationId: params.rootOrgId, timestampMs: this.#timestampMs() },
       params.stamper,
     );
-    return this.request("/v1/whoami", { stampedRequest });
+    // A passkey-stamped whoami always answers the credential id.
+    return this.call(signerApi.whoami, { stampedRequest }) as Promise<PasskeyWhoamiResponse>;
   }
 
   prepareOauth(params: { nonce: string }): Promise<PrepareOauthResponse> {
-    return this.request("/v1/prepare-oauth", params);
+    return this.call(signerApi.prepareOauth, params);
   }
 
   /** Signs a raw payload with the user's wallet: answers hex r‖s‖v (65 bytes). */
@@ -200,7 +215,7 @@ export class SignerClient {
         hashFunction: params.hashFunction,
       }),
     );
-    return this.request("/v1/sign-payload", { stampedRequest });
+    return this.call(signerApi.signPayload, { stampedRequest });
   }
 
   /** The user's ways to sign in; carries a stamped read of the user's organisation, typed for this call. */
@@ -209,7 +224,7 @@ export class SignerClient {
       type: signerQueryTypes.listAuthMethods,
       organizationId: params.suborgId,
     });
-    return this.request("/v1/list-auth-methods", { suborgId: params.suborgId, stampedRequest });
+    return this.call(signerApi.listAuthMethods, { suborgId: params.suborgId, stampedRequest });
   }
 
   async addOauthProvider(params: {
@@ -225,7 +240,7 @@ export class SignerClient {
         oauthProviders: params.oauthProviders,
       }),
     );
-    return this.request("/v1/add-oauth-provider", { stampedRequest });
+    return this.call(signerApi.addOauthProvider, { stampedRequest });
   }
 
   async removeOauthProvider(params: {
@@ -240,23 +255,23 @@ export class SignerClient {
         providerIds: params.providerIds,
       }),
     );
-    return this.request("/v1/remove-oauth-provider", { stampedRequest });
+    return this.call(signerApi.removeOauthProvider, { stampedRequest });
   }
 
   // An MFA change is a stamped operation: the signed body names it and carries its parameters, so a
   // stamp made for anything else is refused (and this one is single use). The outer fields repeat them
   // for the reference shape.
-  async #mfaChange<T>(
-    path: `/v1/${string}`,
-    type: MultiFactorOperationType,
+  async #mfaChange<E extends Endpoint>(
+    endpoint: E,
     orgId: string,
     parameters: Record<string, unknown>,
-  ): Promise<T> {
+  ): Promise<EndpointResponse<E>> {
+    const type = endpoint.stamped?.type ?? "";
     const stampedRequest = await this.stampRequest(
       "/public/v1/query/whoami",
       this.#submitBody(type, orgId, parameters),
     );
-    return this.request(path, { stampedRequest, ...parameters });
+    return this.call(endpoint, { stampedRequest, ...parameters } as EndpointRequest<E>);
   }
 
   async authListMultiFactors(params: { orgId: string }): Promise<MultiFactorsResponse> {
@@ -264,51 +279,36 @@ export class SignerClient {
       type: signerQueryTypes.listMultiFactors,
       organizationId: params.orgId,
     });
-    return this.request("/v1/auth-list-multi-factors", { stampedRequest });
+    return this.call(signerApi.authListMultiFactors, { stampedRequest });
   }
 
   authRequestMultiFactor(params: {
     orgId: string;
     multiFactorType: "totp";
   }): Promise<RequestMultiFactorResponse> {
-    return this.#mfaChange(
-      "/v1/auth-request-multi-factor",
-      "OPERATION_TYPE_REQUEST_MULTI_FACTOR",
-      params.orgId,
-      {
-        multiFactorType: params.multiFactorType,
-      },
-    );
+    return this.#mfaChange(signerApi.authRequestMultiFactor, params.orgId, {
+      multiFactorType: params.multiFactorType,
+    });
   }
 
   authVerifyMultiFactor(params: MultiFactorCode & { orgId: string }): Promise<MultiFactorsResponse> {
-    return this.#mfaChange(
-      "/v1/auth-verify-multi-factor",
-      "OPERATION_TYPE_VERIFY_MULTI_FACTOR",
-      params.orgId,
-      {
-        multiFactorId: params.multiFactorId,
-        multiFactorCode: params.multiFactorCode,
-      },
-    );
+    return this.#mfaChange(signerApi.authVerifyMultiFactor, params.orgId, {
+      multiFactorId: params.multiFactorId,
+      multiFactorCode: params.multiFactorCode,
+    });
   }
 
   authDeleteMultiFactors(params: { orgId: string; multiFactorIds: string[] }): Promise<MultiFactorsResponse> {
-    return this.#mfaChange(
-      "/v1/auth-delete-multi-factors",
-      "OPERATION_TYPE_DELETE_MULTI_FACTORS",
-      params.orgId,
-      {
-        multiFactorIds: params.multiFactorIds,
-      },
-    );
+    return this.#mfaChange(signerApi.authDeleteMultiFactors, params.orgId, {
+      multiFactorIds: params.multiFactorIds,
+    });
   }
 
   authValidateMultiFactors(params: {
     encryptedPayload: string;
     multiFactors: MultiFactorCode[];
   }): Promise<ValidateMultiFactorsResponse> {
-    return this.request("/v1/auth-validate-multi-factors", params);
+    return this.call(signerApi.authValidateMultiFactors, params);
   }
 
   // ---- key-management API (DESIGN §3.3) ----

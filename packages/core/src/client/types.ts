@@ -5,29 +5,37 @@ import type {
   EmailMode,
   HashFunction,
   LookupResponse,
+  MultiFactorsResponse,
   OtpResponse,
   PayloadEncoding,
+  PrepareOauthResponse,
+  RequestMultiFactorResponse,
   SignerConfigResponse,
   SignPayloadResponse,
   SignupResponse,
   StampedRequest,
   StampHeader,
+  ValidateMultiFactorsResponse,
   WhoamiResponse,
 } from "@latchkey/protocol";
-import type { MultiFactor } from "../errors";
 
+// The wire's shapes are protocol's (one definition, shared with the service); these are re-exports.
 export type {
   Activity,
   AuthMethods,
   AuthResponse,
   EmailMode,
   LookupResponse,
+  MultiFactorsResponse,
   OtpResponse,
+  PrepareOauthResponse,
+  RequestMultiFactorResponse,
   SignerConfigResponse,
   SignPayloadResponse,
   SignupResponse,
   StampedRequest,
   StampHeader,
+  ValidateMultiFactorsResponse,
   WhoamiResponse,
 };
 
@@ -75,12 +83,6 @@ export interface OtpParams {
   multiFactors?: MultiFactorCode[];
 }
 
-export interface PrepareOauthResponse {
-  codeChallenge: string;
-  requestKey: string;
-  authProviders: { id: string; isCustomProvider?: boolean; clientId: string; authEndpoint: string }[];
-}
-
 export interface SignRawPayloadParams {
   orgId: string;
   signWith: string;
@@ -88,21 +90,6 @@ export interface SignRawPayloadParams {
   payload: string;
   encoding: PayloadEncoding;
   hashFunction: HashFunction;
-}
-
-export interface MultiFactorsResponse {
-  multiFactors: MultiFactor[];
-}
-
-export interface RequestMultiFactorResponse {
-  multiFactorType: "totp";
-  multiFactorId: string;
-  multiFactorTotpUrl: string;
-}
-
-export interface ValidateMultiFactorsResponse {
-  payload: { credentialBundle: string };
-  multiFactors: MultiFactor[];
 }
 
 /** What `navigator.credentials.create()` answered, as the service verifies it (spec §3). */

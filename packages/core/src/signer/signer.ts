@@ -129,19 +129,22 @@ export class Signer implements SignerBase {
     this._internal.lifecycle.destroy();
   }
 
-  /** See {@link authenticate} (actions/authenticate.ts). */
+  /**
+   * Signs in by `type` ("email", "otp", "passkey", "oauth"); settles when the step it started settles
+   * (actions/authenticate.ts).
+   */
   authenticate(params: AuthenticateParams): Promise<AuthenticateResult> {
     return authenticate(this, params);
   }
-  /** See {@link preparePopupOauth}: call it in the click handler when `enablePopupOauth` is off. */
+  /** Opens the blank sign-in pop-up in the click handler when `enablePopupOauth` is off. */
   preparePopupOauth(): void {
     preparePopupOauth(this);
   }
-  /** See {@link validateMultiFactors}: finishes a sign-in that needed a second factor. */
+  /** Finishes a sign-in that needed a second factor, with the TOTP code. */
   validateMultiFactors(params: ValidateMultiFactorsParameters): Promise<User> {
     return validateMultiFactors(this, params);
   }
-  /** See {@link completeAuthWithBundle}. */
+  /** Injects a credential bundle, reads the user with it and stores the session. */
   completeAuthWithBundle(params: CompleteAuthWithBundleParams): Promise<User> {
     return completeAuthWithBundle(this, params);
   }
@@ -150,43 +153,43 @@ export class Signer implements SignerBase {
     return requireUser(this);
   }
 
-  /** See {@link listAuthMethods}. */
+  /** The user's ways to sign in (email, OAuth providers, passkeys, MFA factors). */
   listAuthMethods(): Promise<ListAuthMethodsReturnType> {
     return listAuthMethods(this);
   }
-  /** See {@link addOauthProvider}. */
+  /** Links a social sign-in to the user (ID token, pop-up or redirect); answers the linked providers. */
   addOauthProvider(params: AddOauthProviderParameters): Promise<AddOauthProviderReturnType> {
     return addOauthProvider(this, params);
   }
-  /** See {@link removeOauthProvider}. */
+  /** Unlinks an OAuth provider; 'OAuth providers not found' when the user has no such link. */
   removeOauthProvider(providerId: string): Promise<void> {
     return removeOauthProvider(this, { providerId });
   }
-  /** See {@link getMfaFactors}. */
+  /** The user's second factors. */
   getMfaFactors(): Promise<MultiFactor[]> {
     return getMfaFactors(this);
   }
-  /** See {@link addMfa}. */
+  /** Starts adding a TOTP factor: its id and the `otpauth://` URL to show as a QR code. */
   addMfa(params?: AddMfaParameters): Promise<AddMfaReturnType> {
     return addMfa(this, params);
   }
-  /** See {@link verifyMfa}. */
+  /** Confirms a new factor with a code from the authenticator app. */
   verifyMfa(params: VerifyMfaParameters): Promise<MultiFactor[]> {
     return verifyMfa(this, params);
   }
-  /** See {@link removeMfa}. */
+  /** Removes second factors; answers the user's remaining ones. */
   removeMfa(params: RemoveMfaParameters): Promise<MultiFactor[]> {
     return removeMfa(this, params);
   }
-  /** See {@link addPasskey}. */
+  /** Adds a passkey to the user (the prompt excludes their existing ones); answers its authenticator id. */
   addPasskey(params?: AddPasskeyParameters): Promise<string> {
     return addPasskey(this, params);
   }
-  /** See {@link removePasskey}. */
+  /** Removes one of the user's passkeys; the last way to sign in cannot be removed (LAST_AUTH_METHOD). */
   removePasskey(authenticatorId: string): Promise<void> {
     return removePasskey(this, { authenticatorId });
   }
-  /** See {@link getPasskeyStatus}. */
+  /** Whether the user has a passkey, and which. */
   getPasskeyStatus(): Promise<GetPasskeyStatusReturnType> {
     return getPasskeyStatus(this);
   }

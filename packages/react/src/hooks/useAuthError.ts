@@ -1,13 +1,9 @@
-import type { SignerStateError } from "@latchkey/core";
-import { useSyncExternalStore } from "react";
-import { useSigner } from "./useSigner";
+import type { SignerState, SignerStateError } from "@latchkey/core";
+import { useSignerState } from "./useSignerState";
+
+const selectError = (state: SignerState) => state.error;
 
 /** The last sign-in error of the signer (`{name, code, message}`; `code` is stable, for branching), or null. */
 export function useAuthError(): SignerStateError | null {
-  const signer = useSigner();
-  return useSyncExternalStore(
-    (onChange) => signer.on("errorChanged", onChange),
-    () => signer.getState().error,
-    () => null,
-  );
+  return useSignerState(selectError, null);
 }

@@ -1,6 +1,5 @@
-import { SignerStatus } from "@latchkey/core";
-import { useSyncExternalStore } from "react";
-import { useSigner } from "./useSigner";
+import { type SignerState, SignerStatus } from "@latchkey/core";
+import { useSignerState } from "./useSignerState";
 
 export interface UseSignerStatusResult {
   status: SignerStatus;
@@ -11,13 +10,10 @@ export interface UseSignerStatusResult {
 }
 
 /** The signer's status (spec §3), re-rendering on every change; INITIALIZING during server rendering. */
+const selectStatus = (state: SignerState) => state.status;
+
 export function useSignerStatus(): UseSignerStatusResult {
-  const signer = useSigner();
-  const status = useSyncExternalStore(
-    (onChange) => signer.on("statusChanged", onChange),
-    () => signer.status,
-    () => SignerStatus.INITIALIZING,
-  );
+  const status = useSignerState(selectStatus, SignerStatus.INITIALIZING);
   return {
     status,
     isInitializing: status === SignerStatus.INITIALIZING,

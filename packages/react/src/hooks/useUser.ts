@@ -1,18 +1,9 @@
-import type { User } from "@latchkey/core";
-import { useSyncExternalStore } from "react";
-import { useSigner } from "./useSigner";
+import type { SignerState, User } from "@latchkey/core";
+import { useSignerState } from "./useSignerState";
 
-/** The signed-in user (EVM address, Solana address, email...) or null. */
+const selectUser = (state: SignerState) => state.user;
+
+/** The signed-in user (EVM address, Solana address, email...) or null; re-renders on any change of it. */
 export function useUser(): User | null {
-  const signer = useSigner();
-  return useSyncExternalStore(
-    (onChange) => {
-      const offs = [signer.on("statusChanged", onChange), signer.on("disconnected", onChange)];
-      return () => {
-        for (const off of offs) off();
-      };
-    },
-    () => signer.user,
-    () => null,
-  );
+  return useSignerState(selectUser, null);
 }

@@ -84,3 +84,20 @@ export function signOne(
   const hex = Buffer.from(sig).toString("hex");
   return { r: hex.slice(0, 64), s: hex.slice(64), v: "00" };
 }
+
+/**
+ * Runs `sign` with the opened key of the caller's account `signWith`, and wipes the key after, whatever
+ * happens.
+ */
+export async function withSigningKey<T>(
+  ctx: Pick<ActivityContext, "db" | "keyring" | "caches">,
+  params: { orgId: string; signWith: string },
+  sign: (curve: "CURVE_SECP256K1" | "CURVE_ED25519", privateKey: Uint8Array) => T,
+): Promise<T> {
+  const { curve, privateKey } = await loadSigningAccount(ctx, params);
+  try {
+    return sign(curve, privateKey);
+  } finally {
+    privateKey.fill(0);
+  }
+}

@@ -166,6 +166,30 @@ export async function handleOauthCallback(
   if (state.fetchIdTokenOnly)
     return answer(state, { status: "FETCHED_ID_TOKEN_ONLY", idToken, authProvider: provider.id });
 
+  /** A session for `user`, sealed to the browser's key, and the answer that carries it. */
+  const signedIn = async (user: UserRecord, isSignup: boolean): Promise<CallbackAnswer> => {
+    const session = await issueSession(ctx, {
+      user,
+      targetPublicKey: state.targetPublicKey,
+      expirationSeconds: state.expirationSeconds,
+      name: "oauth",
+    });
+    await ctx.audit(isSignup ? "user.signup" : "user.signin", {
+      appId: app.id,
+      userId: user.id,
+      ip,
+      details: { method: "oauth", provider: provider.id },
+    });
+    return answer(state, {
+      status: "SUCCESS",
+      bundle: session.credentialBundle,
+      orgId: user.orgId,
+      idToken,
+      isSignup,
+      authProvider: provider.id,
+    });
+  };
+
   const issuer = String(claims.iss);
   const subject = String(claims.sub);
   const email = typeof claims.email === "string" ? claims.email.toLowerCase() : undefined;
@@ -186,26 +210,7 @@ export async function handleOauthCallback(
       appId: linked.app_id,
       email: linked.email,
     };
-    const session = await issueSession(ctx, {
-      user,
-      targetPublicKey: state.targetPublicKey,
-      expirationSeconds: state.expirationSeconds,
-      name: "oauth",
-    });
-    await ctx.audit("user.signin", {
-      appId: app.id,
-      userId: user.id,
-      ip,
-      details: { method: "oauth", provider: provider.id },
-    });
-    return answer(state, {
-      status: "SUCCESS",
-      bundle: session.credentialBundle,
-      orgId: user.orgId,
-      idToken,
-      isSignup: false,
-      authProvider: provider.id,
-    });
+    return signedIn(user, false);
   }
 
   // The provider's verified email belongs to an existing user: prove the mailbox before linking.
@@ -238,24 +243,5 @@ export async function handleOauthCallback(
     );
     return u;
   });
-  const session = await issueSession(ctx, {
-    user: created,
-    targetPublicKey: state.targetPublicKey,
-    expirationSeconds: state.expirationSeconds,
-    name: "oauth",
-  });
-  await ctx.audit("user.signup", {
-    appId: app.id,
-    userId: created.id,
-    ip,
-    details: { method: "oauth", provider: provider.id },
-  });
-  return answer(state, {
-    status: "SUCCESS",
-    bundle: session.credentialBundle,
-    orgId: created.orgId,
-    idToken,
-    isSignup: true,
-    authProvider: provider.id,
-  });
+  return signedIn(created, true);
 }

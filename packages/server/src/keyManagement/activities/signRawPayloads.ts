@@ -1,26 +1,13 @@
 import { defineActivity } from "../defineActivity";
-import { loadSigningAccount, signOne } from "../signing";
+import { signOne, withSigningKey } from "../signing";
 
 /** `sign_raw_payloads`: several payloads, one account, one activity. */
 export const signRawPayloads = defineActivity({
   type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
-  async pure(ctx, { caller, params }) {
-    const { curve, privateKey } = await loadSigningAccount(ctx, {
-      orgId: caller.user.orgId,
-      signWith: params.signWith,
-    });
-    try {
-      return {
-        signatures: params.payloads.map((payload) =>
-          signOne(curve, privateKey, {
-            payload,
-            encoding: params.encoding,
-            hashFunction: params.hashFunction,
-          }),
-        ),
-      };
-    } finally {
-      privateKey.fill(0);
-    }
-  },
+  pure: (ctx, { caller, params }) =>
+    withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) => ({
+      signatures: params.payloads.map((payload) =>
+        signOne(curve, key, { payload, encoding: params.encoding, hashFunction: params.hashFunction }),
+      ),
+    })),
 });

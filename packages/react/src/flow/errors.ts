@@ -1,12 +1,13 @@
-import type { ErrorCode } from "@latchkey/protocol/errors";
+import type { CoreErrorCode } from "@latchkey/core";
 import { strings } from "../strings";
 
 // Classified by the stable `code` that core's errors (and the signer state's error) carry, never by text.
-const INVALID_OTP = "INVALID_OTP" satisfies ErrorCode;
-const INVALID_MFA_CODE = "INVALID_MFA_CODE" satisfies ErrorCode;
+const INVALID_OTP: CoreErrorCode = "INVALID_OTP";
+const INVALID_MFA_CODE: CoreErrorCode = "INVALID_MFA_CODE";
 
-function codeOf(error: unknown): unknown {
-  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+function codeOf(error: unknown): CoreErrorCode | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  return (error as { code?: CoreErrorCode }).code;
 }
 
 /** The text an error shows as it is: its message (a service error's message is the service's own). */

@@ -12,7 +12,7 @@ export interface MultiFactor {
  * `code` of the body); `responseText` is the raw body, which the UI may parse itself (DESIGN §3.1).
  */
 export class SignerApiError<C extends ApiErrorCode = ApiErrorCode> extends LatchkeyError<C> {
-  override name = "SignerApiError";
+  override name = "SignerApiError" as const;
   readonly status: number;
   readonly path: string;
   readonly data: Record<string, unknown> | undefined;
@@ -51,7 +51,7 @@ export class SignerApiError<C extends ApiErrorCode = ApiErrorCode> extends Latch
  * "ACTIVITY_FAILED"; which of the three it was is `activityStatus`.
  */
 export class ActivityError extends LatchkeyError<"ACTIVITY_FAILED"> {
-  override name = "ActivityError";
+  override name = "ActivityError" as const;
   readonly activityId: string;
   readonly activityStatus: string;
   constructor(activity: { id: string; status: string; failure?: { code: string; message: string } }) {

@@ -20,7 +20,7 @@ export class OauthError<
  * initial step instead of showing a failure.
  */
 export class OauthCancelledError extends OauthError<"OAUTH_CANCELLED"> {
-  override name = "OauthCancelledError";
+  override name = "OauthCancelledError" as const;
   constructor(options?: { cause?: unknown }) {
     super("OAUTH_CANCELLED", undefined, options);
   }

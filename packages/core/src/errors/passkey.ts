@@ -18,7 +18,7 @@ export class PasskeyError<C extends PasskeyErrorCode = PasskeyErrorCode> extends
  * signer's state error, so a UI can go back to its initial step instead of showing a failure.
  */
 export class PasskeyCancelledError extends PasskeyError<"PASSKEY_CANCELLED"> {
-  override name = "PasskeyCancelledError";
+  override name = "PasskeyCancelledError" as const;
   constructor(options?: { cause?: unknown }) {
     super("PASSKEY_CANCELLED", options);
   }

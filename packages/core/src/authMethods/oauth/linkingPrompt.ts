@@ -39,7 +39,7 @@ export const linkingPromptReturn: ReturnHandler = {
   name: "oauthLinkingPrompt",
   phase: "afterSession",
   handle(signer, params) {
-    if (params.bundle || params.status !== "ACCOUNT_LINKING_CONFIRMATION_REQUIRED") return;
+    if ((params.bundle && params.orgId) || params.status !== "ACCOUNT_LINKING_CONFIRMATION_REQUIRED") return;
     const { orgId, otpId, email, idToken, authProvider } = params;
     if (!otpId || !email || !idToken || !orgId || !authProvider) {
       signer.store.setState({ error: toStateError(new SignerError("AUTH_LINKING_PARAMS_MISSING")) });

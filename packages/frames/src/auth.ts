@@ -1,3 +1,4 @@
+import { createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
 import {
   ALLOWED_ORIGINS_META,
   FRAME_INIT_MESSAGE,
@@ -5,7 +6,6 @@ import {
   type FrameRequest,
   type FrameResponse,
 } from "@latchkey/protocol/frame";
-import { FrameError, KeyStore } from "./keyStore";
 
 /**
  * The auth frame (`/frames/auth`): holds the keys for the host page. It accepts a MessagePort only from
@@ -22,7 +22,7 @@ function allowedOrigins(): string[] {
   }
 }
 
-const keys = new KeyStore("latchkey-auth-frame");
+const keys = createBrowserKeyStore("latchkey-auth-frame");
 
 async function handle(request: FrameRequest): Promise<unknown> {
   const { params } = request;
@@ -62,7 +62,7 @@ function start(): void {
         response = {
           id: request.id,
           error:
-            error instanceof FrameError
+            error instanceof KeyStoreError
               ? { code: error.code, message: error.message }
               : { code: "FRAME_ERROR", message: (error as Error).message ?? "frame error" },
         };

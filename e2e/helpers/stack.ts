@@ -1,14 +1,14 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createService, type Service } from "@latchkey/server";
+import type { Service } from "@latchkey/server";
 import react from "@vitejs/plugin-react";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { build } from "vite";
+import { devMailbox, startTestService } from "../../test-support/service";
 
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -99,14 +99,12 @@ export async function startStack(
   await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
   const hostOrigin = `http://${hostName}:${(http.address() as AddressInfo).port}`;
 
-  const service = await createService({
+  const testService = await startTestService({
     db: join(dir, "latchkey.db"),
     dev: true,
-    masterKey: randomBytes(32),
     dataDir: dir,
     devOrigins: [hostOrigin],
     devMagicLinkUrls: [`${hostOrigin}/`],
-    logLevel: "warn",
     apps: [
       {
         id: MAGIC_LINK_APP.id,
@@ -118,8 +116,9 @@ export async function startStack(
       },
     ],
   });
-  const serviceUrl = (await service.listen({ port: 0 })).replace("127.0.0.1", hostName);
-  const devApiKey = service.devApp?.apiKey as string;
+  const { service } = testService;
+  const serviceUrl = testService.url.replace("127.0.0.1", hostName);
+  const devApiKey = testService.devApiKey as string;
   inject = `<script>window.LK_E2E=${JSON.stringify({ serviceUrl, devApiKey, magicLink: MAGIC_LINK_APP })}</script>`;
 
   if (app === "demo") {
@@ -145,43 +144,25 @@ export async function startStack(
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   mkdirSync(ARTIFACTS, { recursive: true });
 
-  const mails = (to: string) => service.ctx.mailer.mailbox().filter((m) => m.to === to);
-  async function mail(to: string, after = 0) {
-    for (let i = 0; i < 500; i++) {
-      const list = mails(to);
-      if (list.length > after) return list[list.length - 1] as { subject: string; text: string };
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`no mail to ${to}`);
-  }
+  const mailbox = devMailbox(service);
   return {
     service,
     serviceUrl,
     devApiKey,
     hostOrigin,
     browser,
-    mail,
-    mailCount: (to) => mails(to).length,
+    mail: mailbox.mail,
+    mailCount: mailbox.count,
     holdNextLoadWith: (param) =>
       new Promise<string>((resolve) => {
         hold = { param, resolve };
       }),
-    async otpCode(to, after) {
-      const m = await mail(to, after);
-      const code = /\b(\d{6})\b/.exec(m.subject)?.[1];
-      if (!code) throw new Error(`no code in "${m.subject}"`);
-      return code;
-    },
-    async magicLink(to, after) {
-      const m = await mail(to, after);
-      const link = /(https?:\/\/\S+)/.exec(m.text)?.[1];
-      if (!link) throw new Error("no link in the mail");
-      return link;
-    },
+    otpCode: mailbox.otpCode,
+    magicLink: mailbox.magicLink,
     async close() {
       // Teardown never hangs a run: Chromium gets 15 s to close, and open keep-alive sockets are dropped.
       await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 15_000))]);
-      await service.close();
+      await testService.close();
       http.closeAllConnections();
       await new Promise((r) => http.close(r));
       rmSync(dir, { recursive: true, force: true });

@@ -11,8 +11,9 @@ import {
 } from "@latchkey/protocol";
 import pg from "pg";
 import { SMTPServer } from "smtp-server";
+import { startTestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
-import { createService, type Service } from "../src/createService";
+import type { Service } from "../src/createService";
 
 export const PG_ADMIN_URL = process.env.LATCHKEY_TEST_PG ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -153,23 +154,21 @@ export async function startHarness(
       this.offset += ms;
     },
   };
-  const service = await createService({
+  const { service, url, close } = await startTestService({
     db: database.url,
-    masterKey: randomBytes(32),
     smtpUrl: smtp.url,
     apps: extra.apps ?? [TEST_APP, LINK_APP],
-    rateLimits: extra.rateLimits,
+    ...(extra.rateLimits ? { rateLimits: extra.rateLimits } : {}),
     logLevel: "silent",
     now: () => clock.now,
   });
-  const url = await service.listen({ port: 0 });
   return {
     service,
     url,
     smtp,
     clock,
     async close() {
-      await service.close();
+      await close();
       await smtp.close();
       await database.drop();
     },

@@ -1,8 +1,5 @@
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createService, type Service } from "@latchkey/server";
+import type { Service } from "@latchkey/server";
+import { devMailbox, startTestService } from "../../../../test-support/service";
 
 export interface TestService {
   service: Service;
@@ -15,54 +12,28 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/** The service in dev mode (dev app, dev mailbox) on SQLite in memory, for the client's tests. */
 export async function startService(
   opts: { now?: () => number; devOrigins?: string[]; devMagicLinkUrls?: string[] } = {},
 ): Promise<TestService> {
-  const dataDir = mkdtempSync(join(tmpdir(), "latchkey-core-"));
-  const service = await createService({
-    db: ":memory:",
+  const t = await startTestService({
     dev: true,
-    masterKey: randomBytes(32),
-    dataDir,
     devOrigins: opts.devOrigins ?? ["http://127.0.0.1:1"],
     devMagicLinkUrls: opts.devMagicLinkUrls ?? ["http://127.0.0.1:1/app"],
-    logLevel: "warn",
     ...(opts.now ? { now: opts.now } : {}),
   });
-  const baseUrl = await service.listen({ port: 0 });
-  const apiKey = service.devApp?.apiKey as string;
-  async function lastMail(to: string, after = 0) {
-    for (let i = 0; i < 200; i++) {
-      const mails = service.ctx.mailer.mailbox().filter((m) => m.to === to);
-      if (mails.length > after) return mails[mails.length - 1] as { subject: string; text: string };
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`no mail to ${to}`);
-  }
+  const mailbox = devMailbox(t.service);
   return {
-    service,
-    baseUrl,
-    apiKey,
-    lastMail,
-    async otpCode(to, after) {
-      const mail = await lastMail(to, after);
-      const code = /\b(\d{6})\b/.exec(mail.subject)?.[1];
-      if (!code) throw new Error(`no code in "${mail.subject}"`);
-      return code;
-    },
-    async magicLink(to, after) {
-      const mail = await lastMail(to, after);
-      const link = /(https?:\/\/\S+)/.exec(mail.text)?.[1];
-      if (!link) throw new Error("no link in the mail");
-      return new URL(link);
-    },
-    async close() {
-      await service.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    service: t.service,
+    baseUrl: t.url,
+    apiKey: t.devApiKey as string,
+    lastMail: mailbox.mail,
+    otpCode: mailbox.otpCode,
+    magicLink: async (to, after) => new URL(await mailbox.magicLink(to, after)),
+    close: t.close,
   };
 }
 
 export function mailCount(s: TestService, to: string): number {
-  return s.service.ctx.mailer.mailbox().filter((m) => m.to === to).length;
+  return devMailbox(s.service).count(to);
 }

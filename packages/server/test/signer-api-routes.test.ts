@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { signerApi } from "@latchkey/protocol";
+import { signerApi } from "@latchkey/protocol/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, post, startHarness, TEST_APP } from "./helpers";
 
@@ -31,7 +31,7 @@ describe("the signer-API endpoint table", () => {
   it("is what the client calls: every call goes through an entry of the table", () => {
     const source = readFileSync(new URL("../../core/src/client/signerClient.ts", import.meta.url), "utf8");
     expect(source.match(/"\/v1\/[a-z-]+"/g) ?? []).toEqual([]);
-    const used = new Set([...source.matchAll(/signerApi\.([A-Za-z]+)/g)].map((m) => m[1]));
+    const used = new Set([...source.matchAll(/signerRoutes\.([A-Za-z]+)/g)].map((m) => m[1]));
     expect([...used].filter((name) => !((name as string) in signerApi))).toEqual([]);
     expect([...used].sort()).toEqual(Object.keys(signerApi).sort());
   });

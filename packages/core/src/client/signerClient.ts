@@ -1,15 +1,15 @@
 import {
   ACTIVITY_POLL_INTERVAL_MS,
   type Activity,
-  type Endpoint,
-  type EndpointRequest,
-  type EndpointResponse,
   type QueryName,
   queryTypes,
+  type Route,
+  type RouteRequest,
+  type RouteResponse,
   SDK_VERSION_HEADER,
   type StampedRequest,
-  signerApi,
   signerQueryTypes,
+  signerRoutes,
 } from "@latchkey/protocol";
 import { ActivityError, SignerApiError } from "../errors";
 import type { KeyHolder } from "../keyHolders/types";
@@ -110,14 +110,14 @@ export class SignerClient {
   }
 
   /**
-   * One signer-API call, typed from the protocol's endpoint table (the same table the service registers
+   * One signer-API call, typed from the protocol's route table (the same table the service registers
    * its routes from).
    *
    * @example
-   * const { orgId } = await client.call(signerApi.lookup, { email: "ada@example.com" });
+   * const { orgId } = await client.call(signerRoutes.lookup, { email: "ada@example.com" });
    */
-  call<E extends Endpoint>(endpoint: E, body: EndpointRequest<E>): Promise<EndpointResponse<E>> {
-    return this.#post(`/signer${endpoint.path}`, JSON.stringify(body));
+  call<R extends Route>(route: R, body: RouteRequest<R>): Promise<RouteResponse<R>> {
+    return this.#post(`/signer${route.path}`, JSON.stringify(body));
   }
 
   /** POST `/signer{path}` with a JSON body (prefer `call` with an entry of `signerApi`). */
@@ -154,24 +154,24 @@ export class SignerClient {
   // ---- signer API (DESIGN §3.1) ----
 
   signerConfig(): Promise<SignerConfigResponse> {
-    return this.call(signerApi.signerConfig, {});
+    return this.call(signerRoutes.signerConfig, {});
   }
 
   lookup(params: { email: string }): Promise<LookupResponse> {
-    return this.call(signerApi.lookup, params);
+    return this.call(signerRoutes.lookup, params);
   }
 
   signup(params: EmailSignupParams | PasskeySignupParams): Promise<SignupResponse> {
-    return this.call(signerApi.signup, params);
+    return this.call(signerRoutes.signup, params);
   }
 
   /** Starts email auth; an MFA-required answer throws a SignerApiError carrying `multiFactors`. */
   auth(params: EmailAuthParams): Promise<AuthResponse> {
-    return this.call(signerApi.auth, params);
+    return this.call(signerRoutes.auth, params);
   }
 
   otp(params: OtpParams): Promise<OtpResponse> {
-    return this.call(signerApi.otp, params);
+    return this.call(signerRoutes.otp, params);
   }
 
   /** The user behind the held session key, in organisation `orgId`. */
@@ -180,7 +180,7 @@ export class SignerClient {
       type: queryTypes.whoami,
       organizationId: params.orgId,
     });
-    return this.call(signerApi.whoami, { stampedRequest });
+    return this.call(signerRoutes.whoami, { stampedRequest });
   }
 
   /**
@@ -197,11 +197,11 @@ export class SignerClient {
       params.stamper,
     );
     // A passkey-stamped whoami always answers the credential id.
-    return this.call(signerApi.whoami, { stampedRequest }) as Promise<PasskeyWhoamiResponse>;
+    return this.call(signerRoutes.whoami, { stampedRequest }) as Promise<PasskeyWhoamiResponse>;
   }
 
   prepareOauth(params: { nonce: string }): Promise<PrepareOauthResponse> {
-    return this.call(signerApi.prepareOauth, params);
+    return this.call(signerRoutes.prepareOauth, params);
   }
 
   /** Signs a raw payload with the user's wallet: answers hex r‖s‖v (65 bytes). */
@@ -215,7 +215,7 @@ export class SignerClient {
         hashFunction: params.hashFunction,
       }),
     );
-    return this.call(signerApi.signPayload, { stampedRequest });
+    return this.call(signerRoutes.signPayload, { stampedRequest });
   }
 
   /** The user's ways to sign in; carries a stamped read of the user's organisation, typed for this call. */
@@ -224,7 +224,7 @@ export class SignerClient {
       type: signerQueryTypes.listAuthMethods,
       organizationId: params.suborgId,
     });
-    return this.call(signerApi.listAuthMethods, { suborgId: params.suborgId, stampedRequest });
+    return this.call(signerRoutes.listAuthMethods, { suborgId: params.suborgId, stampedRequest });
   }
 
   async addOauthProvider(params: {
@@ -240,7 +240,7 @@ export class SignerClient {
         oauthProviders: params.oauthProviders,
       }),
     );
-    return this.call(signerApi.addOauthProvider, { stampedRequest });
+    return this.call(signerRoutes.addOauthProvider, { stampedRequest });
   }
 
   async removeOauthProvider(params: {
@@ -255,23 +255,23 @@ export class SignerClient {
         providerIds: params.providerIds,
       }),
     );
-    return this.call(signerApi.removeOauthProvider, { stampedRequest });
+    return this.call(signerRoutes.removeOauthProvider, { stampedRequest });
   }
 
   // An MFA change is a stamped operation: the signed body names it and carries its parameters, so a
   // stamp made for anything else is refused (and this one is single use). The outer fields repeat them
   // for the reference shape.
-  async #mfaChange<E extends Endpoint>(
+  async #mfaChange<E extends Route>(
     endpoint: E,
     orgId: string,
     parameters: Record<string, unknown>,
-  ): Promise<EndpointResponse<E>> {
+  ): Promise<RouteResponse<E>> {
     const type = endpoint.stamped?.type ?? "";
     const stampedRequest = await this.stampRequest(
       "/public/v1/query/whoami",
       this.#submitBody(type, orgId, parameters),
     );
-    return this.call(endpoint, { stampedRequest, ...parameters } as EndpointRequest<E>);
+    return this.call(endpoint, { stampedRequest, ...parameters } as RouteRequest<E>);
   }
 
   async authListMultiFactors(params: { orgId: string }): Promise<MultiFactorsResponse> {
@@ -279,27 +279,27 @@ export class SignerClient {
       type: signerQueryTypes.listMultiFactors,
       organizationId: params.orgId,
     });
-    return this.call(signerApi.authListMultiFactors, { stampedRequest });
+    return this.call(signerRoutes.authListMultiFactors, { stampedRequest });
   }
 
   authRequestMultiFactor(params: {
     orgId: string;
     multiFactorType: "totp";
   }): Promise<RequestMultiFactorResponse> {
-    return this.#mfaChange(signerApi.authRequestMultiFactor, params.orgId, {
+    return this.#mfaChange(signerRoutes.authRequestMultiFactor, params.orgId, {
       multiFactorType: params.multiFactorType,
     });
   }
 
   authVerifyMultiFactor(params: MultiFactorCode & { orgId: string }): Promise<MultiFactorsResponse> {
-    return this.#mfaChange(signerApi.authVerifyMultiFactor, params.orgId, {
+    return this.#mfaChange(signerRoutes.authVerifyMultiFactor, params.orgId, {
       multiFactorId: params.multiFactorId,
       multiFactorCode: params.multiFactorCode,
     });
   }
 
   authDeleteMultiFactors(params: { orgId: string; multiFactorIds: string[] }): Promise<MultiFactorsResponse> {
-    return this.#mfaChange(signerApi.authDeleteMultiFactors, params.orgId, {
+    return this.#mfaChange(signerRoutes.authDeleteMultiFactors, params.orgId, {
       multiFactorIds: params.multiFactorIds,
     });
   }
@@ -308,7 +308,7 @@ export class SignerClient {
     encryptedPayload: string;
     multiFactors: MultiFactorCode[];
   }): Promise<ValidateMultiFactorsResponse> {
-    return this.call(signerApi.authValidateMultiFactors, params);
+    return this.call(signerRoutes.authValidateMultiFactors, params);
   }
 
   // ---- key-management API (DESIGN §3.3) ----

@@ -1,10 +1,14 @@
 import type { StampHeader } from "@latchkey/protocol";
+import {
+  FRAME_INIT_MESSAGE,
+  FRAME_READY_MESSAGE,
+  type FrameMethod,
+  type FrameRequest,
+  type FrameResponse,
+} from "@latchkey/protocol/frame";
 import { type CoreErrorCode, LatchkeyError, SignerError, type SignerErrorCode } from "../errors";
 import type { KeyHolder } from "./types";
 
-/** Message types of the auth frame's channel (the frame in @latchkey/frames answers them). */
-export const FRAME_INIT_MESSAGE = "latchkey:init";
-export const FRAME_READY_MESSAGE = "latchkey:ready";
 export const DEFAULT_IFRAME_ID = "latchkey-signer-iframe";
 
 export interface IframeKeyHolderOptions {
@@ -15,12 +19,6 @@ export interface IframeKeyHolderOptions {
   iframeId?: string;
   /** How long to wait for the frame to load and answer (ms). */
   timeoutMs?: number;
-}
-
-interface FrameAnswer {
-  id: number;
-  result?: unknown;
-  error?: { code?: string; message: string };
 }
 
 /**
@@ -56,7 +54,7 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
       iframe.addEventListener("load", () => {
         const channel = new MessageChannel();
         channel.port1.onmessage = (event: MessageEvent) => {
-          const data = event.data as { type?: string } & Partial<FrameAnswer>;
+          const data = event.data as { type?: string } & Partial<FrameResponse>;
           if (data?.type === FRAME_READY_MESSAGE) {
             clearTimeout(timer);
             resolve({ port: channel.port1, iframe });
@@ -86,12 +84,12 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
     return connection;
   }
 
-  async function call<T>(method: string, params: object = {}): Promise<T> {
+  async function call<T>(method: FrameMethod, params: FrameRequest["params"] = {}): Promise<T> {
     const { port } = await connect();
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      port.postMessage({ id, method, params });
+      port.postMessage({ id, method, params } satisfies FrameRequest);
     });
   }
 

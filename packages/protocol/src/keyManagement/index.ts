@@ -1,2 +1,3 @@
 export * from "./activities";
 export * from "./queries";
+export * from "./queryTypes";

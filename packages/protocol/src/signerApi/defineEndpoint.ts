@@ -1,42 +1,23 @@
 import type { z } from "zod";
+import type { Route } from "./routes";
 
-/**
- * How a signer endpoint's `stampedRequest` is bound to the operation it performs (DESIGN §3.2): the
- * path its `url` must name, and the `type` its signed body must carry. A body signed for one operation
- * is refused by every other, whatever url or outer fields travel beside it.
- * - `query`: read-only; the body may omit `type` (reference clients send none), else it must match.
- * - `submit`: a key-management activity; `type` must match and the activity's own rules apply.
- * - `operation`: a signer-only change (MFA); `type` must match, the body carries the parameters, and
- *   the stamp is single use.
- */
-export interface StampedBinding {
-  url: `/public/v1/${string}`;
-  type: string;
-  kind: "query" | "submit" | "operation";
-}
-
-/** One signer-API endpoint: its path, its request schema, its response type and, if stamped, its binding. */
-export interface Endpoint<Request extends z.ZodType = z.ZodType, Response = unknown> {
-  path: `/v1/${string}`;
+/** A signer-API route with the schema the server validates its body with. */
+export type Endpoint<R extends Route = Route, Request extends z.ZodType = z.ZodType> = R & {
   request: Request;
-  stamped?: StampedBinding;
-  /** Type-level only: what the endpoint answers. */
-  readonly _response?: Response;
-}
+};
 
 /**
- * Declares an endpoint; the response type is given first, the rest is inferred.
+ * Pairs a route with its request schema; the schema must accept exactly the body the route's type says.
  *
  * @example
- * export const lookup = defineEndpoint<LookupResponse>()({ path: "/v1/lookup", request: lookupRequestSchema });
+ * const lookup = withSchema(signerRoutes.lookup, lookupRequestSchema);
  */
-export function defineEndpoint<Response>() {
-  return <Request extends z.ZodType>(e: {
-    path: `/v1/${string}`;
-    request: Request;
-    stamped?: StampedBinding;
-  }): Endpoint<Request, Response> => e;
+export function withSchema<Q, S, Request extends z.ZodType<unknown, Q>>(
+  route: Route<Q, S>,
+  request: Request & (z.input<Request> extends Q ? unknown : never),
+): Endpoint<Route<Q, S>, Request> {
+  return { ...route, request };
 }
 
-export type EndpointRequest<E> = E extends Endpoint<infer R> ? z.input<R> : never;
-export type EndpointResponse<E> = E extends Endpoint<z.ZodType, infer S> ? S : never;
+export type EndpointRequest<E> = E extends Route<infer Q> ? Q : never;
+export type EndpointResponse<E> = E extends Route<unknown, infer S> ? S : never;

@@ -1,4 +1,5 @@
-import { CONTROL_CHARACTER_ISSUE, ErrorCode } from "@latchkey/protocol";
+import { ErrorCode } from "@latchkey/protocol";
+import { CONTROL_CHARACTER_ISSUE } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import { apiError } from "../errors";
 import { assertNoNul } from "./nul";

@@ -1,4 +1,5 @@
-import { type Endpoint, ErrorCode, stampedRequestBodySchema } from "@latchkey/protocol";
+import { ErrorCode, type Route } from "@latchkey/protocol";
+import { stampedRequestBodySchema } from "@latchkey/protocol/schemas";
 import type { FastifyRequest } from "fastify";
 import { authenticateStamp, type StampedCaller } from "../auth/stamps/authenticateStamp";
 import type { OperationBinding } from "../auth/stamps/operationBinding";
@@ -18,7 +19,7 @@ import { appOf } from "./plugins/appApiKey";
 export async function unwrapStampedRequest(
   ctx: Pick<ServiceContext, "db" | "now" | "caches" | "apps">,
   req: FastifyRequest,
-  endpoint: Endpoint,
+  endpoint: Route,
   options: { passkey?: { allowRootOrg: boolean } } = {},
 ): Promise<{ caller: StampedCaller; raw: string }> {
   const binding = endpoint.stamped;

@@ -1,12 +1,11 @@
 import {
-  activityTypes,
   ErrorCode,
   type QueryName,
-  querySchemas,
   queryTypes,
   STAMP_HEADER_NAME,
   WEBAUTHN_STAMP_HEADER_NAME,
 } from "@latchkey/protocol";
+import { activityTypes, querySchemas } from "@latchkey/protocol/schemas";
 import type { FastifyRequest } from "fastify";
 import { authenticateStamp } from "../auth/stamps/authenticateStamp";
 import { apiError } from "../errors";

@@ -1,12 +1,6 @@
 import { createHash } from "node:crypto";
-import {
-  type Activity,
-  type ActivityType,
-  activityTypes,
-  ErrorCode,
-  submitEnvelopeSchema,
-  submitPathActivityTypes,
-} from "@latchkey/protocol";
+import { type Activity, type ActivityType, ErrorCode } from "@latchkey/protocol";
+import { activityTypes, submitEnvelopeSchema, submitPathActivityTypes } from "@latchkey/protocol/schemas";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
 import type { ActivitiesTable } from "../db/schema";
 import { apiError } from "../errors";

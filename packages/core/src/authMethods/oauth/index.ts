@@ -1,4 +1,4 @@
-import type { OauthPopupMessage } from "@latchkey/protocol/schemas";
+import type { OauthPopupMessage } from "@latchkey/protocol";
 import { OauthCancelledError, OauthError, SignerError } from "../../errors";
 import { completeSession } from "../../signer/completeSession";
 import { toStateError } from "../../signer/state";

@@ -1,10 +1,10 @@
+import type { OauthPopupMessage } from "@latchkey/protocol";
 import {
   POPUP_CLOSED_CHECK_MS,
   POPUP_HEIGHT,
   POPUP_WIDTH,
   REDIRECT_FAILURE_MS,
 } from "@latchkey/protocol/constants";
-import type { OauthPopupMessage } from "@latchkey/protocol/schemas";
 import { OauthCancelledError, OauthError } from "../../errors";
 
 /** Opens the sign-in pop-up, 500×600 and centred; it must be called inside the user's click. */

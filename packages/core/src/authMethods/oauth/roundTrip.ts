@@ -1,4 +1,4 @@
-import type { OauthPopupMessage } from "@latchkey/protocol/schemas";
+import type { OauthPopupMessage } from "@latchkey/protocol";
 import { OauthCancelledError, OauthError } from "../../errors";
 import type { PopupClaim, SignerBase } from "../../signer/types";
 import { readAuthUrlParams } from "../../signer/urlParams";

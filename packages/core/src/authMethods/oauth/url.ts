@@ -1,4 +1,4 @@
-import type { PrepareOauthResponse } from "@latchkey/protocol/schemas";
+import type { PrepareOauthResponse } from "@latchkey/protocol";
 import { OauthError } from "../../errors";
 
 export type OauthMode = "popup" | "redirect";

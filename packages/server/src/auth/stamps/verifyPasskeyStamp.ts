@@ -1,4 +1,5 @@
-import { ErrorCode, passkeyStampChallenge, webauthnStampSchema } from "@latchkey/protocol";
+import { ErrorCode, passkeyStampChallenge } from "@latchkey/protocol";
+import { webauthnStampSchema } from "@latchkey/protocol/schemas";
 import { type AuthenticatorTransport, verifyAuthenticationResponse } from "@simplewebauthn/server";
 import type { z } from "zod";
 import type { App } from "../../apps/appDirectory";

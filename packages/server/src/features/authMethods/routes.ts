@@ -1,4 +1,5 @@
-import { ErrorCode, signerApi } from "@latchkey/protocol";
+import { ErrorCode } from "@latchkey/protocol";
+import { signerApi } from "@latchkey/protocol/schemas";
 import { listAuthMethods } from "../../authMethods/listAuthMethods";
 import { apiError } from "../../errors";
 import { parseOrThrow } from "../../http/parse";

@@ -1,9 +1,5 @@
-import {
-  ErrorCode,
-  emailSignupRequestSchema,
-  passkeySignupRequestSchema,
-  signerApi,
-} from "@latchkey/protocol";
+import { ErrorCode } from "@latchkey/protocol";
+import { emailSignupRequestSchema, passkeySignupRequestSchema, signerApi } from "@latchkey/protocol/schemas";
 import type { FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { hasControlCharacter } from "@latchkey/protocol";
 import { ALLOWED_ORIGINS_META } from "@latchkey/protocol/frame";
+import { hasControlCharacter } from "@latchkey/protocol/schemas";
 import { build } from "esbuild";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { defineFeature } from "../defineFeature";

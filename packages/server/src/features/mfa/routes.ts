@@ -1,10 +1,5 @@
-import {
-  ErrorCode,
-  type MultiFactorOperationType,
-  multiFactorOperations,
-  operationEnvelopeSchema,
-  signerApi,
-} from "@latchkey/protocol";
+import { ErrorCode, type MultiFactorOperationType } from "@latchkey/protocol";
+import { multiFactorOperations, operationEnvelopeSchema, signerApi } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import type { StampedCaller } from "../../auth/stamps/authenticateStamp";
 import { apiError } from "../../errors";

@@ -1,4 +1,5 @@
-import { type OauthPopupMessage, oauthStateSchema } from "@latchkey/protocol";
+import type { OauthPopupMessage } from "@latchkey/protocol";
+import { oauthStateSchema } from "@latchkey/protocol/schemas";
 import { jwtVerify } from "jose";
 import * as oidc from "openid-client";
 import type { z } from "zod";

@@ -1,4 +1,4 @@
-import { signerApi } from "@latchkey/protocol";
+import { signerApi } from "@latchkey/protocol/schemas";
 import { listAuthMethods } from "../../authMethods/listAuthMethods";
 import { parseOrThrow } from "../../http/parse";
 import { perIpLimit } from "../../http/perIpLimit";

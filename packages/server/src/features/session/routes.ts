@@ -1,4 +1,4 @@
-import { signerApi } from "@latchkey/protocol";
+import { signerApi } from "@latchkey/protocol/schemas";
 import { appOf } from "../../http/plugins/appApiKey";
 import { unwrapStampedRequest } from "../../http/stampedRequest";
 import { userAddresses } from "../../users/userStore";

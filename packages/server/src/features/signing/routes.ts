@@ -1,4 +1,5 @@
-import { ErrorCode, type SignPayloadResponse, signerApi } from "@latchkey/protocol";
+import { ErrorCode, type SignPayloadResponse } from "@latchkey/protocol";
+import { signerApi } from "@latchkey/protocol/schemas";
 import { apiError } from "../../errors";
 import { unwrapStampedRequest } from "../../http/stampedRequest";
 import { submitActivity } from "../../keyManagement/submitActivity";

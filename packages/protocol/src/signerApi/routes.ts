@@ -1,0 +1,149 @@
+/**
+ * The signer API's routes (`POST {host}/signer/v1/*`, DESIGN §3.1) as plain data: each endpoint's path,
+ * its stamped binding, and (at the type level only) its request and response. This module imports no
+ * value, so a client that calls the API ships no schema library: the request types come from the
+ * schemas by `import type`, and the server pairs each route with its schema in `./index.ts`.
+ */
+import type { z } from "zod";
+import type {
+  AuthResponse,
+  authRequestSchema,
+  emailSignupRequestSchema,
+  LookupResponse,
+  lookupRequestSchema,
+  OtpResponse,
+  otpRequestSchema,
+  SignupResponse,
+} from "./email";
+import type {
+  MultiFactorsResponse,
+  mfaDeleteSchema,
+  mfaListSchema,
+  mfaRequestSchema,
+  mfaValidateSchema,
+  mfaVerifySchema,
+  RequestMultiFactorResponse,
+  ValidateMultiFactorsResponse,
+} from "./mfa";
+import type { PrepareOauthResponse, prepareOauthRequestSchema } from "./oauth";
+import type { passkeySignupRequestSchema } from "./passkeys";
+import type {
+  AddOauthProviderResponse,
+  AuthMethods,
+  listAuthMethodsSchema,
+  SignerConfigResponse,
+  signerConfigRequestSchema,
+  WhoamiResponse,
+} from "./session";
+import type { SignPayloadResponse } from "./signing";
+import type { stampedRequestBodySchema } from "./stampedRequest";
+
+/**
+ * How a signer endpoint's `stampedRequest` is bound to the operation it performs (DESIGN §3.2): the
+ * path its `url` must name, and the `type` its signed body must carry. A body signed for one operation
+ * is refused by every other, whatever url or outer fields travel beside it.
+ * - `query`: read-only; the body may omit `type` (reference clients send none), else it must match.
+ * - `submit`: a key-management activity; `type` must match and the activity's own rules apply.
+ * - `operation`: a signer-only change (MFA); `type` must match, the body carries the parameters, and
+ *   the stamp is single use.
+ */
+export interface StampedBinding {
+  url: `/public/v1/${string}`;
+  type: string;
+  kind: "query" | "submit" | "operation";
+}
+
+/** One signer-API route: its path and, if stamped, its binding; the request and response are type-level. */
+export interface Route<Request = unknown, Response = unknown> {
+  path: `/v1/${string}`;
+  stamped?: StampedBinding;
+  /** Type-level only: the JSON body the endpoint takes. */
+  readonly _request?: Request;
+  /** Type-level only: what the endpoint answers. */
+  readonly _response?: Response;
+}
+
+export type RouteRequest<R> = R extends Route<infer Q> ? Q : never;
+export type RouteResponse<R> = R extends Route<unknown, infer S> ? S : never;
+
+/** A route whose body is what `Schema` accepts and whose answer is `Response`. */
+const route = <Schema extends z.ZodType, Response>(r: {
+  path: `/v1/${string}`;
+  stamped?: StampedBinding;
+}): Route<z.input<Schema>, Response> => r;
+
+/** Query types of the signer API's own read-only stamped calls (beside the key-management ones). */
+export const signerQueryTypes = {
+  listAuthMethods: "QUERY_TYPE_LIST_AUTH_METHODS",
+  listMultiFactors: "QUERY_TYPE_LIST_MULTI_FACTORS",
+} as const;
+
+const WHOAMI_URL = "/public/v1/query/whoami";
+
+/**
+ * Every signer-API route: the one table the client calls from and the server registers routes from (a
+ * test checks that every entry has a route, and the client calls nothing else).
+ */
+export const signerRoutes = {
+  signerConfig: route<typeof signerConfigRequestSchema, SignerConfigResponse>({ path: "/v1/signer-config" }),
+  lookup: route<typeof lookupRequestSchema, LookupResponse>({ path: "/v1/lookup" }),
+  signup: route<typeof passkeySignupRequestSchema | typeof emailSignupRequestSchema, SignupResponse>({
+    path: "/v1/signup",
+  }),
+  auth: route<typeof authRequestSchema, AuthResponse>({ path: "/v1/auth" }),
+  otp: route<typeof otpRequestSchema, OtpResponse>({ path: "/v1/otp" }),
+  whoami: route<typeof stampedRequestBodySchema, WhoamiResponse>({
+    path: "/v1/whoami",
+    stamped: { url: WHOAMI_URL, type: "QUERY_TYPE_WHOAMI", kind: "query" },
+  }),
+  prepareOauth: route<typeof prepareOauthRequestSchema, PrepareOauthResponse>({ path: "/v1/prepare-oauth" }),
+  signPayload: route<typeof stampedRequestBodySchema, SignPayloadResponse>({
+    path: "/v1/sign-payload",
+    stamped: {
+      url: "/public/v1/submit/sign_raw_payload",
+      type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+      kind: "submit",
+    },
+  }),
+  listAuthMethods: route<typeof listAuthMethodsSchema, AuthMethods>({
+    path: "/v1/list-auth-methods",
+    stamped: { url: WHOAMI_URL, type: signerQueryTypes.listAuthMethods, kind: "query" },
+  }),
+  addOauthProvider: route<typeof stampedRequestBodySchema, AddOauthProviderResponse>({
+    path: "/v1/add-oauth-provider",
+    stamped: {
+      url: "/public/v1/submit/create_oauth_providers",
+      type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
+      kind: "submit",
+    },
+  }),
+  removeOauthProvider: route<typeof stampedRequestBodySchema, Record<string, never>>({
+    path: "/v1/remove-oauth-provider",
+    stamped: {
+      url: "/public/v1/submit/delete_oauth_providers",
+      type: "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
+      kind: "submit",
+    },
+  }),
+  authListMultiFactors: route<typeof mfaListSchema, MultiFactorsResponse>({
+    path: "/v1/auth-list-multi-factors",
+    stamped: { url: WHOAMI_URL, type: signerQueryTypes.listMultiFactors, kind: "query" },
+  }),
+  authRequestMultiFactor: route<typeof mfaRequestSchema, RequestMultiFactorResponse>({
+    path: "/v1/auth-request-multi-factor",
+    stamped: { url: WHOAMI_URL, type: "OPERATION_TYPE_REQUEST_MULTI_FACTOR", kind: "operation" },
+  }),
+  authVerifyMultiFactor: route<typeof mfaVerifySchema, MultiFactorsResponse>({
+    path: "/v1/auth-verify-multi-factor",
+    stamped: { url: WHOAMI_URL, type: "OPERATION_TYPE_VERIFY_MULTI_FACTOR", kind: "operation" },
+  }),
+  authDeleteMultiFactors: route<typeof mfaDeleteSchema, MultiFactorsResponse>({
+    path: "/v1/auth-delete-multi-factors",
+    stamped: { url: WHOAMI_URL, type: "OPERATION_TYPE_DELETE_MULTI_FACTORS", kind: "operation" },
+  }),
+  authValidateMultiFactors: route<typeof mfaValidateSchema, ValidateMultiFactorsResponse>({
+    path: "/v1/auth-validate-multi-factors",
+  }),
+} as const;
+export type SignerRoutes = typeof signerRoutes;
+export type SignerEndpointName = keyof SignerRoutes;

@@ -24,6 +24,11 @@ export {
   authenticate,
 } from "./actions/authenticate";
 export {
+  type CheckConnectionErrorType,
+  type CheckConnectionReturnType,
+  checkConnection,
+} from "./actions/checkConnection";
+export {
   type CompleteAuthWithBundleErrorType,
   type CompleteAuthWithBundleParameters,
   type CompleteAuthWithBundleReturnType,
@@ -111,6 +116,7 @@ export { createSigner } from "./createSigner";
 export {
   ActivityError,
   type ApiErrorCode,
+  type ConnectionErrorCode,
   type CoreErrorCode,
   isOauthCancelled,
   isPasskeyCancelled,
@@ -132,7 +138,7 @@ export {
 } from "./errors";
 export { createIframeKeyHolder, DEFAULT_IFRAME_ID, type IframeKeyHolderOptions } from "./keyHolders/iframe";
 export { createMemoryKeyHolder } from "./keyHolders/memory";
-export type { KeyHolder } from "./keyHolders/types";
+export type { KeyHolder, KeyHolderStorage } from "./keyHolders/types";
 export { createWebCryptoKeyHolder, type WebCryptoKeyHolderOptions } from "./keyHolders/webCrypto";
 export { type Clock, systemClock } from "./session/clock";
 export {

@@ -190,7 +190,7 @@ describe("iframe key holder in Chromium", () => {
         (e: { code?: string }) => e.code,
       );
     }, `${h.svc.baseUrl}/frames/auth`);
-    expect(outcome).toBe("FRAME_TIMEOUT");
+    expect(outcome).toBe("FRAME_UNAVAILABLE");
     await stranger.close();
   });
 

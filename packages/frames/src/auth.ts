@@ -1,8 +1,10 @@
 import { createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
+import { isOriginAllowed } from "@latchkey/protocol";
 import {
   ALLOWED_ORIGINS_META,
   FRAME_INIT_MESSAGE,
   FRAME_READY_MESSAGE,
+  type FrameReadyMessage,
   type FrameRequest,
   type FrameResponse,
 } from "@latchkey/protocol/frame";
@@ -46,9 +48,9 @@ async function handle(request: FrameRequest): Promise<unknown> {
 
 function start(): void {
   const origins = allowedOrigins();
-  window.addEventListener("message", (event: MessageEvent) => {
+  window.addEventListener("message", async (event: MessageEvent) => {
     if (event.source !== window.parent || window.parent === window) return;
-    if (!origins.includes(event.origin)) return;
+    if (!isOriginAllowed(origins, event.origin)) return;
     const data = event.data as { type?: string } | null;
     const port = event.ports[0];
     if (data?.type !== FRAME_INIT_MESSAGE || !port) return;
@@ -69,7 +71,13 @@ function start(): void {
       }
       port.postMessage(response);
     };
-    port.postMessage({ type: FRAME_READY_MESSAGE });
+    // Where keys live is settled before the first request: storage refused means memory, said up front.
+    const storage = await keys.storage();
+    port.postMessage({
+      type: FRAME_READY_MESSAGE,
+      storage: storage.kind,
+      ...(storage.storageError ? { storageError: storage.storageError } : {}),
+    } satisfies FrameReadyMessage);
   });
 }
 

@@ -37,7 +37,19 @@ export class KeyStoreError extends Error {
   }
 }
 
+/**
+ * Where the target key lives: `persistent` (IndexedDB; a session survives a reload) or `memory` (storage
+ * was refused — e.g. a third-party frame whose storage the browser blocks — so sign-in works for the
+ * life of the page only). `storageError` says what the browser answered.
+ */
+export interface KeyStorage {
+  kind: "persistent" | "memory";
+  storageError?: string;
+}
+
 export interface BrowserKeyStore {
+  /** Tries IndexedDB once and settles where keys live; later calls answer the same. */
+  storage(): Promise<KeyStorage>;
   /** The target public key (uncompressed hex), made and stored on first use. */
   initTargetKey(): Promise<string>;
   getTargetPublicKey(): Promise<string | null>;
@@ -106,17 +118,35 @@ async function importSessionKey(privateKey: Uint8Array): Promise<{ key: CryptoKe
  */
 export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
   let session: { key: CryptoKey; publicKeyHex: string } | undefined;
-  const loadTarget = () => withStore<StoredTarget | undefined>(dbName, "readonly", (s) => s.get(TARGET));
+  // When IndexedDB is refused the target key stays in this variable: non-extractable all the same.
+  let memoryTarget: StoredTarget | undefined;
+  let settled: Promise<KeyStorage> | undefined;
+  const storage = () =>
+    (settled ??= withStore<StoredTarget | undefined>(dbName, "readonly", (s) => s.get(TARGET)).then(
+      (): KeyStorage => ({ kind: "persistent" }),
+      (error: unknown): KeyStorage => ({
+        kind: "memory",
+        storageError: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      }),
+    ));
+  const persistent = async () => (await storage()).kind === "persistent";
+  const loadTarget = async () =>
+    (await persistent())
+      ? withStore<StoredTarget | undefined>(dbName, "readonly", (s) => s.get(TARGET))
+      : memoryTarget;
 
   return {
+    storage,
     async initTargetKey() {
       try {
         const existing = await loadTarget();
         if (existing) return existing.publicKeyHex;
         const { privateKey, publicKeyHex } = await generateTargetKeyPair(false);
-        await withStore(dbName, "readwrite", (s) =>
-          s.put({ privateKey, publicKeyHex } satisfies StoredTarget, TARGET),
-        );
+        if (await persistent()) {
+          await withStore(dbName, "readwrite", (s) =>
+            s.put({ privateKey, publicKeyHex } satisfies StoredTarget, TARGET),
+          );
+        } else memoryTarget = { privateKey, publicKeyHex };
         return publicKeyHex;
       } catch (cause) {
         throw new KeyStoreError("CREATE_API_KEY_FAILED", "Failed to create api key", { cause });
@@ -164,7 +194,9 @@ export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
     },
     async clear(targetKey) {
       session = undefined;
-      if (targetKey) await withStore(dbName, "readwrite", (s) => s.delete(TARGET));
+      if (!targetKey) return;
+      memoryTarget = undefined;
+      if (await persistent()) await withStore(dbName, "readwrite", (s) => s.delete(TARGET));
     },
   };
 }

@@ -8,5 +8,6 @@ export * from "./constants";
 export * from "./crypto";
 export * from "./errors";
 export * from "./keyManagement/queryTypes";
+export * from "./origins";
 export type * from "./schemas";
 export * from "./signerApi/routes";

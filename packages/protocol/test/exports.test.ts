@@ -93,7 +93,10 @@ describe("@latchkey/protocol exports", () => {
         "generateTargetKeyPair: function",
         "hpkeOpenBase: function",
         "hpkeSealBase: function",
+        "isLoopbackAnyPort: function",
+        "isOriginAllowed: function",
         "openCredentialBundle: function",
+        "originMatches: function",
         "p256PublicKeyFromPrivate: function",
         "passkeyStampChallenge: function",
         "queryTypes: object",
@@ -104,6 +107,7 @@ describe("@latchkey/protocol exports", () => {
         "stampWithPrivateKey: function",
         "toHex: function",
         "uncompressP256PublicKey: function",
+        "urlAllowedBy: function",
         "verifyApiKeyStamp: function",
       ]
     `));

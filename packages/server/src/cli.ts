@@ -17,6 +17,8 @@ Commands:
     --config <file>     JSON config file (apps, smtp, rate limits)
     --dev               Dev mode: dev app, dev master key file, dev mailbox at /dev/mailbox, and a
                         local OpenID Connect provider as the dev app's Google and Auth0
+    --dev-origin <url>  An origin the dev app allows (repeatable; LATCHKEY_DEV_ORIGINS, comma-separated).
+                        Default: any local port, http://localhost:* and http://127.0.0.1:*
     --dev-oidc-port <n> Its port (default: the service's port + 1)
     --dev-email-mode <OTP|MAGIC_LINK>  How the dev app signs in by email (default OTP)
     --workers <n|auto>  Processes sharing the port and the database (default 1)
@@ -143,7 +145,10 @@ async function serve(args: string[]): Promise<number> {
   if (cluster.isWorker) {
     process.send?.({ type: "listening", url, dbKind: service.ctx.dbKind });
   } else {
-    const lines = [`Latchkey signer service on ${url} (${service.ctx.dbKind})`];
+    // In dev, the address an app on localhost should use: http://localhost:PORT is on the same site as
+    // http://localhost:5173, so the auth frame keeps its storage (127.0.0.1 would be another site).
+    const shown = service.devApp && host === "127.0.0.1" ? url.replace("//127.0.0.1:", "//localhost:") : url;
+    const lines = [`Latchkey signer service on ${shown} (${service.ctx.dbKind})`];
     if (service.devApp) {
       const { attachDevIdentityProvider } = await import("./dev/devStack");
       const oidcPort = Number(values["dev-oidc-port"] ?? (port === 0 ? 0 : port + 1));
@@ -154,7 +159,10 @@ async function serve(args: string[]): Promise<number> {
         await close();
       };
       lines.push(`Dev app API key: ${service.devApp.apiKey}`);
-      lines.push(`Dev mailbox:     ${url}/dev/mailbox`);
+      lines.push(`Dev mailbox:     ${shown}/dev/mailbox`);
+      lines.push(
+        `Dev app origins: ${(options.devOrigins ?? ["http://localhost:*", "http://127.0.0.1:*"]).join(", ")}`,
+      );
       lines.push(
         `Dev sign-in providers: Google ${idp.issuer}, Auth0 ${idp.auth0Issuer} (test users: ${idp.users.map((u) => u.email).join(", ")})`,
       );

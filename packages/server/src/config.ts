@@ -1,10 +1,21 @@
 import { readFileSync } from "node:fs";
+import { isLoopbackAnyPort } from "@latchkey/protocol";
 import { z } from "zod";
 
-const originSchema = z
-  .string()
-  .url()
-  .transform((u) => new URL(u).origin);
+/** An origin, or a loopback host on any port for local development (`http://localhost:*`). */
+const originSchema = z.union([
+  z.string().refine(isLoopbackAnyPort),
+  z
+    .string()
+    .url()
+    .transform((u) => new URL(u).origin),
+]);
+
+/** A return URL, or one on a loopback host on any port (`http://localhost:*\/done`). */
+const returnUrlSchema = z.union([
+  z.string().regex(/^http:\/\/(localhost|127\.0\.0\.1|\[::1\]):\*(\/\S*)?$/),
+  z.string().url(),
+]);
 
 /** Issuers and default scopes of the named providers; any of them can be pointed elsewhere by `issuer`. */
 export const KNOWN_OAUTH_PROVIDERS: Record<string, { issuer?: string; scopes: string[]; name: string }> = {
@@ -41,7 +52,7 @@ export const appConfigSchema = z.object({
   apiKeys: z.array(z.string().min(16).max(256)).default([]),
   allowedOrigins: z.array(originSchema).default([]),
   emailMode: z.enum(["OTP", "MAGIC_LINK"]).default("OTP"),
-  magicLinkRedirectUrls: z.array(z.string().url()).default([]),
+  magicLinkRedirectUrls: z.array(returnUrlSchema).default([]),
   /** Passkeys: relying-party id and origins; default to the first allowed origin's host and the allowed origins. */
   webauthn: z
     .object({ rpId: z.string().min(1).optional(), origins: z.array(originSchema).optional() })
@@ -49,7 +60,7 @@ export const appConfigSchema = z.object({
   /** Social sign-in providers (OpenID Connect). */
   oauthProviders: z.array(oauthProviderConfigSchema).default([]),
   /** Where a redirect-mode social sign-in may return to (defaults to the magic-link URLs). */
-  oauthRedirectUrls: z.array(z.string().url()).default([]),
+  oauthRedirectUrls: z.array(returnUrlSchema).default([]),
 });
 /** An app as written in a config file (defaults may be left out). */
 export type AppConfig = z.input<typeof appConfigSchema>;

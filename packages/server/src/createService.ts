@@ -194,7 +194,8 @@ async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: Node
   const keyFile = join(dataDir, "dev-api-key");
   let apiKey = opts.devApiKey ?? env.LATCHKEY_DEV_API_KEY;
   if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, "utf8").trim();
-  const origins = opts.devOrigins ?? ["http://localhost:5173", "http://127.0.0.1:5173"];
+  // Dev only: any local port, so an app beside `latchkey serve --dev` works wherever its dev server runs.
+  const origins = opts.devOrigins ?? ["http://localhost:*", "http://127.0.0.1:*"];
   const app = await upsertApp(
     { db: ctx.db, now: ctx.now() },
     {
@@ -203,7 +204,7 @@ async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: Node
       apiKeys: apiKey ? [apiKey] : [],
       allowedOrigins: origins,
       emailMode: opts.devEmailMode ?? "OTP",
-      magicLinkRedirectUrls: opts.devMagicLinkUrls ?? [`${origins[0] ?? "http://localhost:5173"}/`],
+      magicLinkRedirectUrls: opts.devMagicLinkUrls ?? origins.map((origin) => `${origin}/`),
     },
   );
   if (!apiKey) {

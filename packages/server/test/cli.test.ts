@@ -42,12 +42,23 @@ describe("latchkey CLI", () => {
     const out = await waitForLine(child, /Dev mailbox:\s+(\S+)/);
     const base = /on (http:\/\/\S+)/.exec(out)?.[1] as string;
     const apiKey = /Dev app API key: (\S+)/.exec(out)?.[1] as string;
+    // An app on any local port works beside it, and the URL printed is on the app's site (localhost).
+    expect(base).toMatch(/^http:\/\/localhost:\d+$/);
+    expect(out).toContain("Dev app origins: http://localhost:*, http://127.0.0.1:*");
     expect(apiKey).toBe(readFileSync(join(dir, ".latchkey/dev-api-key"), "utf8").trim());
     expect(statSync(join(dir, ".latchkey/master.key")).mode & 0o777).toBe(0o600);
-    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok", database: "sqlite" });
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({
+      status: "ok",
+      service: "latchkey",
+      database: "sqlite",
+    });
     const cfg = await fetch(`${base}/signer/v1/signer-config`, {
       method: "POST",
-      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        "content-type": "application/json",
+        origin: "http://localhost:4321",
+      },
       body: "{}",
     });
     expect(await cfg.json()).toMatchObject({ email: { mode: "OTP" } });
@@ -93,7 +104,11 @@ describe("latchkey CLI", () => {
       );
       const out = await waitForLine(child, /signer service on (\S+) \(postgres, 2 workers\)/);
       const base = /on (http:\/\/\S+)/.exec(out)?.[1] as string;
-      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok", database: "postgres" });
+      expect(await (await fetch(`${base}/healthz`)).json()).toEqual({
+        status: "ok",
+        service: "latchkey",
+        database: "postgres",
+      });
       const cfg = await fetch(`${base}/signer/v1/signer-config`, {
         method: "POST",
         headers: { authorization: "Bearer lk_pg_key_0123456789abcdef", "content-type": "application/json" },

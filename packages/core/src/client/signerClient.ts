@@ -120,6 +120,27 @@ export class SignerClient {
     return this.#post(`/signer${route.path}`, JSON.stringify(body));
   }
 
+  /**
+   * What answers at the service's address: `latchkey` (its `/healthz`, readable from any origin, says so),
+   * `other` (something answers, but not a Latchkey service at this URL), or `nothing` (a network failure).
+   */
+  async probe(): Promise<"latchkey" | "other" | "nothing"> {
+    const doFetch = this.#fetch ?? globalThis.fetch;
+    const url = `${this.baseUrl}/healthz`;
+    try {
+      const response = await doFetch(url);
+      const body = (await response.json().catch(() => null)) as { service?: unknown } | null;
+      return response.ok && body?.service === "latchkey" ? "latchkey" : "other";
+    } catch {
+      // Refused by CORS or not there: an opaque request in a browser tells the two apart.
+      if (typeof document === "undefined") return "nothing";
+      return doFetch(url, { mode: "no-cors" }).then(
+        () => "other" as const,
+        () => "nothing" as const,
+      );
+    }
+  }
+
   /** POST `/signer{path}` with a JSON body (prefer `call` with an entry of `signerApi`). */
   request<T>(path: `/v1/${string}`, body: object): Promise<T> {
     return this.#post<T>(`/signer${path}`, JSON.stringify(body));

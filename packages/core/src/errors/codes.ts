@@ -45,8 +45,15 @@ export const OauthErrorMessages = {
 } as const;
 export type OauthErrorCode = keyof typeof OauthErrorMessages;
 
-/** The auth frame did not answer, was closed, or failed in a way the catalogue does not name. */
-export type FrameErrorCode = "FRAME_TIMEOUT" | "FRAME_CLOSED" | "FRAME_ERROR";
+/**
+ * The auth frame did not load in time, loaded but did not answer (`FRAME_UNAVAILABLE`: refused by its
+ * frame-ancestors, a wrong URL, or this page's origin is not allowed), was closed, or failed in a way the
+ * catalogue does not name.
+ */
+export type FrameErrorCode = "FRAME_TIMEOUT" | "FRAME_UNAVAILABLE" | "FRAME_CLOSED" | "FRAME_ERROR";
+
+/** Why the service cannot be used from this page (`checkConnection`); the API's own codes join these. */
+export type ConnectionErrorCode = "SERVICE_UNREACHABLE" | "SERVICE_NOT_FOUND";
 
 /** A non-2xx answer of the service: the service's own code, or HTTP_ERROR when the body has none. */
 export type ApiErrorCode = ErrorCode | "HTTP_ERROR";
@@ -62,4 +69,5 @@ export type CoreErrorCode =
   | "OAUTH_FAILED"
   | "ACTIVITY_FAILED"
   | FrameErrorCode
+  | ConnectionErrorCode
   | ApiErrorCode;

@@ -2,6 +2,7 @@ export { ActivityError, type MultiFactor, SignerApiError } from "./api";
 export { LatchkeyError } from "./base";
 export {
   type ApiErrorCode,
+  type ConnectionErrorCode,
   type CoreErrorCode,
   type FrameErrorCode,
   type OauthErrorCode,

@@ -3,11 +3,12 @@ import {
   FRAME_INIT_MESSAGE,
   FRAME_READY_MESSAGE,
   type FrameMethod,
+  type FrameReadyMessage,
   type FrameRequest,
   type FrameResponse,
 } from "@latchkey/protocol/frame";
 import { type CoreErrorCode, LatchkeyError, SignerError, type SignerErrorCode } from "../errors";
-import type { KeyHolder } from "./types";
+import type { KeyHolder, KeyHolderStorage } from "./types";
 
 export const DEFAULT_IFRAME_ID = "latchkey-signer-iframe";
 
@@ -17,8 +18,13 @@ export interface IframeKeyHolderOptions {
   /** Where the hidden iframe goes; `document.body` by default. */
   container?: HTMLElement;
   iframeId?: string;
-  /** How long to wait for the frame to load and answer (ms). */
+  /** How long to wait for the frame to load (ms, default 15 s: a slow network may need it). */
   timeoutMs?: number;
+  /**
+   * How long a loaded frame has to answer (ms, default 1.5 s). A frame that loaded but stays silent was
+   * refused (frame-ancestors), is not the auth frame (wrong URL), or refused this page's origin.
+   */
+  answerTimeoutMs?: number;
 }
 
 /**
@@ -33,7 +39,10 @@ export interface IframeKeyHolderOptions {
 export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolder {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const frameOrigin = new URL(options.frameUrl).origin;
-  let connection: Promise<{ port: MessagePort; iframe: HTMLIFrameElement }> | undefined;
+  const answerTimeoutMs = options.answerTimeoutMs ?? 1_500;
+  let connection:
+    | Promise<{ port: MessagePort; iframe: HTMLIFrameElement; storage: KeyHolderStorage }>
+    | undefined;
   let nextId = 1;
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 
@@ -47,17 +56,49 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
       iframe.title = "Latchkey signer";
       iframe.setAttribute("aria-hidden", "true");
       iframe.style.display = "none";
-      const timer = setTimeout(() => {
+      const fail = (error: LatchkeyError) => {
+        clearTimeout(timer);
         connection = undefined;
-        reject(new LatchkeyError("FRAME_TIMEOUT", `The auth frame at ${frameOrigin} did not answer`));
-      }, timeoutMs);
+        iframe.remove();
+        reject(error);
+      };
+      let timer = setTimeout(
+        () => fail(new LatchkeyError("FRAME_TIMEOUT", `The auth frame at ${options.frameUrl} did not load`)),
+        timeoutMs,
+      );
       iframe.addEventListener("load", () => {
+        // Loaded: the frame answers at once unless the browser refused it (frame-ancestors), the URL is
+        // not the auth frame, or the frame refused this page's origin. Each is told in a moment.
+        clearTimeout(timer);
+        timer = setTimeout(
+          () =>
+            fail(
+              new LatchkeyError(
+                "FRAME_UNAVAILABLE",
+                `The auth frame at ${options.frameUrl} loaded but did not answer: this page's origin ` +
+                  `(${window.location.origin}) may not be allowed by the app, or the URL is not the auth frame`,
+              ),
+            ),
+          answerTimeoutMs,
+        );
         const channel = new MessageChannel();
         channel.port1.onmessage = (event: MessageEvent) => {
-          const data = event.data as { type?: string } & Partial<FrameResponse>;
+          const data = event.data as Partial<FrameReadyMessage> & Partial<FrameResponse>;
           if (data?.type === FRAME_READY_MESSAGE) {
             clearTimeout(timer);
-            resolve({ port: channel.port1, iframe });
+            const storage: KeyHolderStorage =
+              data.storage === "memory"
+                ? { storage: "memory", ...(data.storageError ? { storageError: data.storageError } : {}) }
+                : { storage: "persistent" };
+            if (storage.storage === "memory") {
+              console.warn(
+                `[latchkey] The auth frame at ${frameOrigin} may not use storage here` +
+                  `${storage.storageError ? ` (${storage.storageError})` : ""}. Sign-in works, but the ` +
+                  "session ends when this page is reloaded. Browsers refuse storage to a frame from another " +
+                  "site: serve the service on the app's own site (e.g. auth.example.com for example.com).",
+              );
+            }
+            resolve({ port: channel.port1, iframe, storage });
             return;
           }
           if (typeof data?.id !== "number") return;
@@ -95,6 +136,7 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
 
   return {
     kind: "iframe",
+    ready: async () => (await connect()).storage,
     initTargetKey: () => call<string>("initTargetKey"),
     getTargetPublicKey: () => call<string | null>("getTargetPublicKey"),
     injectCredentialBundle: (bundle) => call<string>("injectCredentialBundle", { bundle }),

@@ -1,5 +1,11 @@
 import type { StampHeader } from "@latchkey/protocol";
 
+/** Where a key holder keeps its target key; `storageError` is what the browser answered when refused. */
+export interface KeyHolderStorage {
+  storage: "persistent" | "memory";
+  storageError?: string;
+}
+
 /**
  * Where the keys of a session live. The target key receives credential bundles; the session key they
  * carry stamps requests. Implementations: iframe (browser default), in-page WebCrypto, memory.
@@ -19,6 +25,12 @@ export interface KeyHolder {
    * sign-in makes a fresh one.
    */
   clear(options?: { targetKey?: boolean }): Promise<void>;
+  /**
+   * Resolves when the holder can take requests, saying where its keys live (`memory` when the browser
+   * refused storage: the session then lasts as long as the page); rejects with a `LatchkeyError` when it
+   * cannot (the auth frame did not load or answer). Holders that are always ready may omit it.
+   */
+  ready?(): Promise<KeyHolderStorage>;
   /** Releases resources (iframe, listeners). */
   destroy?(): void;
 }

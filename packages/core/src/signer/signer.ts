@@ -7,6 +7,7 @@ import {
 } from "../actions/addOauthProvider";
 import { type AddPasskeyParameters, addPasskey } from "../actions/addPasskey";
 import { authenticate } from "../actions/authenticate";
+import { type CheckConnectionReturnType, checkConnection } from "../actions/checkConnection";
 import { completeAuthWithBundle } from "../actions/completeAuthWithBundle";
 import { disconnect } from "../actions/disconnect";
 import { getMfaFactors } from "../actions/getMfaFactors";
@@ -192,5 +193,9 @@ export class Signer implements SignerBase {
   /** Whether the user has a passkey, and which. */
   getPasskeyStatus(): Promise<GetPasskeyStatusReturnType> {
     return getPasskeyStatus(this);
+  }
+  /** Whether this page can use the service (API, origin, key, auth frame); never throws. */
+  checkConnection(): Promise<CheckConnectionReturnType> {
+    return checkConnection(this);
   }
 }

@@ -4,6 +4,16 @@ export const FRAME_READY_MESSAGE = "latchkey:ready";
 /** `<meta name=…>` whose content lists the origins allowed to open a channel (JSON array). */
 export const ALLOWED_ORIGINS_META = "latchkey-allowed-origins";
 
+/**
+ * The frame's first message on the channel: it is ready, and where its keys live — `persistent`
+ * (IndexedDB) or `memory` when the browser refused it storage (the session then lasts as long as the page).
+ */
+export interface FrameReadyMessage {
+  type: typeof FRAME_READY_MESSAGE;
+  storage: "persistent" | "memory";
+  storageError?: string;
+}
+
 export type FrameMethod =
   | "initTargetKey"
   | "getTargetPublicKey"

@@ -80,7 +80,7 @@ type AppRow = {
 function toApp(row: AppRow): App {
   const allowedOrigins = JSON.parse(row.allowed_origins) as string[];
   const origins = row.webauthn_origins ? (JSON.parse(row.webauthn_origins) as string[]) : allowedOrigins;
-  const firstHost = origins[0] ? new URL(origins[0]).hostname : "localhost";
+  const firstHost = origins[0] ? new URL(origins[0].replace(/:\*$/, "")).hostname : "localhost";
   return {
     webauthn: { rpId: row.webauthn_rp_id ?? firstHost, origins },
     id: row.id,

@@ -3,6 +3,7 @@ import { type AuthenticatorTransport, verifyRegistrationResponse } from "@simple
 import type { z } from "zod";
 import type { App } from "../apps/appDirectory";
 import { apiError } from "../errors";
+import { expectedOrigins } from "./expectedOrigins";
 
 /** COSE algorithm ids the spec allows: ES256 and RS256. */
 const SUPPORTED_ALGORITHMS = [-7, -257];
@@ -38,7 +39,7 @@ export async function verifyPasskeyRegistration(
         },
       },
       expectedChallenge: registration.challenge.replace(/=+$/, ""),
-      expectedOrigin: app.webauthn.origins,
+      expectedOrigin: expectedOrigins(app.webauthn.origins, registration.attestation.clientDataJson),
       expectedRPID: app.webauthn.rpId,
       // User verification is "preferred" (spec §5): asked for, not required.
       requireUserVerification: false,

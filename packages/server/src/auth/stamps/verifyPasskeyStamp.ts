@@ -5,6 +5,7 @@ import type { z } from "zod";
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";
+import { expectedOrigins } from "../../passkeys/expectedOrigins";
 import type { UserRecord } from "../../users/userStore";
 
 export interface PasskeyCaller {
@@ -70,7 +71,7 @@ export async function verifyPasskeyStamp(
         },
       },
       expectedChallenge: passkeyStampChallenge(body),
-      expectedOrigin: app.webauthn.origins,
+      expectedOrigin: expectedOrigins(app.webauthn.origins, parsed.clientDataJson),
       expectedRPID: app.webauthn.rpId,
       credential: {
         id: parsed.credentialId,

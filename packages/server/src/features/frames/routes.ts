@@ -9,7 +9,8 @@ import { defineFeature } from "../defineFeature";
 // The frame's script is small vanilla TS in packages/frames, bundled once per process on first use
 // into a single inline script whose hash is the page's only script-src.
 const AUTH_FRAME_ENTRY = fileURLToPath(new URL("../../../../frames/src/auth.ts", import.meta.url));
-const ORIGIN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/;
+// An origin, or a loopback any-port entry (`http://localhost:*`, which CSP's frame-ancestors also reads).
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+(?::\*)?$/;
 
 interface BuiltScript {
   js: string;

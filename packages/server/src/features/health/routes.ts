@@ -1,12 +1,16 @@
 import { defineFeature } from "../defineFeature";
 
-/** `/healthz` for probes: answers once the database does. */
+/**
+ * `/healthz` for probes: answers once the database does. Readable from any origin (it says only that a
+ * Latchkey service is up), so a client on a page no app allows can tell "not allowed" from "not there".
+ */
 export const healthFeature = defineFeature({
   name: "health",
   register(app, ctx) {
-    app.get("/healthz", async () => {
+    app.get("/healthz", async (_req, reply) => {
       await ctx.db.selectFrom("apps").select("id").limit(1).execute();
-      return { status: "ok", database: ctx.dbKind };
+      reply.header("access-control-allow-origin", "*");
+      return { status: "ok", service: "latchkey", database: ctx.dbKind };
     });
   },
 });

@@ -1,4 +1,4 @@
-import type { OauthPopupMessage } from "@latchkey/protocol";
+import { isOriginAllowed, type OauthPopupMessage, urlAllowedBy } from "@latchkey/protocol";
 import { oauthStateSchema } from "@latchkey/protocol/schemas";
 import { jwtVerify } from "jose";
 import * as oidc from "openid-client";
@@ -37,10 +37,7 @@ function redirectAllowed(app: App, url: string): boolean {
     return false;
   }
   if (u.hash) return false;
-  return app.oauthRedirectUrls.some((allowed) => {
-    const a = new URL(allowed);
-    return a.origin === u.origin && a.pathname === u.pathname;
-  });
+  return app.oauthRedirectUrls.some((allowed) => urlAllowedBy(allowed, u));
 }
 
 function answer(state: OauthState, message: OauthPopupMessage): CallbackAnswer {
@@ -91,7 +88,7 @@ export async function handleOauthCallback(
   }
   if (
     state.mode === "popup" &&
-    !(state.openerOrigin && app.allowedOrigins.includes(new URL(state.openerOrigin).origin))
+    !(state.openerOrigin && isOriginAllowed(app.allowedOrigins, new URL(state.openerOrigin).origin))
   ) {
     return invalid("This sign-in was started from a page the app does not allow.");
   }

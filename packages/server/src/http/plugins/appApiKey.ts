@@ -1,4 +1,4 @@
-import { ErrorCode } from "@latchkey/protocol";
+import { ErrorCode, isOriginAllowed } from "@latchkey/protocol";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
@@ -21,7 +21,7 @@ export function appApiKey(app: FastifyInstance, ctx: Pick<ServiceContext, "apps"
     const found = await ctx.apps.byApiKey(match[1]);
     if (!found) throw apiError(ErrorCode.INVALID_API_KEY, "Unknown or revoked app API key");
     const origin = req.headers.origin;
-    if (origin && !found.allowedOrigins.includes(origin)) {
+    if (origin && !isOriginAllowed(found.allowedOrigins, origin)) {
       throw apiError(ErrorCode.ORIGIN_NOT_ALLOWED, `Origin ${origin} is not allowed for this app`);
     }
     req.latchkeyApp = found;

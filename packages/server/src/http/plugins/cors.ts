@@ -1,4 +1,4 @@
-import { ErrorCode, SDK_VERSION_HEADER } from "@latchkey/protocol";
+import { ErrorCode, isOriginAllowed, SDK_VERSION_HEADER } from "@latchkey/protocol";
 import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../../context";
 
@@ -18,7 +18,7 @@ export function cors(app: FastifyInstance, ctx: Pick<ServiceContext, "apps">): v
     const origin = req.headers.origin;
     if (!origin || !isApiPath(req.url)) return;
     const allowed = await ctx.apps.allOrigins();
-    if (!allowed.has(origin)) {
+    if (!isOriginAllowed(allowed, origin)) {
       if (req.method === "OPTIONS") {
         return reply
           .code(403)

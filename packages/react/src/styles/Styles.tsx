@@ -1,22 +1,28 @@
+import { version } from "react";
 import { baseCss } from "./base";
 import { methodCss } from "./methods";
 
-// React 19 hoists one copy of each into <head> however often they render (also on the server).
+// React 19 hoists one copy of each stylesheet into <head> however often it renders (also on the server).
+// React 18 has no resource hoisting: there the sheet renders in place, beside what it styles, which works
+// the same in the browser and in server-rendered HTML (a second copy of the same rules changes nothing).
+const HOISTS_STYLES = Number.parseInt(version, 10) >= 19;
+
+function Sheet({ name, css }: { name: string; css: string }) {
+  return HOISTS_STYLES ? (
+    <style href={name} precedence="default">
+      {css}
+    </style>
+  ) : (
+    <style data-latchkey={name}>{css}</style>
+  );
+}
 
 /** The modal's base stylesheet; `Root` renders it. */
 export function BaseStyles() {
-  return (
-    <style href="latchkey-modal" precedence="default">
-      {baseCss}
-    </style>
-  );
+  return <Sheet name="latchkey-modal" css={baseCss} />;
 }
 
 /** The passkey, social and connection-error styles; the views that use them render it. */
 export function MethodStyles() {
-  return (
-    <style href="latchkey-methods" precedence="default">
-      {methodCss}
-    </style>
-  );
+  return <Sheet name="latchkey-methods" css={methodCss} />;
 }

@@ -71,8 +71,9 @@ function Host() {
 createRoot(document.getElementById("root") as HTMLElement).render(
   <LatchkeyProvider
     config={{
-      serviceUrl: window.LK_E2E.serviceUrl,
-      apiKey: magic ? window.LK_E2E.magicLink.apiKey : window.LK_E2E.devApiKey,
+      // `?service=` and `?key=` point the page at a wrong service or key (first-contact tests).
+      serviceUrl: params.get("service") ?? window.LK_E2E.serviceUrl,
+      apiKey: params.get("key") ?? (magic ? window.LK_E2E.magicLink.apiKey : window.LK_E2E.devApiKey),
       appId: magic ? window.LK_E2E.magicLink.id : "dev",
       // The magic link comes back to this page with the same app.
       redirectUrl: magic ? `${location.origin}/?app=ml` : `${location.origin}/`,

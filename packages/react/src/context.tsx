@@ -2,6 +2,7 @@ import { createSigner, type Signer } from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { type ResolvedUiConfig, resolveUiConfig } from "./config";
+import { checkService } from "./flow/checkService";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
 import type { UiConfig } from "./types";
@@ -74,7 +75,9 @@ export function LatchkeyProvider({ config, queryClient, signer, children }: Latc
   });
   useEffect(() => {
     void own.signer.init().catch(() => {});
-  }, [own.signer]);
+    // First contact: a service that is down or refuses this page is said at once, not after a code screen.
+    void checkService(own.flow).catch(() => {});
+  }, [own.signer, own.flow]);
   const ui = resolveUiConfig(config.ui);
   own.uiRef.current = ui;
   const { signer: ownSigner, store, flow, query } = own;

@@ -53,6 +53,9 @@ export const strings = {
   passkeyFailedBody:
     "Passkey request timed out or canceled by the agent. You may have to use another method to register a passkey for your account.",
   tryAgain: "Try again",
+  // The service cannot be used from this page (the provider's connection check; the cause is logged).
+  serviceUnavailable: "Sign-in is unavailable",
+  serviceUnavailableBody: "We can't reach the sign-in service right now. Please try again later.",
   useAnotherMethod: "Use another method",
   // Social sign-in (spec §2, §8)
   continueWith: (provider: string) => `Continue with ${provider}`,

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { useLatchkeyContext } from "../context";
 import { showsBack } from "../flow/rules";
 import { useAuthFlow } from "../hooks/useAuthFlow";
@@ -7,10 +7,16 @@ import { StepView } from "../steps/registry";
 import { strings } from "../strings";
 import { Footer } from "./Footer";
 import { BackIcon, CloseIcon } from "./icons";
+import { ServiceUnavailable } from "./ServiceUnavailable";
 
 /** Header, the current step's view and the footer: the content of both AuthModal and AuthCard. */
 export function AuthFlowView({ closable }: { closable: boolean }) {
-  const { ui } = useLatchkeyContext();
+  const { ui, store } = useLatchkeyContext();
+  const serviceProblem = useSyncExternalStore(
+    store.subscribe,
+    () => store.getState().serviceProblem,
+    () => undefined,
+  );
   const { transitions, step } = useAuthFlow();
   const { isConnected } = useSignerStatus();
   useEffect(() => {
@@ -54,7 +60,11 @@ export function AuthFlowView({ closable }: { closable: boolean }) {
         data-step={step.type}
         style={ui.hideHeader ? { paddingTop: 24 } : undefined}
       >
-        <StepView transitions={transitions} step={step} ui={ui} />
+        {serviceProblem && step.type === "initial" ? (
+          <ServiceUnavailable code={serviceProblem.code} />
+        ) : (
+          <StepView transitions={transitions} step={step} ui={ui} />
+        )}
       </div>
       <Footer transitions={transitions} step={step} ui={ui} />
     </>

@@ -3,6 +3,11 @@ import type { AuthStep } from "./step";
 export interface AuthUiState {
   isOpen: boolean;
   step: AuthStep;
+  /**
+   * What the provider's connection check found wrong (the service down, a wrong URL, this origin or API
+   * key refused, the auth frame silent); undefined while unchecked or when all is well.
+   */
+  serviceProblem?: { code: string; message: string };
 }
 
 /** The modal's state in a small vanilla store: no framework needed to hold or change it. */

@@ -59,6 +59,11 @@ export {
   preparePopupOauth,
 } from "./actions/preparePopupOauth";
 export {
+  type RemoveEmailErrorType,
+  type RemoveEmailReturnType,
+  removeEmail,
+} from "./actions/removeEmail";
+export {
   type RemoveMfaErrorType,
   type RemoveMfaParameters,
   type RemoveMfaReturnType,
@@ -81,6 +86,18 @@ export {
   type RequireUserReturnType,
   requireUser,
 } from "./actions/requireUser";
+export {
+  type SendVerificationCodeErrorType,
+  type SendVerificationCodeParameters,
+  type SendVerificationCodeReturnType,
+  sendVerificationCode,
+} from "./actions/sendVerificationCode";
+export {
+  type SetEmailErrorType,
+  type SetEmailParameters,
+  type SetEmailReturnType,
+  setEmail,
+} from "./actions/setEmail";
 export {
   type SignRawMessageErrorType,
   type SignRawMessageParameters,

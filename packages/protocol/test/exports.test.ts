@@ -215,29 +215,30 @@ describe("@latchkey/protocol exports", () => {
   `));
   it("./keyManagement", () =>
     expect(surface(keyManagement)).toMatchInlineSnapshot(`
-    [
-      "activityParameterSchemas: object",
-      "activityTypes: object",
-      "createApiKeysParametersSchema: object",
-      "createAuthenticatorsParametersSchema: object",
-      "createOauthProvidersParametersSchema: object",
-      "createReadWriteSessionParametersSchema: object",
-      "deleteApiKeysParametersSchema: object",
-      "deleteAuthenticatorsParametersSchema: object",
-      "deleteOauthProvidersParametersSchema: object",
-      "hashFunctionSchema: object",
-      "passkeyAttestationSchema: object",
-      "passkeyRegistrationSchema: object",
-      "payloadEncodingSchema: object",
-      "querySchemas: object",
-      "queryTypes: object",
-      "signRawPayloadParametersSchema: object",
-      "signRawPayloadsParametersSchema: object",
-      "submitEnvelopeSchema: object",
-      "submitPathActivityTypes: object",
-      "transportSchema: object",
-    ]
-  `));
+      [
+        "activityParameterSchemas: object",
+        "activityTypes: object",
+        "createApiKeysParametersSchema: object",
+        "createAuthenticatorsParametersSchema: object",
+        "createOauthProvidersParametersSchema: object",
+        "createReadWriteSessionParametersSchema: object",
+        "deleteApiKeysParametersSchema: object",
+        "deleteAuthenticatorsParametersSchema: object",
+        "deleteOauthProvidersParametersSchema: object",
+        "hashFunctionSchema: object",
+        "passkeyAttestationSchema: object",
+        "passkeyRegistrationSchema: object",
+        "payloadEncodingSchema: object",
+        "querySchemas: object",
+        "queryTypes: object",
+        "signRawPayloadParametersSchema: object",
+        "signRawPayloadsParametersSchema: object",
+        "submitEnvelopeSchema: object",
+        "submitPathActivityTypes: object",
+        "transportSchema: object",
+        "updateUserEmailParametersSchema: object",
+      ]
+    `));
   it("./schemas", () =>
     expect(surface(schemas)).toMatchInlineSnapshot(`
       [
@@ -262,6 +263,7 @@ describe("@latchkey/protocol exports", () => {
         "hashFunctionSchema: object",
         "hexStringSchema: object",
         "idSchema: function",
+        "initOtpRequestSchema: object",
         "listAuthMethodsSchema: object",
         "lookupRequestSchema: object",
         "mfaDeleteSchema: object",
@@ -300,7 +302,9 @@ describe("@latchkey/protocol exports", () => {
         "textSchema: function",
         "timestampMsSchema: object",
         "transportSchema: object",
+        "updateUserEmailParametersSchema: object",
         "urlSchema: function",
+        "verifyOtpRequestSchema: object",
         "webauthnStampSchema: object",
         "withSchema: function",
       ]
@@ -311,6 +315,7 @@ describe("@latchkey/protocol exports", () => {
         "authRequestSchema: object",
         "emailModeSchema: object",
         "emailSignupRequestSchema: object",
+        "initOtpRequestSchema: object",
         "listAuthMethodsSchema: object",
         "lookupRequestSchema: object",
         "mfaDeleteSchema: object",
@@ -336,6 +341,7 @@ describe("@latchkey/protocol exports", () => {
         "stampedRequestBodySchema: object",
         "stampedRequestSchema: object",
         "transportSchema: object",
+        "verifyOtpRequestSchema: object",
         "webauthnStampSchema: object",
         "withSchema: function",
       ]

@@ -9,6 +9,8 @@ export { useAuthError } from "./hooks/useAuthError";
 export { useAuthenticate } from "./hooks/useAuthenticate";
 export { useAuthModal } from "./hooks/useAuthModal";
 export { useLogout } from "./hooks/useLogout";
+export { useRemoveEmail } from "./hooks/useRemoveEmail";
+export { useSetEmail } from "./hooks/useSetEmail";
 export { useSigner } from "./hooks/useSigner";
 export { type UseSignerStatusResult, useSignerStatus } from "./hooks/useSignerStatus";
 export { useSignMessage } from "./hooks/useSignMessage";

@@ -57,6 +57,8 @@ describe("server rendering", () => {
         "useAuthModal",
         "useAuthenticate",
         "useLogout",
+        "useRemoveEmail",
+        "useSetEmail",
         "useSignMessage",
         "useSignTypedData",
         "useSigner",

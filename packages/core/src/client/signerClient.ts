@@ -279,6 +279,34 @@ export class SignerClient {
     return this.call(signerRoutes.removeOauthProvider, { stampedRequest });
   }
 
+  /** Mails a code to `contact` that proves it (before it becomes a sign-in method). */
+  initOtp(params: { contact: string }): Promise<{ otpId: string }> {
+    return this.call(signerRoutes.initOtp, { contact: params.contact, otpType: "OTP_TYPE_EMAIL" });
+  }
+
+  /** The mailed code for a verification token naming the contact (10 minutes, single use). */
+  verifyOtp(params: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }> {
+    return this.call(signerRoutes.verifyOtp, params);
+  }
+
+  /** Sets the user's email sign-in (with a verification token for it), or removes it (`userEmail: ""`). */
+  async updateEmailAuth(params: {
+    orgId: string;
+    userId: string;
+    userEmail: string;
+    verificationToken?: string;
+  }): Promise<object> {
+    const stampedRequest = await this.stampRequest(
+      "/public/v1/submit/update_user_email",
+      this.#submitBody("ACTIVITY_TYPE_UPDATE_USER_EMAIL", params.orgId, {
+        userId: params.userId,
+        userEmail: params.userEmail,
+        ...(params.verificationToken ? { verificationToken: params.verificationToken } : {}),
+      }),
+    );
+    return this.call(signerRoutes.updateEmailAuth, { stampedRequest });
+  }
+
   // An MFA change is a stamped operation: the signed body names it and carries its parameters, so a
   // stamp made for anything else is refused (and this one is single use). The outer fields repeat them
   // for the reference shape.

@@ -26,6 +26,25 @@ const AUTHENTICATING_STATUS = {
  * new session, before the app hears `connected`; a failed link leaves the user signed in with the error
  * in the state (the next social sign-in asks again).
  */
+/**
+ * Changes the signed-in user's details (e.g. a new email) in the stored session and the state at once,
+ * without a new sign-in: the session's keys stay as they are.
+ *
+ * @example
+ * updateSessionUser(signer, { email: "new@example.com" });
+ */
+export function updateSessionUser(signer: SignerBase, patch: Partial<Pick<User, "email">>): User | null {
+  const { store, sessionManager } = signer;
+  const current = store.getState().user;
+  if (!current) return null;
+  const user: User = { ...current, ...patch };
+  if (patch.email === undefined && "email" in patch) delete user.email;
+  const session = sessionManager.getSession();
+  if (session) sessionManager.setSession({ ...session, user });
+  store.setState({ user });
+  return user;
+}
+
 export async function completeSession(signer: SignerBase, params: CompleteSessionParameters): Promise<User> {
   const { store, sessionManager, keyHolder, client } = signer;
   const type = params.authenticatingType ?? "email";

@@ -14,10 +14,17 @@ import { getMfaFactors } from "../actions/getMfaFactors";
 import { type GetPasskeyStatusReturnType, getPasskeyStatus } from "../actions/getPasskeyStatus";
 import { type ListAuthMethodsReturnType, listAuthMethods } from "../actions/listAuthMethods";
 import { preparePopupOauth } from "../actions/preparePopupOauth";
+import { type RemoveEmailReturnType, removeEmail } from "../actions/removeEmail";
 import { type RemoveMfaParameters, removeMfa } from "../actions/removeMfa";
 import { removeOauthProvider } from "../actions/removeOauthProvider";
 import { removePasskey } from "../actions/removePasskey";
 import { requireUser } from "../actions/requireUser";
+import {
+  type SendVerificationCodeParameters,
+  type SendVerificationCodeReturnType,
+  sendVerificationCode,
+} from "../actions/sendVerificationCode";
+import { type SetEmailParameters, type SetEmailReturnType, setEmail } from "../actions/setEmail";
 import { type ValidateMultiFactorsParameters, validateMultiFactors } from "../actions/validateMultiFactors";
 import { type VerifyMfaParameters, verifyMfa } from "../actions/verifyMfa";
 import { createAuthMethods } from "../authMethods";
@@ -193,6 +200,18 @@ export class Signer implements SignerBase {
   /** Whether the user has a passkey, and which. */
   getPasskeyStatus(): Promise<GetPasskeyStatusReturnType> {
     return getPasskeyStatus(this);
+  }
+  /** Mails a code that proves an address, the first step of `setEmail`. */
+  sendVerificationCode(params: SendVerificationCodeParameters): Promise<SendVerificationCodeReturnType> {
+    return sendVerificationCode(this, params);
+  }
+  /** Makes a proven address the user's email sign-in; the session stays. */
+  setEmail(params: SetEmailParameters): Promise<SetEmailReturnType> {
+    return setEmail(this, params);
+  }
+  /** Turns off email sign-in (never the last way to sign in). */
+  removeEmail(): Promise<RemoveEmailReturnType> {
+    return removeEmail(this);
   }
   /** Whether this page can use the service (API, origin, key, auth frame); never throws. */
   checkConnection(): Promise<CheckConnectionReturnType> {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   base64urlSchema,
+  emailSchema,
   expirationSecondsSchema,
   idSchema,
   multilineTextSchema,
@@ -124,6 +125,16 @@ export const deleteOauthProvidersParametersSchema = z.object({
 });
 
 /**
+ * `update_user_email`: sets the user's email sign-in to `userEmail`, proven by a `verificationToken` from
+ * `/v1/verify-otp` for that address; an empty `userEmail` removes email sign-in (never the last method).
+ */
+export const updateUserEmailParametersSchema = z.object({
+  userId: idSchema(128),
+  userEmail: z.union([z.literal(""), emailSchema]),
+  verificationToken: textSchema(4096).optional(),
+});
+
+/**
  * Every activity served: its submit path, the names of its intent and result in the activity record,
  * and its parameters. The one table the server's handlers and the client's calls are typed from.
  */
@@ -181,6 +192,12 @@ export const activityTypes = {
     intent: "deleteOauthProvidersIntent",
     result: "deleteOauthProvidersResult",
     parameters: deleteOauthProvidersParametersSchema,
+  },
+  ACTIVITY_TYPE_UPDATE_USER_EMAIL: {
+    path: "update_user_email",
+    intent: "updateUserEmailIntent",
+    result: "updateUserEmailResult",
+    parameters: updateUserEmailParametersSchema,
   },
 } as const;
 export type ActivityType = keyof typeof activityTypes;

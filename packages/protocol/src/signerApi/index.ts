@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { initOtpRequestSchema, verifyOtpRequestSchema } from "./contact";
 import { type Endpoint, withSchema } from "./defineEndpoint";
 import { authRequestSchema, emailSignupRequestSchema, lookupRequestSchema, otpRequestSchema } from "./email";
 import { mfaDeleteSchema, mfaListSchema, mfaRequestSchema, mfaValidateSchema, mfaVerifySchema } from "./mfa";
@@ -24,6 +25,9 @@ export const signerApi = {
   listAuthMethods: withSchema(signerRoutes.listAuthMethods, listAuthMethodsSchema),
   addOauthProvider: withSchema(signerRoutes.addOauthProvider, stampedRequestBodySchema),
   removeOauthProvider: withSchema(signerRoutes.removeOauthProvider, stampedRequestBodySchema),
+  initOtp: withSchema(signerRoutes.initOtp, initOtpRequestSchema),
+  verifyOtp: withSchema(signerRoutes.verifyOtp, verifyOtpRequestSchema),
+  updateEmailAuth: withSchema(signerRoutes.updateEmailAuth, stampedRequestBodySchema),
   authListMultiFactors: withSchema(signerRoutes.authListMultiFactors, mfaListSchema),
   authRequestMultiFactor: withSchema(signerRoutes.authRequestMultiFactor, mfaRequestSchema),
   authVerifyMultiFactor: withSchema(signerRoutes.authVerifyMultiFactor, mfaVerifySchema),
@@ -32,6 +36,7 @@ export const signerApi = {
 } as const satisfies Record<SignerEndpointName, Endpoint>;
 export type SignerApi = typeof signerApi;
 
+export * from "./contact";
 export * from "./defineEndpoint";
 export * from "./email";
 export * from "./mfa";

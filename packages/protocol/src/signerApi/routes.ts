@@ -6,6 +6,12 @@
  */
 import type { z } from "zod";
 import type {
+  InitOtpResponse,
+  initOtpRequestSchema,
+  VerifyOtpResponse,
+  verifyOtpRequestSchema,
+} from "./contact";
+import type {
   AuthResponse,
   authRequestSchema,
   emailSignupRequestSchema,
@@ -122,6 +128,16 @@ export const signerRoutes = {
     stamped: {
       url: "/public/v1/submit/delete_oauth_providers",
       type: "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
+      kind: "submit",
+    },
+  }),
+  initOtp: route<typeof initOtpRequestSchema, InitOtpResponse>({ path: "/v1/init-otp" }),
+  verifyOtp: route<typeof verifyOtpRequestSchema, VerifyOtpResponse>({ path: "/v1/verify-otp" }),
+  updateEmailAuth: route<typeof stampedRequestBodySchema, Record<string, never>>({
+    path: "/v1/update-email-auth",
+    stamped: {
+      url: "/public/v1/submit/update_user_email",
+      type: "ACTIVITY_TYPE_UPDATE_USER_EMAIL",
       kind: "submit",
     },
   }),

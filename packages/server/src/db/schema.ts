@@ -82,6 +82,17 @@ export interface OtpsTable {
   used_at: number | null;
   created_at: number;
 }
+export interface ContactOtpsTable {
+  id: string;
+  app_id: string;
+  contact: string;
+  code_hash: string;
+  attempts: number;
+  expires_at: number;
+  used_at: number | null;
+  token_used_at: number | null;
+  created_at: number;
+}
 export interface ActivitiesTable {
   id: string;
   org_id: string;
@@ -193,6 +204,7 @@ export interface Database {
   wallet_accounts: WalletAccountsTable;
   api_keys: ApiKeysTable;
   otps: OtpsTable;
+  contact_otps: ContactOtpsTable;
   activities: ActivitiesTable;
   rate_limits: RateLimitsTable;
   audit_log: AuditLogTable;

@@ -2,7 +2,10 @@ import type { ActivityParameters, ActivityType } from "@latchkey/protocol";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
 import type { ServiceContext } from "../context";
 
-export type ActivityContext = Pick<ServiceContext, "db" | "keyring" | "apps" | "now" | "random" | "caches">;
+export type ActivityContext = Pick<
+  ServiceContext,
+  "db" | "keyring" | "apps" | "now" | "random" | "caches" | "otpKey" | "mailer" | "audit"
+>;
 
 export interface ActivityInput<T extends ActivityType> {
   caller: StampedCaller;

@@ -51,3 +51,46 @@ export function magicLinkMail(opts: { to: string; appName: string; link: string;
     ),
   };
 }
+
+/** The code that proves a new address before it becomes the account's email sign-in. */
+export function contactCodeMail(opts: {
+  to: string;
+  appName: string;
+  code: string;
+  ttlMinutes: number;
+}): Mail {
+  const { to, appName, code, ttlMinutes } = opts;
+  return {
+    to,
+    subject: `${code} is your ${appName} verification code`,
+    text: `Your ${appName} verification code is ${code}\n\nEnter it to use this address to sign in. It expires in ${ttlMinutes} minutes and works once. If you did not ask for it, you can ignore this email.\n`,
+    html: layout(
+      `Your ${appName} verification code`,
+      `<h1 style="font-size:20px;margin:0 0 12px">Confirm this address</h1>
+<p style="margin:0 0 20px;line-height:1.5">Enter this code in ${escapeHtml(appName)} to sign in with this address.</p>
+<p style="font-size:32px;letter-spacing:8px;font-weight:700;margin:0 0 20px;font-family:ui-monospace,Menlo,monospace" data-otp="${code}">${code}</p>
+<p style="margin:0;font-size:13px;color:#6b7085;line-height:1.5">It expires in ${ttlMinutes} minutes and works once. If you did not ask for it, you can ignore this email.</p>`,
+    ),
+  };
+}
+
+/** A security notice to the address that stops being (or is replaced as) the account's email sign-in. */
+export function emailChangedMail(opts: { to: string; appName: string; newEmail: string | null }): Mail {
+  const { to, appName, newEmail } = opts;
+  const what = newEmail
+    ? `The email you sign in to ${appName} with was changed to ${newEmail}.`
+    : `Signing in to ${appName} with this email was turned off.`;
+  const advice =
+    "If this was not you, sign in another way and secure your account, or contact the app's support.";
+  return {
+    to,
+    subject: `Your ${appName} sign-in email was ${newEmail ? "changed" : "removed"}`,
+    text: `${what}\n\n${advice}\n`,
+    html: layout(
+      `Your ${appName} sign-in email`,
+      `<h1 style="font-size:20px;margin:0 0 12px">Security notice</h1>
+<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(what)}</p>
+<p style="margin:0;font-size:13px;color:#6b7085;line-height:1.5">${escapeHtml(advice)}</p>`,
+    ),
+  };
+}

@@ -6,11 +6,15 @@ import { apiError } from "../../errors";
 import { parseOrThrow } from "../../http/parse";
 import { perIpLimit } from "../../http/perIpLimit";
 import { appOf } from "../../http/plugins/appApiKey";
+import { unwrapStampedRequest } from "../../http/stampedRequest";
+import { submitActivity } from "../../keyManagement/submitActivity";
 import { signupWithPasskey } from "../../passkeys/signupWithPasskey";
 import { findUserByEmail } from "../../users/userStore";
 import { defineFeature } from "../defineFeature";
 import { authWithEmail } from "./authWithEmail";
+import { initContactOtp } from "./initContactOtp";
 import { signupWithEmail } from "./signupWithEmail";
+import { verifyContactOtp } from "./verifyContactOtp";
 import { verifyEmailOtp } from "./verifyEmailOtp";
 
 const prefixed = (path: string) => `/signer${path}`;
@@ -24,7 +28,11 @@ function throttleSignup(ctx: ServiceContext, req: FastifyRequest) {
   });
 }
 
-/** Email sign-in (lookup, signup, auth, otp); sign-up by passkey shares `/v1/signup`. */
+/**
+ * Email sign-in (lookup, signup, auth, otp; sign-up by passkey shares `/v1/signup`) and managing the
+ * email sign-in of a signed-in user (init-otp and verify-otp prove the new address, update-email-auth
+ * sets or removes it).
+ */
 export const emailFeature = defineFeature({
   name: "email",
   register(app, ctx) {
@@ -62,6 +70,22 @@ export const emailFeature = defineFeature({
     app.post(prefixed(signerApi.otp.path), async (req) => {
       const request = parseOrThrow(signerApi.otp.request, req.body ?? {}, "request");
       return verifyEmailOtp(ctx, { app: appOf(req), request, ip: req.ip });
+    });
+
+    app.post(prefixed(signerApi.initOtp.path), async (req) => {
+      const { contact } = parseOrThrow(signerApi.initOtp.request, req.body ?? {}, "request");
+      return initContactOtp(ctx, { app: appOf(req), contact, ip: req.ip });
+    });
+
+    app.post(prefixed(signerApi.verifyOtp.path), async (req) => {
+      const { otpId, otpCode } = parseOrThrow(signerApi.verifyOtp.request, req.body ?? {}, "request");
+      return verifyContactOtp(ctx, { app: appOf(req), otpId, otpCode, ip: req.ip });
+    });
+
+    app.post(prefixed(signerApi.updateEmailAuth.path), async (req) => {
+      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.updateEmailAuth);
+      await submitActivity(ctx, { path: "update_user_email", rawBody: raw, caller });
+      return {};
     });
   },
 });

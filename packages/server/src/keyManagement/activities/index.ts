@@ -9,6 +9,7 @@ import { deleteAuthenticators } from "./deleteAuthenticators";
 import { deleteOauthProviders } from "./deleteOauthProviders";
 import { signRawPayload } from "./signRawPayload";
 import { signRawPayloads } from "./signRawPayloads";
+import { updateUserEmail } from "./updateUserEmail";
 
 /** Every activity the service runs: a new activity is a file here plus one line (and one in protocol's table). */
 export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
@@ -21,4 +22,5 @@ export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
   [deleteAuthenticators.type]: deleteAuthenticators,
   [createOauthProviders.type]: createOauthProviders,
   [deleteOauthProviders.type]: deleteOauthProviders,
+  [updateUserEmail.type]: updateUserEmail,
 } as { [T in ActivityType]: ActivityHandler<T, never> };

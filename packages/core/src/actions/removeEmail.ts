@@ -1,0 +1,22 @@
+import type { SignerApiError, SignerError } from "../errors";
+import type { User } from "../session/types";
+import { updateSessionUser } from "../signer/completeSession";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
+
+export type RemoveEmailReturnType = User;
+export type RemoveEmailErrorType = SignerError<"MUST_BE_AUTHENTICATED"> | SignerApiError<"LAST_AUTH_METHOD">;
+
+/**
+ * Turns off signing in with email for the signed-in user (spec §5: the address is replaced by a
+ * placeholder; the service stores none). The last way to sign in cannot be removed (LAST_AUTH_METHOD):
+ * add a passkey or a social provider first. The session stays; the old address gets a notice.
+ *
+ * @example
+ * await removeEmail(signer);
+ */
+export async function removeEmail(signer: SignerBase): Promise<RemoveEmailReturnType> {
+  const user = await requireUser(signer, { error: "MUST_BE_AUTHENTICATED" });
+  await signer.client.updateEmailAuth({ orgId: user.orgId, userId: user.userId, userEmail: "" });
+  return updateSessionUser(signer, { email: undefined }) ?? user;
+}

@@ -1,0 +1,44 @@
+import { type SignerApiError, SignerError } from "../errors";
+import type { User } from "../session/types";
+import { updateSessionUser } from "../signer/completeSession";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
+
+export interface SetEmailParameters {
+  /** The new email sign-in address; must not be empty (use `removeEmail`). */
+  email: string;
+  /** From `sendVerificationCode` for this address. */
+  otpId: string;
+  /** The code mailed to the address. */
+  verificationCode: string;
+}
+export type SetEmailReturnType = User;
+export type SetEmailErrorType =
+  | SignerError<"EMAIL_EMPTY" | "MUST_BE_AUTHENTICATED">
+  | SignerApiError<"INVALID_OTP" | "OTP_EXPIRED" | "INVALID_VERIFICATION_TOKEN" | "EMAIL_IN_USE">;
+
+/**
+ * Makes `email` the signed-in user's email sign-in, proven by the code `sendVerificationCode` mailed
+ * to it. The session stays; the old address gets a security notice; `user.email` changes at once.
+ * An empty email: 'Email must not be empty. Use removeEmail() to remove email auth.'
+ *
+ * @example
+ * const { otpId } = await sendVerificationCode(signer, { contact: "new@example.com" });
+ * const user = await setEmail(signer, { email: "new@example.com", otpId, verificationCode: "123456" });
+ */
+export async function setEmail(
+  signer: SignerBase,
+  { email, otpId, verificationCode }: SetEmailParameters,
+): Promise<SetEmailReturnType> {
+  if (!email.trim()) throw new SignerError("EMAIL_EMPTY");
+  const user = await requireUser(signer, { error: "MUST_BE_AUTHENTICATED" });
+  const { verificationToken } = await signer.client.verifyOtp({ otpId, otpCode: verificationCode });
+  const normalised = email.trim().toLowerCase();
+  await signer.client.updateEmailAuth({
+    orgId: user.orgId,
+    userId: user.userId,
+    userEmail: normalised,
+    verificationToken,
+  });
+  return updateSessionUser(signer, { email: normalised }) ?? { ...user, email: normalised };
+}

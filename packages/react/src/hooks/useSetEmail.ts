@@ -1,0 +1,33 @@
+import { useMutation } from "@tanstack/react-query";
+import { useLatchkeyContext } from "../context";
+import { sendVerificationCodeMutationOptions, setEmailMutationOptions } from "../query/email";
+import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
+
+/**
+ * Changes the signed-in user's email sign-in in two steps: `sendVerificationCode` mails a code to the
+ * new address, `setEmail` makes it the user's email once the code proves it (`useUser` updates at once).
+ *
+ * @example
+ * const { sendVerificationCodeAsync, setEmailAsync } = useSetEmail();
+ * const { otpId } = await sendVerificationCodeAsync({ contact: email });
+ * await setEmailAsync({ email, otpId, verificationCode: code });
+ */
+export function useSetEmail() {
+  const { signer } = useLatchkeyContext();
+  const client = useLatchkeyQueryClient();
+  const send = useMutation(sendVerificationCodeMutationOptions(signer), client);
+  const set = useMutation(setEmailMutationOptions(signer), client);
+  return {
+    sendVerificationCode: send.mutate,
+    sendVerificationCodeAsync: send.mutateAsync,
+    setEmail: set.mutate,
+    setEmailAsync: set.mutateAsync,
+    isSendingCode: send.isPending,
+    isSettingEmail: set.isPending,
+    error: set.error ?? send.error,
+    reset: () => {
+      send.reset();
+      set.reset();
+    },
+  };
+}

@@ -87,6 +87,39 @@ describe("demo account page", () => {
     await totp.getByText("Off: add a second step to email sign-ins.").waitFor();
   });
 
+  it("changes the email with a code to the new address, and never removes the last way in", async () => {
+    const fresh = await s.browser.newContext({ viewport: { width: 1100, height: 900 } });
+    const page = await fresh.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${s.hostOrigin}/`);
+    await page.getByRole("button", { name: "Sign in" }).first().click();
+    const oldEmail = "email-change@example.com";
+    await dialog(page).getByRole("textbox").fill(oldEmail);
+    const submit = dialog(page).locator("button[type=submit]");
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await submit.click();
+    await typeOtp(page, await s.otpCode(oldEmail));
+    await dialog(page).getByRole("button", { name: "Skip" }).click();
+    await dialog(page).waitFor({ state: "detached" });
+
+    const email = page.getByTestId("email");
+    await email.getByTestId("email-current").getByText(oldEmail).waitFor();
+    // Only email: turning it off is refused with the service's reason.
+    await email.getByRole("button", { name: "Stop signing in by email" }).click();
+    await page.getByText("This is the last way to sign in to this account; add another first").waitFor();
+
+    const newEmail = "email-changed@example.com";
+    await email.getByRole("button", { name: "Change email" }).click();
+    await email.getByLabel("New email").fill(newEmail);
+    await email.getByRole("button", { name: "Send code" }).click();
+    await email.getByText(`Code sent to ${newEmail}`).waitFor();
+    await email.getByLabel("Code").fill(await s.otpCode(newEmail));
+    await email.getByRole("button", { name: "Confirm" }).click();
+    await email.getByTestId("email-current").getByText(newEmail).waitFor();
+    await shot(page, "53-demo-email-changed");
+    await fresh.close();
+  });
+
   it("offers the social buttons by pop-up or by redirect; in redirect mode the account page links by redirect too", async () => {
     const fresh = await s.browser.newContext({ viewport: { width: 1100, height: 900 } });
     const page = await fresh.newPage();

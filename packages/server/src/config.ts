@@ -59,6 +59,17 @@ export const appConfigSchema = z.object({
     .optional(),
   /** Social sign-in providers (OpenID Connect). */
   oauthProviders: z.array(oauthProviderConfigSchema).default([]),
+  /**
+   * A JWT from the app's own backend accepted in place of an API key (spec §3 "api key or jwt"): signed
+   * by a key in `jwksUrl`, issued by `issuer`, for `audience` (default: the app's id), not expired.
+   */
+  jwt: z
+    .object({
+      issuer: z.string().min(1).max(512),
+      jwksUrl: z.string().url(),
+      audience: z.string().min(1).max(512).optional(),
+    })
+    .optional(),
   /** Where a redirect-mode social sign-in may return to (defaults to the magic-link URLs). */
   oauthRedirectUrls: z.array(returnUrlSchema).default([]),
 });

@@ -20,6 +20,8 @@ export interface ServiceCaches {
   signingAccounts: Map<string, { id: string; curve: "CURVE_SECP256K1" | "CURVE_ED25519"; sealed: string }>;
   /** OpenID discovery, client and JWKS per provider (oauthProviders/providerRuntime.ts). */
   providerRuntimes: Map<string, unknown>;
+  /** The key sets of apps' backends that authenticate with a JWT, by JWKS URL (apps/appJwt.ts). */
+  appJwks: Map<string, unknown>;
 }
 
 export interface StampKeyRow {

@@ -116,7 +116,12 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       random: opts.random ?? cryptoRandom,
       otpKey: keyring.deriveKey("otp"),
       wallets,
-      caches: { stampKeys: new Map(), signingAccounts: new Map(), providerRuntimes: new Map() },
+      caches: {
+        stampKeys: new Map(),
+        signingAccounts: new Map(),
+        providerRuntimes: new Map(),
+        appJwks: new Map(),
+      },
       dev,
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl.replace(/\/$/, "") } : {}),
       async audit(event, f, into = db) {

@@ -15,6 +15,8 @@ export interface App {
   /** Social sign-in providers; client secrets stay sealed until a code exchange needs one. */
   oauthProviders: StoredOauthProvider[];
   oauthRedirectUrls: string[];
+  /** When set, the app's backend may authenticate with a JWT instead of an API key (apps/appJwt.ts). */
+  jwt?: { issuer: string; jwksUrl: string; audience?: string };
 }
 
 export interface StoredOauthProvider {
@@ -75,6 +77,7 @@ type AppRow = {
   webauthn_origins: string | null;
   oauth_providers: string | null;
   oauth_redirect_urls: string | null;
+  jwt_config: string | null;
 };
 
 function toApp(row: AppRow): App {
@@ -93,6 +96,7 @@ function toApp(row: AppRow): App {
     oauthRedirectUrls: row.oauth_redirect_urls
       ? (JSON.parse(row.oauth_redirect_urls) as string[])
       : (JSON.parse(row.magic_link_urls) as string[]),
+    ...(row.jwt_config ? { jwt: JSON.parse(row.jwt_config) as NonNullable<App["jwt"]> } : {}),
   };
 }
 
@@ -121,6 +125,7 @@ export async function upsertApp(
       webauthn_origins: cfg.webauthn?.origins ? JSON.stringify(cfg.webauthn.origins) : null,
       oauth_providers: JSON.stringify(providers),
       oauth_redirect_urls: cfg.oauthRedirectUrls.length ? JSON.stringify(cfg.oauthRedirectUrls) : null,
+      jwt_config: cfg.jwt ? JSON.stringify(cfg.jwt) : null,
       updated_at: now,
     };
     if (existing) {
@@ -205,6 +210,7 @@ export class AppDirectory {
         "apps.webauthn_origins",
         "apps.oauth_providers",
         "apps.oauth_redirect_urls",
+        "apps.jwt_config",
       ])
       .where("app_api_keys.key_hash", "=", keyHash)
       .where("app_api_keys.revoked_at", "is", null)

@@ -263,6 +263,12 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0007_app_jwt": {
+    async up(db: Kysely<unknown>) {
+      // An app's backend may authenticate with a JWT (issuer and JWKS per app) instead of an API key.
+      await db.schema.alterTable("apps").addColumn("jwt_config", "text").execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -10,6 +10,8 @@ export interface AppsTable {
   webauthn_origins: string | null;
   oauth_providers: string | null;
   oauth_redirect_urls: string | null;
+  /** JSON `{issuer, jwksUrl, audience?}` when the app's backend may authenticate with a JWT. */
+  jwt_config: string | null;
   created_at: number;
   updated_at: number;
 }

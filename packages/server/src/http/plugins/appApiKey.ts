@@ -1,6 +1,7 @@
 import { ErrorCode, isOriginAllowed } from "@latchkey/protocol";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { App } from "../../apps/appDirectory";
+import { appFromJwt, looksLikeJwt } from "../../apps/appJwt";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";
 
@@ -10,15 +11,19 @@ declare module "fastify" {
   }
 }
 
-/** Signer API: the app is named by its API key; a browser caller's origin must be one the app allows. */
-export function appApiKey(app: FastifyInstance, ctx: Pick<ServiceContext, "apps">): void {
+/**
+ * Signer API: the app is named by its API key, or by a JWT from its backend (apps/appJwt.ts); a browser
+ * caller's origin must be one the app allows.
+ */
+export function appApiKey(app: FastifyInstance, ctx: Pick<ServiceContext, "apps" | "caches" | "now">): void {
   app.addHook("preHandler", async (req) => {
     if (!req.url.startsWith("/signer/")) return;
     const auth = req.headers.authorization;
     const match = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
     if (!match?.[1])
-      throw apiError(ErrorCode.UNAUTHENTICATED, "Missing app API key (Authorization: Bearer <key>)");
-    const found = await ctx.apps.byApiKey(match[1]);
+      throw apiError(ErrorCode.UNAUTHENTICATED, "Missing app API key (Authorization: Bearer <key or JWT>)");
+    const token = match[1];
+    const found = looksLikeJwt(token) ? await appFromJwt(ctx, token) : await ctx.apps.byApiKey(token);
     if (!found) throw apiError(ErrorCode.INVALID_API_KEY, "Unknown or revoked app API key");
     const origin = req.headers.origin;
     if (origin && !isOriginAllowed(found.allowedOrigins, origin)) {

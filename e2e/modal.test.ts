@@ -230,8 +230,11 @@ describe("UI config", () => {
     const page = await open({
       theme: { mode: "dark", accentColor: "rgb(219, 39, 119)", radius: "4px", fontFamily: "monospace" },
       termsUrl: "https://example.com/terms",
+      header: "Acme Shop",
     });
     await openModal(page);
+    // The header's content sits between Back and Close.
+    expect(await dialog(page).locator("header .lk-header-center").textContent()).toBe("Acme Shop");
     const root = page.locator(".lk-root").filter({ has: page.getByRole("dialog") });
     expect(await root.getAttribute("data-theme")).toBe("dark");
     await page.getByRole("textbox").fill("theme@example.com");

@@ -176,6 +176,8 @@ describe("social sign-in in Chromium (dev OpenID Connect provider)", () => {
     const user = await page.evaluate(() => window.lk.signer.user);
     expect(user).toMatchObject({ orgId: adaOrgId, email: "ada@example.com" });
     expect(user?.idToken).toMatch(/^ey/);
+    // User.claims: what the provider's ID token says about the user (spec §3).
+    expect(user?.claims).toMatchObject({ sub: "ada", email: "ada@example.com", aud: expect.any(String) });
     expect(await page.evaluate(() => window.lk.events)).toEqual(["connected", "connectedOauth"]);
     await context.close();
   });

@@ -27,6 +27,30 @@ const AUTHENTICATING_STATUS = {
  * in the state (the next social sign-in asks again).
  */
 /**
+ * The OpenID Connect claims of a social sign-in's ID token (spec §3 `User.claims`): read, not verified —
+ * the service verified the token before it signed the user in; this is the app's copy of what it said.
+ */
+function claimsOf(idToken: string): { claims: Record<string, unknown> } | Record<string, never> {
+  const part = idToken.split(".")[1];
+  if (!part) return {};
+  try {
+    const json = atob(
+      part
+        .replace(/-/g, "+")
+        .replace(/_/g, "/")
+        .padEnd(Math.ceil(part.length / 4) * 4, "="),
+    );
+    const text = new TextDecoder().decode(Uint8Array.from(json, (c) => c.charCodeAt(0)));
+    const claims: unknown = JSON.parse(text);
+    return claims && typeof claims === "object" && !Array.isArray(claims)
+      ? { claims: claims as Record<string, unknown> }
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
  * Changes the signed-in user's details (e.g. a new email) in the stored session and the state at once,
  * without a new sign-in: the session's keys stay as they are.
  *
@@ -61,6 +85,7 @@ export async function completeSession(signer: SignerBase, params: CompleteSessio
       ...(who.email ? { email: who.email } : {}),
       ...(who.solanaAddress ? { solanaAddress: who.solanaAddress } : {}),
       ...(idToken ? { idToken } : {}),
+      ...(type === "oauth" && idToken ? claimsOf(idToken) : {}),
       ...(params.credentialId ? { credentialId: params.credentialId } : {}),
     };
     const linking = type === "otp" ? store.getState().authLinkingStatus : undefined;

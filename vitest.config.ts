@@ -1,6 +1,10 @@
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Our packages export `source` (their TypeScript) first: tests run the source, the tarballs ship dist.
+  resolve: { conditions: ["source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
   test: {
     include: [
       "packages/*/src/**/*.test.ts",

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { build, type Plugin } from "vite";
+import { build, defaultClientConditions, type Plugin } from "vite";
 import { REPO_ROOT, RESULTS_DIR } from "./lib";
 
 const TARGET_INITIAL_GZIP = 40 * 1024;
@@ -78,6 +78,7 @@ async function buildApp(entry: string, extra: Plugin[] = []) {
     configFile: false,
     logLevel: "error",
     plugins: [...extra, react(), byPackage(packages)],
+    resolve: { conditions: ["source", ...defaultClientConditions] },
     define: { "process.env.NODE_ENV": '"production"' },
     build: {
       outDir: join(dir, "dist"),

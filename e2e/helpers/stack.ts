@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { Service } from "@latchkey/server";
 import react from "@vitejs/plugin-react";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { build } from "vite";
+import { build, defaultClientConditions } from "vite";
 import { devMailbox, startTestService } from "../../test-support/service";
 
 export const CHROMIUM_ARGS = [
@@ -136,6 +136,7 @@ export async function startStack(
       root: join(root, "e2e/host"),
       configFile: false,
       plugins: [react()],
+      resolve: { conditions: ["source", ...defaultClientConditions] },
       build: { outDir, emptyOutDir: true },
       logLevel: "warn",
     });

@@ -15,6 +15,7 @@ async function bundledPackages(entry: string): Promise<string[]> {
     minify: true,
     format: "esm",
     platform: "browser",
+    conditions: ["source"],
     metafile: true,
     external: ["react", "react-dom", "react/jsx-runtime"],
     logLevel: "silent",

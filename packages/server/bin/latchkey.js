@@ -1,9 +1,24 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so the repository works without a build step.
-import { register } from "tsx/esm/api";
+// The `latchkey` command. Installed from the package it runs the built CLI (dist/); in a checkout of the
+// repository it runs the TypeScript source through tsx, resolving our packages to their `source` exports.
+import { existsSync } from "node:fs";
 
-register();
-const { main } = await import("../src/cli.ts");
+const source = new URL("../src/cli.ts", import.meta.url);
+let main;
+if (existsSync(source)) {
+  const { register } = await import("node:module");
+  const { register: registerTsx } = await import("tsx/esm/api");
+  registerTsx();
+  // Registered last, so it runs first: every resolution also matches the `source` export condition.
+  register(
+    `data:text/javascript,${encodeURIComponent(
+      "export async function resolve(specifier, context, next) { return next(specifier, { ...context, conditions: [...new Set(['source', ...context.conditions])] }); }",
+    )}`,
+  );
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import("../dist/cli.js"));
+}
 try {
   const code = await main(process.argv.slice(2));
   if (code >= 0) process.exit(code);

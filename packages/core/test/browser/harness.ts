@@ -37,6 +37,7 @@ async function bundleHost(): Promise<string> {
     write: false,
     format: "iife",
     platform: "browser",
+    conditions: ["source"],
     target: "es2022",
     logLevel: "silent",
   });

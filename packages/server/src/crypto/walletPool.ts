@@ -30,7 +30,10 @@ export class WalletDeriver {
 
   constructor(
     size = Math.max(0, Math.min(4, availableParallelism() - 1)),
-    entry = new URL("./walletWorkerEntry.mjs", import.meta.url),
+    // Built, the worker is dist/walletWorker.js beside this chunk; from source, an entry that loads tsx.
+    entry = import.meta.url.endsWith(".ts")
+      ? new URL("./walletWorkerEntry.mjs", import.meta.url)
+      : new URL("./walletWorker.js", import.meta.url),
   ) {
     this.#size = size;
     this.#entry = entry;

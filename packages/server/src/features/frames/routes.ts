@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
-import { fileURLToPath } from "node:url";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { ALLOWED_ORIGINS_META } from "@latchkey/protocol/frame";
 import { hasControlCharacter } from "@latchkey/protocol/schemas";
-import { build } from "esbuild";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { defineFeature } from "../defineFeature";
 
-// The frame's script is small vanilla TS in packages/frames, bundled once per process on first use
-// into a single inline script whose hash is the page's only script-src.
-const AUTH_FRAME_ENTRY = fileURLToPath(new URL("../../../../frames/src/auth.ts", import.meta.url));
+// The frame's script comes from @latchkey/frames: its built, self-contained `dist/auth.js` when the
+// package is installed, or, in a checkout of the repository, its TypeScript bundled once per process on
+// first use. Either way it is one inline script whose hash is the page's only script-src.
+const FRAMES_DIR = dirname(createRequire(import.meta.url).resolve("@latchkey/frames/package.json"));
 // An origin, or a loopback any-port entry (`http://localhost:*`, which CSP's frame-ancestors also reads).
 const ORIGIN = /^https?:\/\/[A-Za-z0-9.\-[\]:]+(?::\*)?$/;
 
@@ -18,20 +20,28 @@ interface BuiltScript {
 }
 let authScript: Promise<BuiltScript> | undefined;
 
-async function buildAuthScript(): Promise<BuiltScript> {
+async function frameSource(): Promise<string> {
+  const source = join(FRAMES_DIR, "src/auth.ts");
+  if (!existsSync(source)) return readFileSync(join(FRAMES_DIR, "dist/auth.js"), "utf8");
+  const { build } = await import("esbuild");
   const result = await build({
-    entryPoints: [AUTH_FRAME_ENTRY],
+    entryPoints: [source],
     bundle: true,
     write: false,
     format: "iife",
     platform: "browser",
+    conditions: ["source"],
     target: "es2022",
     minify: true,
     legalComments: "none",
     charset: "utf8",
     logLevel: "silent",
   });
-  const text = result.outputFiles[0]?.text ?? "";
+  return result.outputFiles[0]?.text ?? "";
+}
+
+async function buildAuthScript(): Promise<BuiltScript> {
+  const text = await frameSource();
   // Inline in HTML: nothing in the script may end the element or open a comment.
   const js = text.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
   return { js, hash: createHash("sha256").update(js, "utf8").digest("base64") };

@@ -1,0 +1,16 @@
+import { defineConfig } from "tsup";
+import { packageBuild } from "../../scripts/tsupBase";
+
+export default defineConfig(
+  packageBuild({
+    index: "src/index.ts",
+    "crypto/index": "src/crypto/index.ts",
+    constants: "src/constants.ts",
+    errors: "src/errors.ts",
+    schemas: "src/schemas.ts",
+    common: "src/common.ts",
+    "signerApi/index": "src/signerApi/index.ts",
+    "keyManagement/index": "src/keyManagement/index.ts",
+    "frame/channel": "src/frame/channel.ts",
+  }),
+);

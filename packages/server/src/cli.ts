@@ -7,35 +7,95 @@ import { createService, type ServiceOptions } from "./createService";
 import { Keyring, parseMasterKey } from "./crypto/keyring";
 import { migrate, openDatabase } from "./db";
 
+const ENVIRONMENT = `Environment:
+  LATCHKEY_MASTER_KEY       The master key (64 hex characters or base64 of 32 bytes) that wraps every
+                            data key. Required outside --dev; keep it in your secret store.
+  LATCHKEY_MASTER_KEY_FILE  Or a file holding it (mode 0600). --dev makes .latchkey/master.key.
+  LATCHKEY_DB               SQLite path or postgres:// URL (as --db)
+  LATCHKEY_SMTP_URL         smtp(s)://user:pass@host:port for mail (dev: the mailbox page instead)
+  LATCHKEY_MAIL_FROM        The From address of mail
+  LATCHKEY_PUBLIC_URL       The service's public URL (OAuth callbacks), e.g. https://auth.example.com
+  LATCHKEY_WORKERS          As --workers
+  LATCHKEY_DEV_ORIGINS      As --dev-origin, comma-separated
+  LATCHKEY_DEV_API_KEY      The dev app's API key (--dev; default: made once, in .latchkey/dev-api-key)
+  PORT                      As --port
+`;
+
+/** Help for each command: `latchkey <command> --help`. */
+const HELP: Record<string, string> = {
+  serve: `Usage: latchkey serve [options]
+
+Start the signer service.
+
+Options:
+  --port <n>            Port (default 8787, or PORT; 0 picks a free one)
+  --host <addr>         Address to bind (default 127.0.0.1; 0.0.0.0 behind a proxy in a container)
+  --db <url|path>       SQLite file path or postgres:// URL (default ${".latchkey/latchkey.db"})
+  --config <file>       JSON config file: apps, smtp, rate limits, trustProxy, publicUrl (see the README)
+  --workers <n|auto>    Processes sharing the port and the database (default 1)
+  --log-level <level>   fatal, error, warn, info (default), debug, trace or silent
+  --dev                 Dev mode: a dev app (any local port may use it), a dev master key file, the dev
+                        mailbox at /dev/mailbox instead of SMTP, and a local OpenID Connect provider as
+                        the dev app's Google and Auth0
+  --dev-origin <url>    An origin the dev app allows (repeatable). Default: any local port,
+                        http://localhost:* and http://127.0.0.1:*
+  --dev-redirect-url <url>  Where the dev app's magic links may lead (repeatable; default: any local port)
+  --dev-oidc-port <n>   The local OpenID Connect provider's port (default: the service's port + 1)
+  --dev-email-mode <OTP|MAGIC_LINK>  How the dev app signs in by email (default OTP)
+  -h, --help            This help
+
+${ENVIRONMENT}`,
+  migrate: `Usage: latchkey migrate [--db <url|path>]
+
+Run the database migrations (serve also runs them at start).
+
+${ENVIRONMENT}`,
+  "app create": `Usage: latchkey app create --id <id> --name <name> [options]
+
+Create an app (or update it) and print a new API key; the key is shown once and stored hashed.
+
+Options:
+  --db <url|path>          The database (as serve)
+  --id <id>                The app's id: letters, digits, - and _ (up to 64)
+  --name <name>            Its name, shown in mail
+  --origin <url>           An origin allowed to use the app (repeatable)
+  --email-mode <OTP|MAGIC_LINK>  How users sign in by email (default OTP)
+  --redirect-url <url>     Where magic links may lead (repeatable)
+  -h, --help               This help
+
+Apps with social providers, passkey settings or sponsorship are written in the --config file of serve.
+`,
+  "rotate-master-key": `Usage: latchkey rotate-master-key [--db <url|path>]
+
+Re-wrap every data key from LATCHKEY_MASTER_KEY (the current key) to LATCHKEY_NEW_MASTER_KEY; sealed
+secrets are not touched. Stop the service, rotate, then start it with the new key.
+`,
+};
+
 const USAGE = `Usage: latchkey <command> [options]
 
 Commands:
   serve               Start the signer service
-    --port <n>          Port (default 8787, or PORT)
-    --host <addr>       Address to bind (default 127.0.0.1)
-    --db <url|path>     SQLite file path or postgres:// URL (default .latchkey/latchkey.db)
-    --config <file>     JSON config file (apps, smtp, rate limits)
-    --dev               Dev mode: dev app, dev master key file, dev mailbox at /dev/mailbox, and a
-                        local OpenID Connect provider as the dev app's Google and Auth0
-    --dev-origin <url>  An origin the dev app allows (repeatable; LATCHKEY_DEV_ORIGINS, comma-separated).
-                        Default: any local port, http://localhost:* and http://127.0.0.1:*
-    --dev-oidc-port <n> Its port (default: the service's port + 1)
-    --dev-email-mode <OTP|MAGIC_LINK>  How the dev app signs in by email (default OTP)
-    --workers <n|auto>  Processes sharing the port and the database (default 1)
-  migrate             Run database migrations (--db)
+  migrate             Run database migrations
   app create          Create an app and print its API key
-    --db <url|path> --id <id> --name <name> [--origin <url>]... [--email-mode OTP|MAGIC_LINK]
-    [--redirect-url <url>]...
-  rotate-master-key   Re-wrap data keys: LATCHKEY_MASTER_KEY (old) -> LATCHKEY_NEW_MASTER_KEY (--db)
+  rotate-master-key   Re-wrap data keys under a new master key
+
+Run \`latchkey <command> --help\` for a command's options and environment.
 `;
 
 const DEFAULT_DB = ".latchkey/latchkey.db";
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (!command || command === "help" || command === "--help") {
-    process.stdout.write(USAGE);
+  if (!command || command === "help" || command === "--help" || command === "-h") {
+    const topic = command === "help" ? rest.join(" ") : "";
+    process.stdout.write(HELP[topic] ?? USAGE);
     return command ? 0 : 1;
+  }
+  const name = command === "app" && rest[0] === "create" ? "app create" : command;
+  if (HELP[name] && (rest.includes("--help") || rest.includes("-h"))) {
+    process.stdout.write(HELP[name]);
+    return 0;
   }
   if (command === "serve") return serve(rest);
   if (command === "migrate") {

@@ -88,7 +88,10 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       loadMasterKey({
         env,
         dev,
-        keyFile: opts.masterKeyFile ?? (dev ? join(dataDir, "master.key") : undefined),
+        keyFile:
+          opts.masterKeyFile ??
+          env.LATCHKEY_MASTER_KEY_FILE ??
+          (dev ? join(dataDir, "master.key") : undefined),
       });
     const keyring = new Keyring(opened.db, masterKey);
     await keyring.init();

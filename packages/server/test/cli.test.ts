@@ -27,6 +27,33 @@ function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 45_000): 
 }
 
 describe("latchkey CLI", () => {
+  it("documents every command's flags and environment in --help", async () => {
+    const serve = (await run(process.execPath, [BIN, "serve", "--help"])).stdout;
+    const source = readFileSync(resolve(__dirname, "../src/cli.ts"), "utf8");
+    // Every option serve parses is in its help.
+    const serveOptions = /async function serve[\s\S]*?options: \{([\s\S]*?)\n {4}\},/.exec(source)?.[1] ?? "";
+    const flags = [...serveOptions.matchAll(/^\s+"?([a-z-]+)"?: \{ type/gm)].map((m) => `--${m[1]}`);
+    expect(flags.length).toBeGreaterThan(8);
+    for (const flag of flags) expect(serve, flag).toContain(flag);
+    // Every environment variable the service reads is in some command's help.
+    const envs = new Set<string>();
+    for (const file of ["cli.ts", "createService.ts", "crypto/keyring.ts"])
+      for (const m of readFileSync(resolve(__dirname, `../src/${file}`), "utf8").matchAll(
+        /env\.(LATCHKEY_[A-Z_]+|PORT)\b/g,
+      ))
+        envs.add(m[1] as string);
+    expect(envs.size).toBeGreaterThan(5);
+    let all = serve;
+    for (const command of [["app", "create"], ["migrate"], ["rotate-master-key"]]) {
+      const out = (await run(process.execPath, [BIN, ...command, "--help"])).stdout;
+      expect(out).toContain(`Usage: latchkey ${command.join(" ")}`);
+      all += out;
+    }
+    for (const name of envs) expect(all, name).toContain(name);
+    const usage = (await run(process.execPath, [BIN, "--help"])).stdout;
+    expect(usage).toContain("latchkey <command> --help");
+  });
+
   let child: ChildProcess | undefined;
   afterEach(() => {
     child?.kill("SIGTERM");

@@ -25,7 +25,7 @@ describe("README: Use from Node", () => {
 
   it("signs a user in from Node and signs a message", async () => {
     const email = "readme@example.com";
-    const child = spawn(process.execPath, ["--import", "tsx", example], {
+    const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", example], {
       cwd: root,
       env: { ...process.env, LATCHKEY_URL: svc.baseUrl, LATCHKEY_API_KEY: svc.apiKey, EMAIL: email },
       stdio: ["pipe", "pipe", "pipe"],

@@ -24,10 +24,14 @@ describe("SSR safety", () => {
         status: signer.status, keyHolder: signer.keyHolder.kind, exports: Object.keys(core).length,
       }));
     `;
-    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      cwd: root,
-      encoding: "utf8",
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    );
     const result = JSON.parse(out.trim().split("\n").at(-1) as string);
     expect(result).toEqual({
       typeofWindow: "undefined",

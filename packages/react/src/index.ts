@@ -14,7 +14,7 @@ export { useSetEmail } from "./hooks/useSetEmail";
 export { useSigner } from "./hooks/useSigner";
 export { type UseSignerStatusResult, useSignerStatus } from "./hooks/useSignerStatus";
 export { useSignMessage } from "./hooks/useSignMessage";
-export { useSignTypedData } from "./hooks/useSignTypedData";
+export { type UseSignTypedDataReturnType, useSignTypedData } from "./hooks/useSignTypedData";
 export { useUser } from "./hooks/useUser";
 export { type AuthenticateVariables, authenticateMutationOptions } from "./query/authenticate";
 export { logoutMutationOptions } from "./query/logout";

@@ -25,10 +25,14 @@ describe("server rendering", () => {
       );
       console.log(JSON.stringify({ typeofWindow: typeof window, html }));
     `;
-    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      cwd: root,
-      encoding: "utf8",
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script],
+      {
+        cwd: root,
+        encoding: "utf8",
+      },
+    );
     const result = JSON.parse(out.trim().split("\n").at(-1) as string);
     expect(result.typeofWindow).toBe("undefined");
     expect(result.html).toContain("INITIALIZING null false");

@@ -7,6 +7,7 @@ import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
 import type { UiConfig } from "./types";
 
+/** Where the service is and who the app is: the provider's `config`. */
 export interface LatchkeyConfig {
   /** The signer service, e.g. `https://auth.example.com`. */
   serviceUrl: string;
@@ -32,6 +33,7 @@ export interface LatchkeyContextValue {
 
 const LatchkeyContext = createContext<LatchkeyContextValue | null>(null);
 
+/** The provider's props: the config, and optionally your TanStack Query client or your own signer. */
 export interface LatchkeyProviderProps {
   config: LatchkeyConfig;
   /** Share the app's TanStack Query client; a private one is made otherwise. */

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 
 // The public types of the modal's configuration. The step itself is in flow/step.ts.
 
+/** The email method: sign in by code or magic link. */
 export interface EmailSection {
   type: "email";
   /** Input placeholder (default 'Email'). */
@@ -12,6 +13,7 @@ export interface EmailSection {
   hideButton?: boolean;
 }
 
+/** The passkey method: sign in with a passkey, or create one. */
 export interface PasskeySection {
   type: "passkey";
   /** Hide the 'Create a passkey' link (sign-up with a new passkey). */
@@ -34,13 +36,16 @@ export interface SocialSection extends OauthConfig {
   mode?: "popup" | "redirect";
 }
 
+/** One sign-in method in a section of the modal: email, passkey or a social provider. */
 export type AuthSection = EmailSection | PasskeySection | SocialSection;
 
 /** Analytics events of the modal (spec §7). */
 export type AuthEventName = "add_passkey_on_signup_success" | "add_passkey_on_signup_skip";
 
+/** The look of the modal's illustrations. */
 export type IllustrationStyle = "outline" | "linear" | "filled" | "flat";
 
+/** The modal's colours, radius and font. */
 export interface Theme {
   /** light, dark, or follow the system (default). */
   mode?: "light" | "dark" | "system";

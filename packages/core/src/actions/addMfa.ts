@@ -3,11 +3,13 @@ import type { SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `addMfa` takes. */
 export interface AddMfaParameters {
   multiFactorType: "totp";
 }
 /** The new factor's id and the `otpauth://` URL to show as a QR code (`multiFactorTotpUrl`). */
 export type AddMfaReturnType = Awaited<ReturnType<SignerClient["authRequestMultiFactor"]>>;
+/** The errors `addMfa` may throw (discriminate on `name` and `code`). */
 export type AddMfaErrorType = SignerError<"NOT_CONNECTED"> | SignerApiError;
 
 /**

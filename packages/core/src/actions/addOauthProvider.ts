@@ -23,9 +23,11 @@ export type AddOauthProviderParams =
        */
       mode: "redirect";
     });
+/** What `addOauthProvider` takes. */
 export type AddOauthProviderParameters = AddOauthProviderParams;
 /** The user's linked providers after the change. */
 export type AddOauthProviderReturnType = AuthMethods["oauthProviders"];
+/** The errors `addOauthProvider` may throw (discriminate on `name` and `code`). */
 export type AddOauthProviderErrorType =
   | SignerError<"NOT_AUTHENTICATED">
   | OauthError

@@ -2,12 +2,14 @@ import { type PasskeyCancelledError, PasskeyError, type SignerApiError, type Sig
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `addPasskey` takes. */
 export interface AddPasskeyParameters {
   /** Aborts the prompt (e.g. the modal's Skip): rejects with a PasskeyCancelledError. */
   signal?: AbortSignal;
 }
 /** The new passkey's authenticator id. */
 export type AddPasskeyReturnType = string;
+/** The errors `addPasskey` may throw (discriminate on `name` and `code`). */
 export type AddPasskeyErrorType =
   | SignerError<"NOT_AUTHENTICATED">
   | PasskeyCancelledError

@@ -1,8 +1,11 @@
 import type { MfaRequiredError, OauthError, PasskeyError, SignerApiError, SignerError } from "../errors";
 import type { AuthenticateParams, AuthenticateResult, AuthMethod, SignerBase } from "../signer/types";
 
+/** What `authenticate` takes. */
 export type AuthenticateParameters = AuthenticateParams;
+/** What `authenticate` resolves with. */
 export type AuthenticateReturnType = AuthenticateResult;
+/** The errors `authenticate` may throw (discriminate on `name` and `code`). */
 export type AuthenticateErrorType =
   | SignerApiError
   | SignerError

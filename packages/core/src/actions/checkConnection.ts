@@ -4,6 +4,7 @@ import { LatchkeyError } from "../errors/base";
 import type { CoreErrorCode } from "../errors/codes";
 import type { SignerBase } from "../signer/types";
 
+/** What `checkConnection` resolves with. */
 export type CheckConnectionReturnType =
   | {
       ok: true;
@@ -23,6 +24,7 @@ export type CheckConnectionReturnType =
       message: string;
       error: unknown;
     };
+/** The errors `checkConnection` may throw (discriminate on `name` and `code`). */
 export type CheckConnectionErrorType = never;
 
 /**

@@ -3,8 +3,11 @@ import type { User } from "../session/types";
 import { completeSession } from "../signer/completeSession";
 import type { CompleteAuthWithBundleParams, SignerBase } from "../signer/types";
 
+/** What `completeAuthWithBundle` takes. */
 export type CompleteAuthWithBundleParameters = CompleteAuthWithBundleParams;
+/** What `completeAuthWithBundle` resolves with. */
 export type CompleteAuthWithBundleReturnType = User;
+/** The errors `completeAuthWithBundle` may throw (discriminate on `name` and `code`). */
 export type CompleteAuthWithBundleErrorType = SignerError<"USER_NOT_FOUND"> | SignerApiError;
 
 /**

@@ -1,5 +1,6 @@
 import type { SignerBase } from "../signer/types";
 
+/** What `disconnect` resolves with. */
 export type DisconnectReturnType = undefined;
 
 /**

@@ -2,7 +2,9 @@ import type { MultiFactor, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `getMfaFactors` resolves with. */
 export type GetMfaFactorsReturnType = MultiFactor[];
+/** The errors `getMfaFactors` may throw (discriminate on `name` and `code`). */
 export type GetMfaFactorsErrorType = SignerError<"NOT_CONNECTED"> | SignerApiError;
 
 /**

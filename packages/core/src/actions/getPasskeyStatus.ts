@@ -2,7 +2,9 @@ import type { PasskeyStatus } from "../client/types";
 import type { SignerBase } from "../signer/types";
 import { type ListAuthMethodsErrorType, listAuthMethods } from "./listAuthMethods";
 
+/** What `getPasskeyStatus` resolves with. */
 export type GetPasskeyStatusReturnType = PasskeyStatus;
+/** The errors `getPasskeyStatus` may throw (discriminate on `name` and `code`). */
 export type GetPasskeyStatusErrorType = ListAuthMethodsErrorType;
 
 /**

@@ -3,7 +3,9 @@ import type { SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `listAuthMethods` resolves with. */
 export type ListAuthMethodsReturnType = AuthMethods;
+/** The errors `listAuthMethods` may throw (discriminate on `name` and `code`). */
 export type ListAuthMethodsErrorType = SignerError<"NOT_AUTHENTICATED"> | SignerApiError;
 
 /**

@@ -1,7 +1,9 @@
 import type { OauthError } from "../errors";
 import type { SignerBase } from "../signer/types";
 
+/** What `preparePopupOauth` resolves with. */
 export type PreparePopupOauthReturnType = undefined;
+/** The errors `preparePopupOauth` may throw (discriminate on `name` and `code`). */
 export type PreparePopupOauthErrorType = OauthError<"OAUTH_UNSUPPORTED" | "OAUTH_POPUP_BLOCKED">;
 
 /**

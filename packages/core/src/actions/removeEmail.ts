@@ -4,7 +4,9 @@ import { updateSessionUser } from "../signer/completeSession";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `removeEmail` resolves with. */
 export type RemoveEmailReturnType = User;
+/** The errors `removeEmail` may throw (discriminate on `name` and `code`). */
 export type RemoveEmailErrorType = SignerError<"MUST_BE_AUTHENTICATED"> | SignerApiError<"LAST_AUTH_METHOD">;
 
 /**

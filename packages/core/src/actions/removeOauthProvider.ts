@@ -3,11 +3,14 @@ import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 import { listAuthMethods } from "./listAuthMethods";
 
+/** What `removeOauthProvider` takes. */
 export interface RemoveOauthProviderParameters {
   /** The link's id (`oauthProviders[].providerId` of `listAuthMethods`). */
   providerId: string;
 }
+/** What `removeOauthProvider` resolves with. */
 export type RemoveOauthProviderReturnType = undefined;
+/** The errors `removeOauthProvider` may throw (discriminate on `name` and `code`). */
 export type RemoveOauthProviderErrorType =
   | SignerError<"MUST_BE_AUTHENTICATED" | "OAUTH_PROVIDERS_NOT_FOUND">
   | SignerApiError<"LAST_AUTH_METHOD">;

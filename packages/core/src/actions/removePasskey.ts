@@ -2,11 +2,14 @@ import type { SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `removePasskey` takes. */
 export interface RemovePasskeyParameters {
   /** The passkey's authenticator id (`passkeys[].authenticatorId` of `listAuthMethods`). */
   authenticatorId: string;
 }
+/** What `removePasskey` resolves with. */
 export type RemovePasskeyReturnType = undefined;
+/** The errors `removePasskey` may throw (discriminate on `name` and `code`). */
 export type RemovePasskeyErrorType =
   | SignerError<"NOT_AUTHENTICATED">
   | SignerApiError<"LAST_AUTH_METHOD" | "AUTHENTICATOR_NOT_FOUND">;

@@ -3,7 +3,9 @@ import type { User } from "../session/types";
 import { requireUser as guard } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `requireUser` resolves with. */
 export type RequireUserReturnType = User;
+/** The errors `requireUser` may throw (discriminate on `name` and `code`). */
 export type RequireUserErrorType = SignerError<"NOT_AUTHENTICATED">;
 
 /**

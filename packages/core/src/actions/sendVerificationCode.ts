@@ -1,16 +1,19 @@
 import type { SignerApiError } from "../errors";
 import type { SignerBase } from "../signer/types";
 
+/** What `sendVerificationCode` takes. */
 export interface SendVerificationCodeParameters {
   /** What to verify; only email is served. */
   type?: "email";
   /** The address the code goes to. */
   contact: string;
 }
+/** What `sendVerificationCode` resolves with. */
 export interface SendVerificationCodeReturnType {
   /** Give it to `setEmail` with the code the user received. */
   otpId: string;
 }
+/** The errors `sendVerificationCode` may throw (discriminate on `name` and `code`). */
 export type SendVerificationCodeErrorType = SignerApiError<"INVALID_REQUEST" | "RATE_LIMITED">;
 
 /**

@@ -4,6 +4,7 @@ import { updateSessionUser } from "../signer/completeSession";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `setEmail` takes. */
 export interface SetEmailParameters {
   /** The new email sign-in address; must not be empty (use `removeEmail`). */
   email: string;
@@ -12,7 +13,9 @@ export interface SetEmailParameters {
   /** The code mailed to the address. */
   verificationCode: string;
 }
+/** What `setEmail` resolves with. */
 export type SetEmailReturnType = User;
+/** The errors `setEmail` may throw (discriminate on `name` and `code`). */
 export type SetEmailErrorType =
   | SignerError<"EMAIL_EMPTY" | "MUST_BE_AUTHENTICATED">
   | SignerApiError<"INVALID_OTP" | "OTP_EXPIRED" | "INVALID_VERIFICATION_TOKEN" | "EMAIL_IN_USE">;

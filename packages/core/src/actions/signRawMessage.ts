@@ -4,6 +4,7 @@ import { type SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `signRawMessage` takes. */
 export interface SignRawMessageParameters {
   /** ETHEREUM: a 32-byte digest; SOLANA: the message bytes. Hex (0x optional) or bytes. */
   message: Hex | string | Uint8Array;
@@ -11,6 +12,7 @@ export interface SignRawMessageParameters {
 }
 /** Hex r‖s‖v, 65 bytes; v is 27/28 for Ethereum and 0 for Solana (the first 64 bytes are ed25519). */
 export type SignRawMessageReturnType = Hex;
+/** The errors `signRawMessage` may throw (discriminate on `name` and `code`). */
 export type SignRawMessageErrorType = SignerError<"NOT_AUTHENTICATED" | "NO_SOLANA_ADDRESS"> | SignerApiError;
 
 /**

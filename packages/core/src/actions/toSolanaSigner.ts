@@ -28,11 +28,13 @@ export interface KitTransactionLike {
   messageBytes: ReadonlyBytes;
   signatures: Readonly<Record<string, Uint8Array | null>>;
 }
+/** A Solana transaction from `@solana/kit` or `@solana/web3.js` v1 (legacy or versioned). */
 export type SolanaTransactionLike =
   | Web3LegacyTransactionLike
   | Web3VersionedTransactionLike
   | KitTransactionLike;
 
+/** The user's Solana account as a signer: its address, and message and transaction signatures made by the service. */
 export interface SolanaSigner {
   /** The user's Solana address (base58). */
   readonly address: string;

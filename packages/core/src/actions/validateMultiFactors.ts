@@ -5,13 +5,16 @@ import { fail } from "../signer/state";
 import { SignerStatus } from "../signer/status";
 import type { SignerBase } from "../signer/types";
 
+/** What `validateMultiFactors` takes. */
 export interface ValidateMultiFactorsParameters {
   /** The code from the user's authenticator app. */
   multiFactorCode: string;
   /** The factor asked for (`mfaStatus.mfaFactorId`); checked against the pending sign-in when given. */
   multiFactorId?: string;
 }
+/** What `validateMultiFactors` resolves with. */
 export type ValidateMultiFactorsReturnType = User;
+/** The errors `validateMultiFactors` may throw (discriminate on `name` and `code`). */
 export type ValidateMultiFactorsErrorType =
   | SignerError<"NO_PENDING_MFA" | "MFA_FACTOR_MISMATCH">
   | SignerApiError<"INVALID_MFA_CODE" | "MFA_LOCKED" | "INVALID_MFA_PAYLOAD">;

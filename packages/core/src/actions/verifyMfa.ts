@@ -3,9 +3,11 @@ import type { MultiFactor, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
+/** What `verifyMfa` takes. */
 export type VerifyMfaParameters = MultiFactorCode;
 /** The user's factors, the confirmed one included. */
 export type VerifyMfaReturnType = MultiFactor[];
+/** The errors `verifyMfa` may throw (discriminate on `name` and `code`). */
 export type VerifyMfaErrorType =
   | SignerError<"NOT_CONNECTED">
   | SignerApiError<"INVALID_MFA_CODE" | "MFA_FACTOR_NOT_FOUND">;

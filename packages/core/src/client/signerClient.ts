@@ -41,6 +41,7 @@ import type {
   WhoamiResponse,
 } from "./types";
 
+/** Where the service is, how the app authenticates to it, and who stamps requests. */
 export interface SignerClientOptions {
   /** Origin (and optional path prefix) of the signer service, e.g. `https://auth.example.com`. */
   baseUrl: string;

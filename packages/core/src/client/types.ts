@@ -39,11 +39,13 @@ export type {
   WhoamiResponse,
 };
 
+/** A second factor's id and the code from the authenticator app. */
 export interface MultiFactorCode {
   multiFactorId: string;
   multiFactorCode: string;
 }
 
+/** An email sign-up: the address, how to prove it, and the browser's target key. */
 export interface EmailSignupParams {
   email: string;
   emailMode?: EmailMode;
@@ -53,6 +55,7 @@ export interface EmailSignupParams {
   redirectUrl?: string;
 }
 
+/** A passkey sign-up: the new credential's attestation and its challenge. */
 export interface PasskeySignupParams {
   passkey: {
     challenge: string;
@@ -64,6 +67,7 @@ export interface PasskeySignupParams {
   expirationSeconds?: number;
 }
 
+/** An email sign-in of an existing user. */
 export interface EmailAuthParams {
   email: string;
   emailMode?: EmailMode;
@@ -74,6 +78,7 @@ export interface EmailAuthParams {
   multiFactors?: MultiFactorCode[];
 }
 
+/** A mailed code to trade for a credential bundle. */
 export interface OtpParams {
   orgId: string;
   otpId: string;
@@ -83,6 +88,7 @@ export interface OtpParams {
   multiFactors?: MultiFactorCode[];
 }
 
+/** A payload to sign with one of the user's wallet accounts, and how to hash it. */
 export interface SignRawPayloadParams {
   orgId: string;
   signWith: string;
@@ -123,6 +129,7 @@ export interface Authenticator {
   updatedAt: { seconds: string; nanos: string };
 }
 
+/** A new session key for this browser's target key (after a passkey sign-in). */
 export interface CreateReadWriteSessionParams {
   /** The user's organisation, or the app's root organisation for a passkey login. */
   organizationId: string;
@@ -146,6 +153,7 @@ export interface CreateReadWriteSessionResult {
 /** The signer whoami of a passkey-stamped request: the user, and the credential that signed. */
 export type PasskeyWhoamiResponse = WhoamiResponse & { credentialId: string };
 
+/** Whether the user has a passkey, and which. */
 export interface PasskeyStatus {
   isPasskeyAdded: boolean;
   passkeys: AuthMethods["passkeys"];

@@ -2,6 +2,7 @@ import type { ErrorCode } from "@latchkey/protocol";
 import { LatchkeyError } from "./base";
 import type { ApiErrorCode } from "./codes";
 
+/** A second factor the service asks for (its id and type), from an MFA-required answer. */
 export interface MultiFactor {
   multiFactorId: string;
   multiFactorType?: "totp";

@@ -19,6 +19,7 @@ export const SignerErrorMessages = {
   CREATE_API_KEY_FAILED: "Failed to create api key",
   INJECT_BUNDLE_FAILED: "Failed to inject credential bundle",
 } as const;
+/** Codes of the signer's own errors (`SignerError`), each with the spec's message. */
 export type SignerErrorCode = keyof typeof SignerErrorMessages;
 
 /** Messages of the passkey errors (spec §5, §8). */
@@ -30,6 +31,7 @@ export const PasskeyErrorMessages = {
   PASSKEY_ALREADY_REGISTERED: "This passkey is already registered for this account",
   PASSKEY_FAILED: "The passkey request failed",
 } as const;
+/** Codes of passkey errors (`PasskeyError`). */
 export type PasskeyErrorCode = keyof typeof PasskeyErrorMessages;
 
 /** Social sign-in errors with the spec's texts (§8). */
@@ -43,6 +45,7 @@ export const OauthErrorMessages = {
   OAUTH_UNKNOWN_SCOPE: "No known scope for this OAuth provider; pass one",
   OAUTH_UNSUPPORTED: "Social sign-in needs a browser window",
 } as const;
+/** Codes of social sign-in errors (`OauthError`). */
 export type OauthErrorCode = keyof typeof OauthErrorMessages;
 
 /**

@@ -26,7 +26,12 @@ export class OauthCancelledError extends OauthError<"OAUTH_CANCELLED"> {
   }
 }
 
-/** Whether `error` (or a signer state error `{name}`) is a cancelled social sign-in. */
+/**
+ * Whether `error` (or a signer state error `{name}`) is a cancelled social sign-in.
+ *
+ * @example
+ * if (isOauthCancelled(error)) return; // the user closed the pop-up
+ */
 export function isOauthCancelled(error: unknown): boolean {
   return (
     typeof error === "object" &&

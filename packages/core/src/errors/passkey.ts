@@ -24,7 +24,12 @@ export class PasskeyCancelledError extends PasskeyError<"PASSKEY_CANCELLED"> {
   }
 }
 
-/** Whether `error` (or a signer state error `{name}`) is a cancelled passkey prompt. */
+/**
+ * Whether `error` (or a signer state error `{name}`) is a cancelled passkey prompt.
+ *
+ * @example
+ * if (isPasskeyCancelled(error)) return; // the user dismissed the prompt
+ */
 export function isPasskeyCancelled(error: unknown): boolean {
   return (
     typeof error === "object" &&

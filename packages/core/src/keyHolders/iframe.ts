@@ -10,8 +10,10 @@ import {
 import { type CoreErrorCode, LatchkeyError, SignerError, type SignerErrorCode } from "../errors";
 import type { KeyHolder, KeyHolderStorage } from "./types";
 
+/** The auth frame's element id unless `iframeId` says otherwise. */
 export const DEFAULT_IFRAME_ID = "latchkey-signer-iframe";
 
+/** Where the auth frame is, where its hidden iframe goes, and how long to wait for it. */
 export interface IframeKeyHolderOptions {
   /** The frame page, `<service>/frames/auth` (an `appId` query parameter narrows its frame-ancestors). */
   frameUrl: string;

@@ -2,6 +2,7 @@ import { createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
 import { SignerError } from "../errors";
 import type { KeyHolder } from "./types";
 
+/** The IndexedDB database the in-page key holder keeps its target key in. */
 export interface WebCryptoKeyHolderOptions {
   /** IndexedDB database that keeps the target key. */
   dbName?: string;

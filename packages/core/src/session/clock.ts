@@ -5,6 +5,7 @@ export interface Clock {
   clearTimeout(handle: unknown): void;
 }
 
+/** The real clock and timers (Node timers do not keep the process alive). */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => {

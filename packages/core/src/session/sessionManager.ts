@@ -3,6 +3,7 @@ import { type Clock, systemClock } from "./clock";
 import { defaultStorage, type SessionStorageLike } from "./storage";
 import type { Session, TemporarySession } from "./types";
 
+/** The storage key a session is kept under (and `<key>:temporary` for a sign-in in progress). */
 export const DEFAULT_SESSION_KEY = "latchkey-signer-session";
 
 /** The window events the manager listens to; `window` in a browser. */
@@ -11,6 +12,7 @@ export interface SessionEventTarget {
   removeEventListener(type: "focus" | "storage", listener: (event: Event) => void): void;
 }
 
+/** Where sessions are stored, under which key, and the clock that expires them. */
 export interface SessionManagerOptions {
   storage?: SessionStorageLike;
   /** Storage key of the session; the temporary session lives under `<key>:temporary`. */
@@ -20,6 +22,7 @@ export interface SessionManagerOptions {
   eventTarget?: SessionEventTarget | null;
 }
 
+/** What changed in the stored session: set (here or in another tab), cleared, or expired. */
 export type SessionChange =
   | { reason: "expired"; session: null }
   | { reason: "changed"; session: Session | null };

@@ -5,7 +5,12 @@ export interface SessionStorageLike {
   removeItem(key: string): void;
 }
 
-/** A Map-backed storage for Node and tests. */
+/**
+ * A Map-backed storage for Node and tests.
+ *
+ * @example
+ * const signer = createSigner({ baseUrl, apiKey, storage: createMemoryStorage() });
+ */
 export function createMemoryStorage(): SessionStorageLike {
   const map = new Map<string, string>();
   return {

@@ -12,6 +12,7 @@ export interface User {
   claims?: Record<string, unknown>;
 }
 
+/** How the session began: an email link, an email code, a passkey or a social provider. */
 export type SessionType = "email" | "oauth" | "otp" | "passkey";
 
 /** What is stored under the session key: the bundle stays sealed to the key holder's target key. */

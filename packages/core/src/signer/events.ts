@@ -32,6 +32,7 @@ export interface SignerEvents {
   /** The user changed: signed in, signed out, or the same session with new user data. */
   userChanged: User | null;
 }
+/** The names `signer.on` listens to (spec §7): connected, disconnected, status and error changes, and more. */
 export type SignerEventName = keyof SignerEvents;
 
 /** A minimal typed emitter; a throwing listener does not stop the others. */

@@ -12,6 +12,7 @@ import type { SignerStatus } from "./status";
 import type { Store } from "./store";
 import type { AuthUrlParams, UrlWindow } from "./urlParams";
 
+/** How a signer reaches the service (URL, API key or JWT) and where it keeps keys and sessions. */
 export interface SignerOptions {
   /** The signer service, e.g. `https://auth.example.com`. */
   baseUrl: string;
@@ -59,6 +60,7 @@ export interface SignerState {
   authLinkingStatus?: { email: string; providerName?: string; idToken: string };
 }
 
+/** Sign in by email: a code or a magic link is mailed (new users are signed up). */
 export type EmailAuthenticateParams = {
   type: "email";
   email: string;
@@ -67,8 +69,10 @@ export type EmailAuthenticateParams = {
   multiFactors?: MultiFactorCode[];
 };
 
+/** Finish an email sign-in with the mailed code. */
 export type OtpAuthenticateParams = { type: "otp"; otpCode: string; multiFactors?: MultiFactorCode[] };
 
+/** Sign in with a passkey, or create a new one (and account) with `createNew`. */
 export type PasskeyAuthenticateParams = {
   type: "passkey";
   /** Create a passkey and a new account with it (else sign in with an existing passkey). */
@@ -88,12 +92,14 @@ export type OauthAuthenticateParams = { type: "oauth" } & OauthParams & {
     signal?: AbortSignal;
   };
 
+/** What `authenticate` takes: an email to send a code or link to, a code, a passkey or a social provider. */
 export type AuthenticateParams =
   | EmailAuthenticateParams
   | OtpAuthenticateParams
   | PasskeyAuthenticateParams
   | OauthAuthenticateParams;
 
+/** Where `authenticate` left the signer: its status and, once connected, the user. */
 export interface AuthenticateResult {
   status: SignerStatus;
   user: User | null;
@@ -101,6 +107,7 @@ export interface AuthenticateResult {
   idToken?: string;
 }
 
+/** A credential bundle to sign in with, and how the sign-in came about. */
 export interface CompleteAuthWithBundleParams {
   bundle: string;
   orgId: string;

@@ -11,6 +11,7 @@ export const AUTH_URL_PARAMS = [
   "isSignup",
 ] as const;
 
+/** The sign-in parameters a magic link or a redirect brings back in the page's URL. */
 export interface AuthUrlParams {
   bundle?: string;
   orgId?: string;
@@ -29,7 +30,12 @@ export interface UrlWindow {
   history: { state: unknown; replaceState(data: unknown, unused: string, url?: string | URL | null): void };
 }
 
-/** Reads the auth parameters of `href`; returns them and the URL without them. */
+/**
+ * Reads the auth parameters of `href`; returns them and the URL without them.
+ *
+ * @example
+ * const params = readAuthUrlParams(new URL(location.href)); // { bundle, orgId, … } or null
+ */
 export function readAuthUrlParams(href: string): { params: AuthUrlParams; strippedUrl: string | null } {
   const url = new URL(href);
   const params: AuthUrlParams = {};

@@ -19,6 +19,7 @@ export interface ApiKeyStamp {
   signature: string;
 }
 
+/** An `X-Stamp` (or `X-Stamp-WebAuthn`) header: its name and value. */
 export interface StampHeader {
   stampHeaderName: string;
   stampHeaderValue: string;

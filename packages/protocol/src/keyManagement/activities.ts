@@ -12,7 +12,6 @@ import {
 } from "../common";
 
 /** Key-management activities (`POST /public/v1/submit/*`, DESIGN §3.3): parameters and the activity table. */
-
 export const payloadEncodingSchema = z.enum(["PAYLOAD_ENCODING_HEXADECIMAL", "PAYLOAD_ENCODING_TEXT_UTF8"]);
 export const hashFunctionSchema = z.enum([
   "HASH_FUNCTION_NO_OP",
@@ -230,6 +229,7 @@ export type ActivityStatus =
   | "ACTIVITY_STATUS_REJECTED"
   | "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 
+/** A key-management activity as the service reports it: id, type, status and result. */
 export interface Activity {
   id: string;
   organizationId: string;

@@ -10,8 +10,8 @@ import {
 } from "../common";
 
 /** Email sign-in: lookup, signup, auth (existing users) and otp (DESIGN §3.1, §5). */
-
 export const emailModeSchema = z.enum(["magicLink", "otp"]);
+/** How an email sign-in proves the address: a magic link or a 6-digit code. */
 export type EmailMode = z.infer<typeof emailModeSchema>;
 
 export const multiFactorSchema = z.object({
@@ -58,6 +58,7 @@ export type OtpRequest = z.input<typeof otpRequestSchema>;
 export const lookupRequestSchema = z.object({ email: emailSchema });
 export type LookupRequest = z.input<typeof lookupRequestSchema>;
 
+/** A new user: the organisation, the user, the wallet addresses and (by email) the code's id. */
 export interface SignupResponse {
   orgId: string;
   userId?: string;
@@ -67,11 +68,13 @@ export interface SignupResponse {
   /** Passkey sign-up with a targetPublicKey: the new user's session, sealed to that key. */
   credentialBundle?: string;
 }
+/** The answer to `/v1/auth`: the user's organisation, and the code's id when a code was mailed. */
 export interface AuthResponse {
   orgId: string;
   otpId?: string;
   multiFactors?: { multiFactorId: string; multiFactorType: "totp" }[];
 }
+/** The answer to a code: a credential bundle, or a request for the second factor. */
 export type OtpResponse =
   | { status: "SUCCESS"; credentialBundle: string }
   | {
@@ -79,6 +82,7 @@ export type OtpResponse =
       encryptedPayload: string;
       multiFactors: { multiFactorId: string; multiFactorType: "totp" }[];
     };
+/** The organisation of the user with this email, or null. */
 export interface LookupResponse {
   orgId: string | null;
 }

@@ -53,14 +53,17 @@ export interface MultiFactor {
   multiFactorId: string;
   multiFactorType: "totp";
 }
+/** The user's second factors after a change. */
 export interface MultiFactorsResponse {
   multiFactors: MultiFactor[];
 }
+/** A new authenticator-app factor: its id and the otpauth:// URL to show as a QR code. */
 export interface RequestMultiFactorResponse {
   multiFactorType: "totp";
   multiFactorId: string;
   multiFactorTotpUrl: string;
 }
+/** The credential bundle released by the right second-factor codes. */
 export interface ValidateMultiFactorsResponse {
   payload: { credentialBundle: string };
   multiFactors: MultiFactor[];

@@ -2,11 +2,11 @@ import { z } from "zod";
 import { expirationSecondsSchema, idSchema, p256PublicKeyHexSchema, urlSchema } from "../common";
 
 /** Social sign-in (OpenID Connect): prepare-oauth, the `state` and the pop-up message (DESIGN §5). */
-
 export const prepareOauthRequestSchema = z.object({
   /** hex sha256 of the browser's target public key; the ID token must carry it. */
   nonce: z.string().regex(/^[0-9a-f]{64}$/, "must be the hex SHA-256 of the target public key"),
 });
+/** What a social sign-in needs from the service: the PKCE challenge, the request key and the providers. */
 export interface PrepareOauthResponse {
   codeChallenge: string;
   requestKey: string;

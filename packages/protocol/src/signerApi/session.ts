@@ -4,14 +4,15 @@ import type { MultiFactor } from "./mfa";
 import { stampedRequestSchema } from "./stampedRequest";
 
 /** Who is signed in, the app's signer config, and the user's ways to sign in. */
-
 export const signerConfigRequestSchema = z.object({});
+/** The app's settings the client needs: its email mode. */
 export interface SignerConfigResponse {
   email: { mode: "OTP" | "MAGIC_LINK" };
   /** The app's root organisation: what a passkey login addresses before the user is known. */
   rootOrgId: string;
 }
 
+/** The signed-in user as the service knows them: ids, email and wallet addresses. */
 export interface WhoamiResponse {
   email?: string;
   orgId: string;
@@ -27,6 +28,7 @@ export const listAuthMethodsSchema = z.object({
   suborgId: idSchema(128),
   stampedRequest: stampedRequestSchema,
 });
+/** The user's ways to sign in: email, social providers, passkeys and second factors. */
 export interface AuthMethods {
   email?: string;
   oauthProviders: { providerId: string; issuer: string; providerName?: string; userDisplayName?: string }[];

@@ -15,6 +15,7 @@ export const stampedRequestSchema = z.object({
   stamp: stampSchema,
   url: textSchema(2048).pipe(z.string().min(1)),
 });
+/** A key-management request signed by the session key, carried by a signer-API call. */
 export type StampedRequest = z.infer<typeof stampedRequestSchema>;
 
 export const stampedRequestBodySchema = z.object({ stampedRequest: stampedRequestSchema });

@@ -10,6 +10,12 @@ const ModalDialog = lazy(loadDialog);
  * The sign-in modal: render it once inside the provider, open it with `useAuthModal().openAuthModal()`.
  * Closes on Escape and backdrop click, keeps Tab inside, and renders nothing on the server. The dialog's
  * code is fetched when the browser is idle (or on first open), so it costs the page's first load nothing.
+ *
+ * @example
+ * <LatchkeyProvider config={config}>
+ *   <App />
+ *   <AuthModal />
+ * </LatchkeyProvider>
  */
 export function AuthModal() {
   const { store } = useLatchkeyContext();

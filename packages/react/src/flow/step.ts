@@ -1,5 +1,6 @@
 import type { OauthConfig } from "../types";
 
+/** Where a step is: waiting for the user, verifying, or done. */
 export type AuthStepStatus = "base" | "verifying" | "success";
 
 /**

@@ -3,7 +3,13 @@ import { useLatchkeyContext } from "../context";
 import type { AuthStep } from "../flow/step";
 import { INITIAL_STEP } from "../flow/store";
 
-/** Opens and closes the sign-in modal (render `<AuthModal />` once inside the provider). */
+/**
+ * Opens and closes the sign-in modal (render `<AuthModal />` once inside the provider).
+ *
+ * @example
+ * const { openAuthModal } = useAuthModal();
+ * <button onClick={() => openAuthModal()}>Sign in</button>
+ */
 export function useAuthModal() {
   const { store } = useLatchkeyContext();
   const isOpen = useSyncExternalStore(

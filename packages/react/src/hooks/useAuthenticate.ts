@@ -3,7 +3,13 @@ import { useLatchkeyContext } from "../context";
 import { authenticateMutationOptions } from "../query/authenticate";
 import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
 
-/** Starts or finishes a sign-in: `{type: "email"}`, `{type: "otp"}`, `{type: "passkey"}` or `{type: "oauth"}`. */
+/**
+ * Starts or finishes a sign-in: `{type: "email"}`, `{type: "otp"}`, `{type: "passkey"}` or `{type: "oauth"}`.
+ *
+ * @example
+ * const { authenticateAsync } = useAuthenticate();
+ * await authenticateAsync({ type: "email", email, emailMode: "otp" });
+ */
 export function useAuthenticate() {
   const { signer } = useLatchkeyContext();
   const m = useMutation(authenticateMutationOptions(signer), useLatchkeyQueryClient());

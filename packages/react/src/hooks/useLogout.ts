@@ -3,7 +3,13 @@ import { useLatchkeyContext } from "../context";
 import { logoutMutationOptions } from "../query/logout";
 import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
 
-/** Signs out everywhere (this tab and the others). */
+/**
+ * Signs out everywhere (this tab and the others).
+ *
+ * @example
+ * const { logout } = useLogout();
+ * <button onClick={logout}>Log out</button>
+ */
 export function useLogout() {
   const { signer } = useLatchkeyContext();
   const m = useMutation(logoutMutationOptions(signer), useLatchkeyQueryClient());

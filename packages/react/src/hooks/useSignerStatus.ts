@@ -1,6 +1,7 @@
 import { type SignerState, SignerStatus } from "@latchkey/core";
 import { useSignerState } from "./useSignerState";
 
+/** The signer's status, with the common questions answered. */
 export interface UseSignerStatusResult {
   status: SignerStatus;
   isInitializing: boolean;
@@ -9,9 +10,14 @@ export interface UseSignerStatusResult {
   isAuthenticating: boolean;
 }
 
-/** The signer's status (spec §3), re-rendering on every change; INITIALIZING during server rendering. */
 const selectStatus = (state: SignerState) => state.status;
 
+/**
+ * The signer's status (spec §3), re-rendering on every change; INITIALIZING during server rendering.
+ *
+ * @example
+ * const { isConnected, isAuthenticating } = useSignerStatus();
+ */
 export function useSignerStatus(): UseSignerStatusResult {
   const status = useSignerState(selectStatus, SignerStatus.INITIALIZING);
   return {

@@ -2,11 +2,17 @@ import { type Signer, toViemAccount } from "@latchkey/core";
 import type { MutationOptions } from "@tanstack/react-query";
 import type { Hex, SignableMessage } from "viem";
 
+/** The message to sign (EIP-191). */
 export interface SignMessageVariables {
   message: SignableMessage;
 }
 
-/** Mutation options of an EIP-191 signature by the user's EVM wallet (viem's `signMessage`). */
+/**
+ * Mutation options of an EIP-191 signature by the user's EVM wallet (viem's `signMessage`).
+ *
+ * @example
+ * const m = useMutation(signMessageMutationOptions(signer));
+ */
 export function signMessageMutationOptions(
   signer: Signer,
 ): MutationOptions<Hex, Error, SignMessageVariables> {

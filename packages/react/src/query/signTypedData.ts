@@ -2,9 +2,15 @@ import { type Signer, toViemAccount } from "@latchkey/core";
 import type { MutationOptions } from "@tanstack/react-query";
 import type { Hex, TypedData, TypedDataDefinition } from "viem";
 
+/** The EIP-712 typed data to sign. */
 export type SignTypedDataVariables = TypedDataDefinition<TypedData | Record<string, unknown>, string>;
 
-/** Mutation options of an EIP-712 signature by the user's EVM wallet (viem's `signTypedData`). */
+/**
+ * Mutation options of an EIP-712 signature by the user's EVM wallet (viem's `signTypedData`).
+ *
+ * @example
+ * const m = useMutation(signTypedDataMutationOptions(signer));
+ */
 export function signTypedDataMutationOptions(
   signer: Signer,
 ): MutationOptions<Hex, Error, SignTypedDataVariables> {

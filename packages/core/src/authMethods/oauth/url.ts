@@ -1,6 +1,7 @@
 import type { PrepareOauthResponse } from "@latchkey/protocol";
 import { OauthError } from "../../errors";
 
+/** How a social sign-in reaches the provider: a pop-up, or a redirect of the whole page. */
 export type OauthMode = "popup" | "redirect";
 
 /** What `authenticate({type: "oauth", ...})` takes (spec §3, OAuth config). */

@@ -3,19 +3,11 @@
  * .d.ts) and renders the page on the server: the provider and the modal are safe in server rendering.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { unusedPort } from "../test-support/chromium";
 import { APP_TSX, PEERS } from "./appSource";
 import { installWithTarballs, run } from "./helpers";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 describe("a Next.js 15 App Router app", () => {
   let app: string;
@@ -89,7 +81,7 @@ export default function Page() {
   it("next build passes (no transpilePackages) and the page renders on the server", async () => {
     const { stdout } = await run("npx", ["next", "build"], app, { NEXT_TELEMETRY_DISABLED: "1" });
     expect(stdout).toMatch(/Compiled successfully|Generating static pages/);
-    const port = await freePort();
+    const port = await unusedPort();
     const { spawn } = await import("node:child_process");
     server = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
       cwd: app,

@@ -4,8 +4,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium } from "../test-support/chromium";
 import { APP_TSX, PEERS } from "./appSource";
 import { installWithTarballs, type RunningService, run, serveStatic, startService } from "./helpers";
 
@@ -46,10 +46,7 @@ describe("a React 18 app", () => {
       join(app, "dist"),
       `<script>window.LATCHKEY_CONFIG=${JSON.stringify({ serviceUrl: service.url, apiKey: service.apiKey })}</script>`,
     );
-    const browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-quic"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const errors: string[] = [];

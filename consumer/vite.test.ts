@@ -5,21 +5,11 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchChromium } from "../test-support/chromium";
 import { APP_TSX, PEERS } from "./appSource";
 import { installWithTarballs, type RunningService, run, serveStatic, startService } from "./helpers";
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 describe("a create-vite react-ts app", () => {
   let app: string;
@@ -51,7 +41,7 @@ describe("a create-vite react-ts app", () => {
       join(app, "dist"),
       `<script>window.LATCHKEY_CONFIG=${JSON.stringify({ serviceUrl: service.url, apiKey: service.apiKey })}</script>`,
     );
-    const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       page.setDefaultTimeout(15_000);

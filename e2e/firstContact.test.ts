@@ -3,9 +3,9 @@
  * the provider mounts — the developer reads the cause in the console, the user a short message in the
  * modal — instead of a code screen that never works.
  */
-import { createServer } from "node:net";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unusedPort } from "../test-support/chromium";
 import { type Stack, startStack } from "./helpers/stack";
 
 let s: Stack;
@@ -18,14 +18,6 @@ afterAll(async () => {
   await context?.close();
   await s?.close();
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function openWith(query: string): Promise<{ page: Page; errors: string[] }> {
   const page = await context.newPage();
@@ -42,7 +34,7 @@ async function openWith(query: string): Promise<{ page: Page; errors: string[] }
 
 describe("first contact", () => {
   it("a service that is not running: 'Sign-in is unavailable', and the cause in the console", async () => {
-    const service = `http://127.0.0.1:${await closedPort()}`;
+    const service = `http://127.0.0.1:${await unusedPort()}`;
     const { page, errors } = await openWith(`service=${encodeURIComponent(service)}`);
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("heading", { name: "Sign-in is unavailable" }).waitFor();

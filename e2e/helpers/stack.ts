@@ -6,19 +6,10 @@ import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Service } from "@latchkey/server";
 import react from "@vitejs/plugin-react";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { build, defaultClientConditions } from "vite";
+import { launchChromium } from "../../test-support/chromium";
 import { devMailbox, startTestService } from "../../test-support/service";
-
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const ARTIFACTS = join(root, "e2e", "artifacts");
@@ -142,7 +133,7 @@ export async function startStack(
     });
   }
 
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 
   const mailbox = devMailbox(service);

@@ -3,10 +3,10 @@
  * fail — the service down, a URL that is not the service, a page origin no app allows — and a frame
  * refused storage still signs in for the life of the page, saying why the session won't survive a reload.
  */
-import { createServer } from "node:net";
 import type { BrowserContext, Page } from "playwright-core";
 import { type Hex, verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unusedPort } from "../../../test-support/chromium";
 import { type Harness, startHarness } from "./browser/harness";
 import { mailCount } from "./helpers/service";
 
@@ -17,15 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
 });
-
-/** A port nothing listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 type Check = { ok: boolean; code?: string; message?: string; storage?: string; storageError?: string };
 
@@ -81,7 +72,7 @@ describe("checkConnection in Chromium", () => {
 
   it("names a service that is not running", async () => {
     const page = await open(h.hostOrigin);
-    const result = await check(page, `http://127.0.0.1:${await closedPort()}`, h.svc.apiKey);
+    const result = await check(page, `http://127.0.0.1:${await unusedPort()}`, h.svc.apiKey);
     expect(result).toMatchObject({ ok: false, code: "SERVICE_UNREACHABLE" });
     expect(result.message).toMatch(
       /^Nothing answers at http:\/\/127\.0\.0\.1:\d+: is the Latchkey service running/,

@@ -3,18 +3,9 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { attachDevIdentityProvider, type DevOidcProvider } from "@latchkey/server";
 import { build } from "esbuild";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../../../../test-support/chromium";
 import { startService, type TestService } from "../helpers/service";
-
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 export interface Harness {
   svc: TestService;
@@ -84,7 +75,7 @@ export async function startHarness(opts: { hostName?: string; oauth?: boolean } 
   const serviceUrl = opts.hostName ? svc.baseUrl.replace("127.0.0.1", opts.hostName) : svc.baseUrl;
   config = JSON.stringify({ baseUrl: serviceUrl, apiKey: svc.apiKey, redirectUrl: `${hostOrigin}/app` });
   const idp = opts.oauth ? await attachDevIdentityProvider(svc.service, serviceUrl) : undefined;
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await launchChromium();
   return {
     svc,
     serviceUrl,

@@ -294,4 +294,63 @@ describe("UI config", () => {
     await expect.poll(() => page.evaluate(() => window.lkSuccess)).toBe(1);
     await page.close();
   });
+
+  it("in German (locale 'de', loaded on demand): every step's texts, its errors, and the app's overrides", async () => {
+    const page = await open({ termsUrl: "https://example.com/terms" }, "&locale=de");
+    await openModal(page);
+    const d = page.getByRole("dialog", { name: "Anmelden" });
+    await d.getByRole("heading", { name: "Anmelden" }).waitFor();
+    expect(await page.locator(".lk-root").getAttribute("lang")).toBe("de");
+    const text = await d.textContent();
+    for (const t of [
+      "oder",
+      "Ich habe einen Passkey",
+      "Mit der Anmeldung stimmst du den Nutzungsbedingungen zu",
+      "Geschützt durch",
+    ])
+      expect(text).toContain(t);
+    expect(await d.getByRole("link", { name: "Nutzungsbedingungen" }).count()).toBe(1);
+    expect(await d.getByRole("button", { name: "Schließen" }).count()).toBe(1);
+    expect(text).not.toContain("Sign in");
+
+    await d.getByPlaceholder("E-Mail").fill("ada@example");
+    await d.getByPlaceholder("E-Mail").blur();
+    await d.getByText("Bitte gib eine gültige E-Mail-Adresse ein.").waitFor();
+
+    const email = "deutsch@example.com";
+    const sent = s.mailCount(email);
+    await d.getByPlaceholder("E-Mail").fill(email);
+    const submit = d.getByRole("button", { name: "Weiter", exact: true });
+    await expect.poll(() => submit.isEnabled()).toBe(true);
+    await submit.click();
+    await d.getByRole("heading", { name: "Bestätigungscode eingeben" }).waitFor();
+    expect(await d.textContent()).toContain(`Wir haben einen Code gesendet an ${email}`);
+    expect(await d.getByRole("button", { name: "Zurück" }).count()).toBe(1);
+    expect(await d.textContent()).toContain("Keine E-Mail erhalten?");
+    const code = await s.otpCode(email, sent);
+    const wrong = code === "000000" ? "111111" : "000000";
+    await d.getByLabel("Ziffer 1 von 6").focus();
+    await page.keyboard.type(wrong, { delay: 20 });
+    await d.getByText("Der eingegebene Code ist falsch").waitFor();
+    await shot(page, "28-german-otp-error");
+    await expect.poll(() => d.getByLabel("Ziffer 1 von 6").isEnabled()).toBe(true);
+    await d.getByLabel("Ziffer 1 von 6").focus();
+    await page.keyboard.type(code, { delay: 20 });
+    await d.getByRole("heading", { name: "Bestätigt!" }).waitFor();
+    await page.getByTestId("address").waitFor();
+    await page.close();
+
+    // The app's overrides win over the locale's texts.
+    const custom = await open(
+      {},
+      `&locale=de&texts=${encodeURIComponent(JSON.stringify({ signIn: "Willkommen" }))}`,
+    );
+    await openModal(custom);
+    await custom
+      .getByRole("dialog", { name: "Willkommen" })
+      .getByRole("heading", { name: "Willkommen" })
+      .waitFor();
+    expect(await custom.getByRole("dialog").textContent()).toContain("Ich habe einen Passkey");
+    await custom.close();
+  });
 });

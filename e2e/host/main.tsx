@@ -1,10 +1,12 @@
 // The e2e host page: a bare app that embeds the modal with the UI config given in the query string
-// (`?ui=<JSON>&app=ml&card=1`), so each test can show what an option changes. `card=only` renders the
+// (`?ui=<JSON>&app=ml&card=1&locale=de&texts=<JSON>`), so each test can show what an option changes. `card=only` renders the
 // inline AuthCard without an AuthModal, as an app that embeds only the card would.
 import {
   AuthCard,
   AuthModal,
   LatchkeyProvider,
+  type LocaleCode,
+  type TextOverrides,
   type UiConfig,
   useAuthModal,
   useLogout,
@@ -87,6 +89,9 @@ createRoot(document.getElementById("root") as HTMLElement).render(
         },
       },
     }}
+    // `?locale=de` and `?texts=<JSON>`: the modal's language and text overrides.
+    locale={(params.get("locale") as LocaleCode | null) ?? undefined}
+    texts={JSON.parse(params.get("texts") ?? "{}") as TextOverrides}
   >
     <Host />
     {params.get("card") !== "only" && <AuthModal />}

@@ -1,4 +1,5 @@
 import {
+  type LocaleCode,
   useAuthModal,
   useLogout,
   useSignerStatus,
@@ -137,10 +138,14 @@ function SignTypedDataCard({ address }: { address: Hex }) {
 export function App({
   theme,
   onTheme,
+  locale,
+  onLocale,
   mailboxUrl,
 }: {
   theme: ThemeMode;
   onTheme: (t: ThemeMode) => void;
+  locale: LocaleCode;
+  onLocale: (l: LocaleCode) => void;
   mailboxUrl: string;
 }) {
   const { openAuthModal } = useAuthModal();
@@ -161,6 +166,17 @@ export function App({
           Latchkey <span className="pill">demo</span>
         </div>
         <div className="nav-actions">
+          <select
+            className="btn ghost"
+            aria-label="Modal language"
+            value={locale}
+            onChange={(e) => onLocale(e.target.value as LocaleCode)}
+          >
+            <option value="en">English</option>
+            <option value="de">Deutsch</option>
+            <option value="fr">Français</option>
+            <option value="es">Español</option>
+          </select>
           <button
             type="button"
             className="btn ghost"

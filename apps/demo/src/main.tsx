@@ -1,4 +1,4 @@
-import { AuthModal, LatchkeyProvider } from "@latchkey/react";
+import { AuthModal, LatchkeyProvider, type LocaleCode } from "@latchkey/react";
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { App, type ThemeMode } from "./App";
@@ -14,8 +14,10 @@ function Root() {
     matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light",
   );
   const oauthMode = useOauthMode();
+  const [locale, setLocale] = useState<LocaleCode>("en");
   return (
     <LatchkeyProvider
+      locale={locale}
       config={{
         serviceUrl,
         apiKey,
@@ -37,7 +39,7 @@ function Root() {
         },
       }}
     >
-      <App theme={theme} onTheme={setTheme} mailboxUrl={mailboxUrl} />
+      <App theme={theme} onTheme={setTheme} locale={locale} onLocale={setLocale} mailboxUrl={mailboxUrl} />
       <AuthModal />
     </LatchkeyProvider>
   );

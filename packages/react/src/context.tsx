@@ -5,6 +5,9 @@ import { type ResolvedUiConfig, resolveUiConfig } from "./config";
 import { checkService } from "./flow/checkService";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
+import { en } from "./texts/en";
+import { loadLocale, mergeTexts } from "./texts/resolve";
+import type { Locale, LocaleCode, TextOverrides, Texts } from "./texts/types";
 import type { UiConfig } from "./types";
 
 /** Where the service is and who the app is: the provider's `config`. */
@@ -29,6 +32,10 @@ export interface LatchkeyContextValue {
   store: AuthUiStore;
   /** The host's TanStack Query client; the hooks make a private one on first use otherwise. */
   query: { client: QueryClient | undefined };
+  /** The modal's texts: the locale's, with the app's overrides. */
+  texts: Texts;
+  /** The language of `texts` (BCP 47), the modal's `lang`. */
+  locale: string;
 }
 
 const LatchkeyContext = createContext<LatchkeyContextValue | null>(null);
@@ -40,6 +47,14 @@ export interface LatchkeyProviderProps {
   queryClient?: QueryClient;
   /** Bring your own signer (tests, custom key holders); made from `config` otherwise. */
   signer?: Signer;
+  /**
+   * The modal's language: a shipped locale's code (`"de"`, `"fr"`, `"es"`; loaded on demand, English
+   * until it arrives) or a `Locale` object (`import { de } from "@latchkey/react/locales"`: there at
+   * the first render, server rendering included). English by default.
+   */
+  locale?: LocaleCode | Locale;
+  /** Any of the modal's texts, replacing the locale's (typed: `TextOverrides`). */
+  texts?: TextOverrides;
   children?: ReactNode;
 }
 
@@ -54,7 +69,16 @@ export interface LatchkeyProviderProps {
  *   <AuthModal />
  * </LatchkeyProvider>
  */
-export function LatchkeyProvider({ config, queryClient, signer, children }: LatchkeyProviderProps) {
+export function LatchkeyProvider({
+  config,
+  queryClient,
+  signer,
+  locale,
+  texts: overrides,
+  children,
+}: LatchkeyProviderProps) {
+  const base = useLocale(locale);
+  const texts = mergeTexts(base.texts, overrides);
   const [own] = useState(() => {
     const ownSigner =
       signer ??
@@ -65,13 +89,20 @@ export function LatchkeyProvider({ config, queryClient, signer, children }: Latc
         ...(config.redirectUrl ? { redirectUrl: config.redirectUrl } : {}),
       });
     const store = createAuthUiStore();
-    // The latest `ui`, for the flow: it outlives a render.
+    // The latest `ui` and texts, for the flow: it outlives a render.
     const uiRef = { current: resolveUiConfig(config.ui) };
+    const textsRef = { current: texts };
     return {
       signer: ownSigner,
       store,
       uiRef,
-      flow: createAuthFlow({ signer: ownSigner, store, getUi: () => uiRef.current }),
+      textsRef,
+      flow: createAuthFlow({
+        signer: ownSigner,
+        store,
+        getUi: () => uiRef.current,
+        getTexts: () => textsRef.current,
+      }),
       query: { client: queryClient },
     };
   });
@@ -82,12 +113,32 @@ export function LatchkeyProvider({ config, queryClient, signer, children }: Latc
   }, [own.signer, own.flow]);
   const ui = resolveUiConfig(config.ui);
   own.uiRef.current = ui;
+  own.textsRef.current = texts;
   const { signer: ownSigner, store, flow, query } = own;
   return (
-    <LatchkeyContext.Provider value={{ signer: ownSigner, store, flow, query, ui }}>
+    <LatchkeyContext.Provider value={{ signer: ownSigner, store, flow, query, ui, texts, locale: base.code }}>
       {children}
     </LatchkeyContext.Provider>
   );
+}
+
+/** The locale object for the `locale` prop: a shipped one by code is loaded after mount. */
+function useLocale(locale: LocaleCode | Locale | undefined): Locale {
+  const code = typeof locale === "string" ? locale : undefined;
+  const [loaded, setLoaded] = useState<Locale | undefined>(undefined);
+  useEffect(() => {
+    if (!code || code === "en") return;
+    let live = true;
+    loadLocale(code).then(
+      (l) => live && setLoaded(l),
+      (error: unknown) => console.error(`[latchkey] the "${code}" texts could not be loaded`, error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [code]);
+  if (typeof locale === "object") return locale;
+  return code && loaded?.code === code ? loaded : en;
 }
 
 /** The provider's value; throws outside a `LatchkeyProvider`. */

@@ -20,7 +20,8 @@ export { type AuthenticateVariables, authenticateMutationOptions } from "./query
 export { logoutMutationOptions } from "./query/logout";
 export { type SignMessageVariables, signMessageMutationOptions } from "./query/signMessage";
 export { type SignTypedDataVariables, signTypedDataMutationOptions } from "./query/signTypedData";
-export { strings } from "./strings";
+export { en } from "./texts/en";
+export type { Locale, LocaleCode, TextOverrides, Texts } from "./texts/types";
 export type {
   AuthEventName,
   AuthSection,

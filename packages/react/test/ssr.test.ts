@@ -43,6 +43,42 @@ describe("server rendering", () => {
     expect(result.html).not.toContain('role="dialog"');
   });
 
+  it("renders in the locale given as an object (no English first), with the app's overrides and lang", () => {
+    const script = `
+      const { createElement: h } = await import("react");
+      const { renderToString } = await import("react-dom/server");
+      const lk = await import("@latchkey/react");
+      const { de, fr } = await import("@latchkey/react/locales");
+      const config = { serviceUrl: "http://127.0.0.1:9", apiKey: "k", ui: { termsUrl: "https://example.com/terms" } };
+      const german = renderToString(h(lk.LatchkeyProvider, { config, locale: de }, h(lk.AuthCard)));
+      const french = renderToString(
+        h(lk.LatchkeyProvider, { config, locale: fr, texts: { signIn: "Connexion" } }, h(lk.AuthCard)),
+      );
+      // A code is loaded after mount: the server renders English.
+      const byCode = renderToString(h(lk.LatchkeyProvider, { config, locale: "es" }, h(lk.AuthCard)));
+      console.log(JSON.stringify({ german, french, byCode }));
+    `;
+    const out = execFileSync(
+      process.execPath,
+      ["--conditions=source", "--import", "tsx", "--input-type=module", "-e", script],
+      { cwd: root, encoding: "utf8" },
+    );
+    const { german, french, byCode } = JSON.parse(out.trim().split("\n").at(-1) as string);
+    expect(german).toContain('lang="de"');
+    expect(german).toContain("Anmelden");
+    expect(german).toContain("Mit der Anmeldung stimmst du den ");
+    expect(german).toContain(">Nutzungsbedingungen</a> zu");
+    expect(german).toContain('placeholder="E-Mail"');
+    expect(german).toContain("Geschützt durch");
+    expect(german).not.toContain("Sign in");
+    expect(french).toContain('lang="fr"');
+    expect(french).toContain("Connexion");
+    expect(french).not.toContain("Se connecter");
+    expect(french).toContain("Conditions d’utilisation");
+    expect(byCode).toContain('lang="en"');
+    expect(byCode).toContain("Sign in");
+  });
+
   it("freezes the public API", async () => {
     const lk = await import("@latchkey/react");
     expect(Object.keys(lk).sort()).toMatchInlineSnapshot(`
@@ -52,11 +88,11 @@ describe("server rendering", () => {
         "DEFAULT_SECTIONS",
         "LatchkeyProvider",
         "authenticateMutationOptions",
+        "en",
         "logoutMutationOptions",
         "resolveUiConfig",
         "signMessageMutationOptions",
         "signTypedDataMutationOptions",
-        "strings",
         "useAuthError",
         "useAuthModal",
         "useAuthenticate",

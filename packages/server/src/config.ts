@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isLoopbackAnyPort } from "@latchkey/protocol";
 import { z } from "zod";
+import { MAIL_LOCALES } from "./mail/locales";
 
 /** An origin, or a loopback host on any port for local development (`http://localhost:*`). */
 const originSchema = z.union([
@@ -72,6 +73,8 @@ export const appConfigSchema = z.object({
     .optional(),
   /** Where a redirect-mode social sign-in may return to (defaults to the magic-link URLs). */
   oauthRedirectUrls: z.array(returnUrlSchema).default([]),
+  /** The language of the app's mails: sign-in codes, magic links, security notices. */
+  locale: z.enum(MAIL_LOCALES).default("en"),
 });
 /** An app as written in a config file (defaults may be left out). */
 export type AppConfig = z.input<typeof appConfigSchema>;

@@ -67,12 +67,31 @@ export async function startSmtp() {
 }
 export type Smtp = Awaited<ReturnType<typeof startSmtp>>;
 
-/** Decodes a raw MIME message enough to read its text part (quoted-printable aware). */
+/** Decodes a raw MIME message enough to read its parts (quoted-printable and UTF-8 aware). */
 export function mailText(raw: string): string {
-  const unfolded = raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
-  return unfolded;
+  const unfolded = raw.replace(/=\r?\n/g, "");
+  const bytes: number[] = [];
+  for (let i = 0; i < unfolded.length; i++) {
+    const hex = unfolded[i] === "=" ? /^[0-9A-F]{2}/.exec(unfolded.slice(i + 1, i + 3))?.[0] : undefined;
+    if (hex) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(unfolded[i] as string, "utf8"));
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+
+/** The decoded Subject header (RFC 2047 encoded words, as nodemailer writes them). */
+export function mailSubject(raw: string): string {
+  const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? "";
+  return header
+    .replace(/\?=\r?\n[ \t]+=\?/g, "?==?")
+    .replace(/=\?utf-8\?([BQ])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+      enc.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : mailText(text.replace(/_/g, " ")),
+    )
+    .replace(/\r?\n[ \t]+/g, " ");
 }
 
 export function codeFrom(raw: string): string {

@@ -1,4 +1,5 @@
 import { useModalTriggers } from "../hooks/useModalTriggers";
+import { useTexts } from "../texts/useTexts";
 import { AuthFlowView } from "./AuthFlowView";
 import { Root } from "./Root";
 
@@ -12,9 +13,10 @@ import { Root } from "./Root";
  */
 export function AuthCard({ className }: { className?: string }) {
   useModalTriggers();
+  const texts = useTexts();
   return (
     <Root className={className}>
-      <section className="lk-card" aria-label="Sign in">
+      <section className="lk-card" aria-label={texts.signIn}>
         <AuthFlowView closable={false} />
       </section>
     </Root>

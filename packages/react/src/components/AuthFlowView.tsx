@@ -4,13 +4,14 @@ import { showsBack } from "../flow/rules";
 import { useAuthFlow } from "../hooks/useAuthFlow";
 import { useSignerStatus } from "../hooks/useSignerStatus";
 import { StepView } from "../steps/registry";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import { Footer } from "./Footer";
 import { BackIcon, CloseIcon } from "./icons";
 import { ServiceUnavailable } from "./ServiceUnavailable";
 
 /** Header, the current step's view and the footer: the content of both AuthModal and AuthCard. */
 export function AuthFlowView({ closable }: { closable: boolean }) {
+  const texts = useTexts();
   const { ui, store } = useLatchkeyContext();
   const serviceProblem = useSyncExternalStore(
     store.subscribe,
@@ -33,7 +34,7 @@ export function AuthFlowView({ closable }: { closable: boolean }) {
               <button
                 type="button"
                 className="lk-icon-btn"
-                aria-label={strings.back}
+                aria-label={texts.back}
                 onClick={() => transitions.navigation.back()}
               >
                 <BackIcon />
@@ -46,7 +47,7 @@ export function AuthFlowView({ closable }: { closable: boolean }) {
               <button
                 type="button"
                 className="lk-icon-btn"
-                aria-label={strings.close}
+                aria-label={texts.close}
                 onClick={() => transitions.navigation.close()}
               >
                 <CloseIcon />

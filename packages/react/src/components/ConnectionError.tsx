@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { strings } from "../strings";
 import { MethodStyles } from "../styles/Styles";
+import { useTexts } from "../texts/useTexts";
 
 const ErrorMark = () => (
   <svg aria-hidden="true" viewBox="0 0 72 72">
@@ -30,6 +30,7 @@ export function ConnectionError({
   onAnotherMethod?: () => void;
   onSkip?: () => void;
 }) {
+  const texts = useTexts();
   return (
     <div className="lk-center" data-testid="lk-connection-error">
       <MethodStyles />
@@ -40,16 +41,16 @@ export function ConnectionError({
       </p>
       <div className="lk-actions">
         <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry}>
-          {strings.tryAgain}
+          {texts.tryAgain}
         </button>
         {onAnotherMethod && (
           <button type="button" className="lk-btn lk-btn-secondary" onClick={onAnotherMethod}>
-            {strings.useAnotherMethod}
+            {texts.useAnotherMethod}
           </button>
         )}
         {onSkip && (
           <button type="button" className="lk-btn lk-btn-ghost" onClick={onSkip}>
-            {strings.skip}
+            {texts.skip}
           </button>
         )}
       </div>

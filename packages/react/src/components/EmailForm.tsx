@@ -1,5 +1,5 @@
 import { useForm } from "@tanstack/react-form";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import type { EmailSection } from "../types";
 import { validateEmail } from "../ui/validateEmail";
 import { ArrowIcon } from "./icons";
@@ -12,6 +12,7 @@ export function EmailForm({
   section: EmailSection;
   onSubmit: (email: string) => Promise<void>;
 }) {
+  const texts = useTexts();
   const form = useForm({
     defaultValues: { email: "" },
     // Submit re-runs every validator (a blur error from an earlier value must not stick) and is blocked
@@ -31,16 +32,16 @@ export function EmailForm({
       <form.Field
         name="email"
         validators={{
-          onMount: ({ value }) => validateEmail(value, true),
-          onChange: ({ value }) => validateEmail(value),
+          onMount: ({ value }) => validateEmail(value, texts.invalidEmail, true),
+          onChange: ({ value }) => validateEmail(value, texts.invalidEmail),
           onChangeAsyncDebounceMs: 250,
-          onChangeAsync: async ({ value }) => validateEmail(value),
-          onBlur: ({ value }) => validateEmail(value, true),
-          onSubmit: ({ value }) => validateEmail(value),
+          onChangeAsync: async ({ value }) => validateEmail(value, texts.invalidEmail),
+          onBlur: ({ value }) => validateEmail(value, texts.invalidEmail, true),
+          onSubmit: ({ value }) => validateEmail(value, texts.invalidEmail),
         }}
       >
         {(field) => {
-          const invalid = validateEmail(field.state.value) !== undefined;
+          const invalid = validateEmail(field.state.value, texts.invalidEmail) !== undefined;
           const showError =
             invalid &&
             field.state.value !== "" &&
@@ -58,8 +59,8 @@ export function EmailForm({
                         name="email"
                         autoComplete="email"
                         inputMode="email"
-                        aria-label={section.placeholder ?? strings.emailPlaceholder}
-                        placeholder={section.placeholder ?? strings.emailPlaceholder}
+                        aria-label={section.placeholder ?? texts.emailPlaceholder}
+                        placeholder={section.placeholder ?? texts.emailPlaceholder}
                         value={field.state.value}
                         aria-invalid={showError}
                         onBlur={field.handleBlur}
@@ -69,7 +70,7 @@ export function EmailForm({
                         <button
                           type="submit"
                           className="lk-arrow"
-                          aria-label={section.buttonLabel ?? strings.continue}
+                          aria-label={section.buttonLabel ?? texts.continue}
                           disabled={disabled}
                         >
                           <ArrowIcon />
@@ -77,14 +78,14 @@ export function EmailForm({
                       )}
                       {showError && (
                         <p className="lk-field-error" role="alert">
-                          {strings.invalidEmail}
+                          {texts.invalidEmail}
                         </p>
                       )}
                     </div>
                     {!section.hideButton && (
                       <button type="submit" className="lk-btn lk-btn-primary" disabled={disabled}>
                         {isSubmitting ? <span className="lk-spinner" aria-hidden /> : null}
-                        {section.buttonLabel ?? strings.continue}
+                        {section.buttonLabel ?? texts.continue}
                       </button>
                     )}
                   </div>

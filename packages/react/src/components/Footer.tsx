@@ -4,7 +4,7 @@ import type { ResolvedUiConfig } from "../config";
 import { footerKind } from "../flow/rules";
 import type { AuthStep, AuthStepOf } from "../flow/step";
 import type { AuthTransitions } from "../flow/transitions";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import { ShieldIcon } from "./icons";
 
 function Resend({
@@ -14,6 +14,7 @@ function Resend({
   transitions: AuthTransitions;
   step: AuthStepOf<"email_verify" | "otp_verify">;
 }) {
+  const texts = useTexts();
   const [done, setDone] = useState(false);
   const [sending, setSending] = useState(false);
   useEffect(() => {
@@ -24,7 +25,7 @@ function Resend({
   const busy = step.status === "verifying" || step.status === "success";
   return (
     <div>
-      {strings.emailNotReceived}{" "}
+      {texts.emailNotReceived}{" "}
       <button
         type="button"
         className="lk-link"
@@ -38,7 +39,7 @@ function Resend({
             .finally(() => setSending(false));
         }}
       >
-        {done ? strings.resendDone : strings.resend}
+        {done ? texts.resendDone : texts.resend}
       </button>
     </div>
   );
@@ -54,19 +55,21 @@ export function Footer({
   step: AuthStep;
   ui: ResolvedUiConfig;
 }) {
+  const texts = useTexts();
   const kind = footerKind(step.type, ui.supportUrl);
   return (
     <footer className="lk-footer">
       {kind === "terms" && (
         <div>
-          {strings.termsPrefix}
+          {texts.termsPrefix}
           {ui.termsUrl ? (
             <a href={ui.termsUrl} target="_blank" rel="noreferrer">
-              {strings.termsOfService}
+              {texts.termsOfService}
             </a>
           ) : (
-            strings.termsOfService
+            texts.termsOfService
           )}
+          {texts.termsSuffix}
         </div>
       )}
       {kind === "resend" && (step.type === "email_verify" || step.type === "otp_verify") && (
@@ -74,15 +77,15 @@ export function Footer({
       )}
       {kind === "support" && (
         <div>
-          {strings.needHelp}{" "}
+          {texts.needHelp}{" "}
           <a href={ui.supportUrl} target="_blank" rel="noreferrer">
-            {strings.contactSupport}
+            {texts.contactSupport}
           </a>
         </div>
       )}
       <div className="lk-badge">
         <ShieldIcon />
-        {strings.protectedBy} <strong>{strings.brand}</strong>
+        {texts.protectedBy} <strong>{texts.brand}</strong>
       </div>
     </footer>
   );

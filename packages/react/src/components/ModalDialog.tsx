@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useAuthFlow } from "../hooks/useAuthFlow";
+import { useTexts } from "../texts/useTexts";
 import { AuthFlowView } from "./AuthFlowView";
 import { Root } from "./Root";
 
@@ -12,6 +13,7 @@ const FOCUSABLE =
  */
 export default function ModalDialog() {
   const { navigation } = useAuthFlow().transitions;
+  const texts = useTexts();
   const dialog = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -69,7 +71,7 @@ export default function ModalDialog() {
           className="lk-card"
           role="dialog"
           aria-modal="true"
-          aria-label="Sign in"
+          aria-label={texts.signIn}
           tabIndex={-1}
         >
           <AuthFlowView closable />

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import { applyBackspace, applyOtpInput, emptyOtp, isComplete, type OtpDigits } from "../ui/otpInput";
 
 /**
@@ -19,6 +19,7 @@ export function OtpInput({
   error?: boolean;
   status?: string;
 }) {
+  const texts = useTexts();
   const [digits, setDigits] = useState<OtpDigits>(emptyOtp);
   // A failed check (verifying → base with an error) clears the boxes in the same render that shows the
   // error, so the user never sees the wrong code next to the message.
@@ -49,13 +50,13 @@ export function OtpInput({
 
   const apply = (index: number, value: string, pasted: boolean) => {
     const result = applyOtpInput(digits, index, value, pasted);
-    if (result.kind === "invalid") onInvalid(strings.otpInvalid);
+    if (result.kind === "invalid") onInvalid(texts.otpInvalid);
     if (result.kind === "set") update(result.digits, result.focus);
   };
 
   return (
     <fieldset className="lk-otp" data-error={error} data-status={status} style={{ border: 0 }}>
-      <legend className="lk-sr">{strings.verificationCode}</legend>
+      <legend className="lk-sr">{texts.verificationCode}</legend>
       {digits.map((digit, i) => (
         <input
           // The boxes are fixed: their index is their identity.
@@ -68,7 +69,7 @@ export function OtpInput({
           inputMode="numeric"
           autoComplete={i === 0 ? "one-time-code" : "off"}
           pattern="[0-9]*"
-          aria-label={strings.otpDigit(i + 1)}
+          aria-label={texts.otpDigit(i + 1)}
           disabled={disabled}
           onChange={(e) => apply(i, e.target.value, false)}
           onPaste={(e) => {

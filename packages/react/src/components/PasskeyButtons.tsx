@@ -1,5 +1,5 @@
 import type { AuthTransitions } from "../flow/transitions";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import type { PasskeySection } from "../types";
 import { PasskeyIcon } from "./icons";
 
@@ -17,6 +17,7 @@ export function PasskeyButtons({
   /** True when the modal also has an email field. */
   label: boolean;
 }) {
+  const texts = useTexts();
   return (
     <>
       <button
@@ -25,17 +26,17 @@ export function PasskeyButtons({
         onClick={() => void transitions.passkey.start()}
       >
         <PasskeyIcon />
-        {label ? strings.iHaveAPasskey : strings.continueWithPasskey}
+        {label ? texts.iHaveAPasskey : texts.continueWithPasskey}
       </button>
       {!section.hideCreate && (
         <div className="lk-text" style={{ fontSize: 13 }}>
-          {strings.newHere}{" "}
+          {texts.newHere}{" "}
           <button
             type="button"
             className="lk-link"
             onClick={() => void transitions.passkey.start({ createNew: true })}
           >
-            {strings.createPasskey}
+            {texts.createPasskey}
           </button>
         </div>
       )}

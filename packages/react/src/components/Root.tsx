@@ -4,13 +4,15 @@ import { BaseStyles } from "../styles/Styles";
 
 /** The themed scope of the modal's styles: custom properties from the UI config's theme. */
 export function Root({ children, className }: { children: ReactNode; className?: string }) {
-  const { theme } = useLatchkeyContext().ui;
+  const { ui, locale } = useLatchkeyContext();
+  const { theme } = ui;
   const vars: Record<string, string> = {};
   if (theme?.accentColor) vars["--lk-accent"] = theme.accentColor;
   if (theme?.radius) vars["--lk-radius"] = theme.radius;
   if (theme?.fontFamily) vars["--lk-font"] = theme.fontFamily;
   return (
     <div
+      lang={locale}
       className={`lk-root${className ? ` ${className}` : ""}`}
       data-theme={theme?.mode ?? "system"}
       style={vars as CSSProperties}

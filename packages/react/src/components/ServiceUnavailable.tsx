@@ -1,6 +1,6 @@
 import { useLatchkeyContext } from "../context";
 import { checkService } from "../flow/checkService";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import { ConnectionError } from "./ConnectionError";
 
 /**
@@ -8,12 +8,13 @@ import { ConnectionError } from "./ConnectionError";
  * cause is in the console). Try again checks again; the methods come back once the service answers.
  */
 export function ServiceUnavailable({ code }: { code: string }) {
+  const texts = useTexts();
   const { flow } = useLatchkeyContext();
   return (
     <div data-testid="lk-service-unavailable" data-code={code}>
       <ConnectionError
-        title={strings.serviceUnavailable}
-        body={strings.serviceUnavailableBody}
+        title={texts.serviceUnavailable}
+        body={texts.serviceUnavailableBody}
         onRetry={() => void checkService(flow).catch(() => {})}
       />
     </div>

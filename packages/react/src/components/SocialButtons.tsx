@@ -1,6 +1,6 @@
 import type { AuthTransitions } from "../flow/transitions";
-import { strings } from "../strings";
 import { MethodStyles } from "../styles/Styles";
+import { useTexts } from "../texts/useTexts";
 import type { SocialSection } from "../types";
 import { providerName } from "../ui/providerName";
 import { ProviderLogo } from "./ProviderLogo";
@@ -16,9 +16,10 @@ export function SocialButtons({
   transitions: AuthTransitions;
   providers: SocialSection[];
 }) {
+  const texts = useTexts();
   const compact = providers.length > 2;
   const buttons = providers.map((p) => {
-    const label = strings.continueWith(providerName(p));
+    const label = texts.continueWith(providerName(p));
     return (
       <button
         key={`${p.authProviderId}-${p.mode ?? "popup"}-${p.auth0Connection ?? ""}`}

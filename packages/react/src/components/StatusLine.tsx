@@ -1,11 +1,12 @@
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 
 /** Under the code boxes: 'Verifying...', nothing on success (the title says it), or the error. */
 export function StatusLine({ status, error }: { status: string; error: string | null }) {
+  const texts = useTexts();
   if (status === "verifying")
     return (
       <div className="lk-status" aria-live="polite">
-        {strings.verifying}
+        {texts.verifying}
       </div>
     );
   // On success the title says 'Verified!'; the line stays for the layout.

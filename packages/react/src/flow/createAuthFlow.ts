@@ -1,5 +1,7 @@
 import type { Signer } from "@latchkey/core";
 import type { ResolvedUiConfig } from "../config";
+import { enTexts } from "../texts/en";
+import type { Texts } from "../texts/types";
 import type { SocialSection } from "../types";
 import { type AuthUiStore, createAuthUiStore } from "./store";
 import { registerTriggers } from "./triggers";
@@ -19,6 +21,8 @@ export interface AuthFlowOptions {
   store?: AuthUiStore;
   /** The current UI config (read on use: the host may change it between renders). */
   getUi: () => ResolvedUiConfig;
+  /** The current texts (the provider's locale and overrides); English by default. */
+  getTexts?: () => Texts;
   /** Timers of the success delays (spec §9); injectable so tests need not wait. */
   setTimer?: (fn: () => void, ms: number) => unknown;
 }
@@ -29,6 +33,7 @@ export interface AuthFlow {
   /** The modal's state: open or not, and the step. */
   readonly store: AuthUiStore;
   readonly getUi: () => ResolvedUiConfig;
+  readonly getTexts: () => Texts;
   readonly setTimer: (fn: () => void, ms: number) => unknown;
   /** In-flight attempts, one per kind: a new one aborts the previous (flow/internals.ts). */
   readonly attempts: { passkey?: AbortController; oauth?: AbortController };
@@ -57,6 +62,7 @@ export function createAuthFlow({
   signer,
   store = createAuthUiStore(),
   getUi,
+  getTexts = () => enTexts,
   setTimer = (fn, ms) => setTimeout(fn, ms),
 }: AuthFlowOptions): AuthFlow {
   let triggers: { holders: number; release: () => void } | undefined;
@@ -64,6 +70,7 @@ export function createAuthFlow({
     signer,
     store,
     getUi,
+    getTexts,
     setTimer,
     attempts: {},
     last: {},

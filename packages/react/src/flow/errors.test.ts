@@ -1,6 +1,12 @@
 import { MfaRequiredError, SignerApiError } from "@latchkey/core";
 import { describe, expect, it } from "vitest";
-import { errorText, otpErrorText, totpErrorText } from "./errors";
+import { de } from "../texts/de";
+import { enTexts } from "../texts/en";
+import * as errors from "./errors";
+
+const errorText = (e: unknown) => errors.errorText(e, enTexts);
+const otpErrorText = (e: unknown) => errors.otpErrorText(e, enTexts);
+const totpErrorText = (e: unknown) => errors.totpErrorText(e, enTexts);
 
 const apiError = (code: string, error: string) =>
   new SignerApiError({ status: 400, path: "/v1/otp", responseText: JSON.stringify({ error, code }) });
@@ -41,5 +47,18 @@ describe("error texts (spec §8), by the error's code", () => {
     expect(errorText(apiError("RATE_LIMITED", "Too many sign-in emails"))).toBe("Too many sign-in emails");
     expect(errorText(new MfaRequiredError([]))).toBe("MFA is required for this user");
     expect(errorText("plain")).toBe("plain");
+  });
+
+  it("in another locale: the code's text where the locale has one, the service's message otherwise", () => {
+    expect(errors.otpErrorText(apiError("INVALID_OTP", "invalid OTP code"), de.texts)).toBe(
+      "Der eingegebene Code ist falsch",
+    );
+    expect(errors.errorText(apiError("RATE_LIMITED", "Too many sign-in emails"), de.texts)).toBe(
+      "Zu viele Versuche. Bitte warte einen Moment und versuche es erneut.",
+    );
+    expect(errors.errorText(apiError("USER_EXISTS", "exists"), de.texts)).toBe("exists");
+    expect(errors.totpErrorText(new Error("boom"), de.texts)).toBe(
+      "Beim Prüfen des Codes ist ein Fehler aufgetreten",
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { type Signer, SignerStatus } from "@latchkey/core";
 import type { ResolvedUiConfig } from "../config";
+import type { Texts } from "../texts/types";
 import type { AuthEventName } from "../types";
 import type { AuthFlow, EmailMode } from "./createAuthFlow";
 import type { AuthStep, AuthStepType } from "./step";
@@ -18,6 +19,8 @@ export interface FlowInternals {
   readonly store: AuthUiStore;
   /** The current UI config (read on use: the host may change it between renders). */
   getUi(): ResolvedUiConfig;
+  /** The current texts (the provider's locale and overrides). */
+  getTexts(): Texts;
   setTimer(fn: () => void, ms: number): unknown;
   /** What the last attempt of each kind asked for: Try again repeats it. */
   readonly last: AuthFlow["last"];
@@ -42,11 +45,12 @@ export interface FlowInternals {
 
 /** The flow with the shared moves, over its own state: no state of its own, so binding again is free. */
 export function flowInternals(flow: AuthFlow): FlowInternals {
-  const { signer, store, attempts, getUi, setTimer, last } = flow;
+  const { signer, store, attempts, getUi, getTexts, setTimer, last } = flow;
   const internals: FlowInternals = {
     signer,
     store,
     getUi,
+    getTexts,
     setTimer,
     last,
     get step() {

@@ -4,12 +4,13 @@ import { AlertIcon } from "../components/icons";
 import { PasskeyButtons } from "../components/PasskeyButtons";
 import { SocialButtons } from "../components/SocialButtons";
 import { errorText } from "../flow/errors";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import type { AuthSection, SocialSection } from "../types";
 import type { StepProps } from "./types";
 
 /** initial: heading, error banner, sections of sign-in methods separated by 'or' (spec §2). */
 export function InitialStep({ transitions, step, ui }: StepProps<"initial">) {
+  const texts = useTexts();
   const hasEmail = ui.sections.some((s) => s.some((m) => m.type === "email"));
   const method = (m: Exclude<AuthSection, SocialSection>, key: number) => {
     if (m.type === "email")
@@ -37,15 +38,15 @@ export function InitialStep({ transitions, step, ui }: StepProps<"initial">) {
   };
   return (
     <div>
-      {!ui.hideHeading && <h2 className="lk-heading">{strings.signIn}</h2>}
+      {!ui.hideHeading && <h2 className="lk-heading">{texts.signIn}</h2>}
       {step.error && (
         <div className="lk-banner" role="alert">
           <AlertIcon />
           <div>
-            <div className="lk-banner-title">{strings.errorTitle}</div>
-            <div className="lk-banner-body">{strings.errorBody}</div>
+            <div className="lk-banner-title">{texts.errorTitle}</div>
+            <div className="lk-banner-body">{texts.errorBody}</div>
             <div className="lk-banner-body" data-testid="lk-error-detail">
-              {errorText(step.error)}
+              {errorText(step.error, texts)}
             </div>
           </div>
         </div>
@@ -53,7 +54,7 @@ export function InitialStep({ transitions, step, ui }: StepProps<"initial">) {
       {ui.sections.map((section, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: sections are positional config
         <Fragment key={i}>
-          {i > 0 && <div className="lk-divider">{strings.or}</div>}
+          {i > 0 && <div className="lk-divider">{texts.or}</div>}
           <div className="lk-stack">{items(section)}</div>
         </Fragment>
       ))}

@@ -1,7 +1,7 @@
 import { ConnectionError } from "../components/ConnectionError";
 import { ProviderLogo } from "../components/ProviderLogo";
-import { strings } from "../strings";
 import { MethodStyles } from "../styles/Styles";
+import { useTexts } from "../texts/useTexts";
 import { providerName } from "../ui/providerName";
 import type { StepProps } from "./types";
 
@@ -10,6 +10,7 @@ import type { StepProps } from "./types";
  * "Couldn't connect to {provider}" with Try again and Use another method.
  */
 export function OauthCompletingStep({ transitions, step }: StepProps<"oauth_completing">) {
+  const texts = useTexts();
   const { config } = step;
   const name = providerName(config);
   const logo = (
@@ -21,8 +22,8 @@ export function OauthCompletingStep({ transitions, step }: StepProps<"oauth_comp
     return (
       <ConnectionError
         icon={logo}
-        title={strings.couldNotConnect(name)}
-        body={strings.oauthFailedBody}
+        title={texts.couldNotConnect(name)}
+        body={texts.oauthFailedBody}
         // Synchronous in the click: a pop-up can only open here.
         onRetry={() => void transitions.oauth.retry(config)}
         onAnotherMethod={() => transitions.navigation.toInitial()}
@@ -32,8 +33,8 @@ export function OauthCompletingStep({ transitions, step }: StepProps<"oauth_comp
     <div className="lk-center" aria-busy="true">
       <MethodStyles />
       <div className="lk-pulse">{logo}</div>
-      <h2 className="lk-title">{strings.continueWith(name)}</h2>
-      <p className="lk-text">{strings.followPopup(name)}</p>
+      <h2 className="lk-title">{texts.continueWith(name)}</h2>
+      <p className="lk-text">{texts.followPopup(name)}</p>
       <div className="lk-spinner" aria-hidden />
     </div>
   );

@@ -1,7 +1,7 @@
 import { ConnectionError } from "../components/ConnectionError";
 import { BoltIcon, LockIcon, PasskeyIllustration } from "../components/PasskeyIllustration";
-import { strings } from "../strings";
 import { MethodStyles } from "../styles/Styles";
+import { useTexts } from "../texts/useTexts";
 import type { StepProps } from "./types";
 
 /**
@@ -10,11 +10,12 @@ import type { StepProps } from "./types";
  * signed in.
  */
 export function PasskeyCreateStep({ transitions, step, ui }: StepProps<"passkey_create">) {
+  const texts = useTexts();
   if (step.error)
     return (
       <ConnectionError
-        title={strings.failedToAddPasskey}
-        body={strings.passkeyFailedBody}
+        title={texts.failedToAddPasskey}
+        body={texts.passkeyFailedBody}
         onRetry={() => void transitions.passkeyOnSignup.add()}
         onSkip={() => transitions.passkeyOnSignup.skip()}
       />
@@ -24,21 +25,21 @@ export function PasskeyCreateStep({ transitions, step, ui }: StepProps<"passkey_
     <div className="lk-center">
       <MethodStyles />
       <PasskeyIllustration style={ui.illustrationStyle} pulse={busy} />
-      <h2 className="lk-title">{strings.addAPasskey}</h2>
-      <p className="lk-text">{strings.addPasskeyBody}</p>
+      <h2 className="lk-title">{texts.addAPasskey}</h2>
+      <p className="lk-text">{texts.addPasskeyBody}</p>
       <ul className="lk-benefits">
         <li>
           <BoltIcon />
           <div>
-            <strong>{strings.simplerLogin}</strong>
-            <span>{strings.simplerLoginBody}</span>
+            <strong>{texts.simplerLogin}</strong>
+            <span>{texts.simplerLoginBody}</span>
           </div>
         </li>
         <li>
           <LockIcon />
           <div>
-            <strong>{strings.enhancedSecurity}</strong>
-            <span>{strings.enhancedSecurityBody}</span>
+            <strong>{texts.enhancedSecurity}</strong>
+            <span>{texts.enhancedSecurityBody}</span>
           </div>
         </li>
       </ul>
@@ -50,14 +51,14 @@ export function PasskeyCreateStep({ transitions, step, ui }: StepProps<"passkey_
           onClick={() => void transitions.passkeyOnSignup.add()}
         >
           {busy && <span className="lk-spinner" aria-hidden />}
-          {strings.continue}
+          {texts.continue}
         </button>
         <button
           type="button"
           className="lk-btn lk-btn-ghost"
           onClick={() => transitions.passkeyOnSignup.skip()}
         >
-          {strings.skip}
+          {texts.skip}
         </button>
       </div>
     </div>

@@ -1,7 +1,7 @@
 import { ConnectionError } from "../components/ConnectionError";
 import { PasskeyIllustration } from "../components/PasskeyIllustration";
-import { strings } from "../strings";
 import { MethodStyles } from "../styles/Styles";
+import { useTexts } from "../texts/useTexts";
 import type { StepProps } from "./types";
 
 /**
@@ -9,11 +9,12 @@ import type { StepProps } from "./types";
  * aborts the prompt). A failure shows the passkey error view.
  */
 export function PasskeyVerifyStep({ transitions, step, ui }: StepProps<"passkey_verify">) {
+  const texts = useTexts();
   if (step.error)
     return (
       <ConnectionError
-        title={strings.connectionFailed}
-        body={strings.passkeyFailedBody}
+        title={texts.connectionFailed}
+        body={texts.passkeyFailedBody}
         onRetry={() => void transitions.passkey.retry()}
         onAnotherMethod={() => transitions.navigation.toInitial()}
       />
@@ -22,15 +23,15 @@ export function PasskeyVerifyStep({ transitions, step, ui }: StepProps<"passkey_
     <div className="lk-center" aria-busy="true">
       <MethodStyles />
       <PasskeyIllustration style={ui.illustrationStyle} pulse />
-      <h2 className="lk-title">{strings.continueWithPasskey}</h2>
-      <p className="lk-text">{strings.passkeyVerifyBody}</p>
+      <h2 className="lk-title">{texts.continueWithPasskey}</h2>
+      <p className="lk-text">{texts.passkeyVerifyBody}</p>
       <div className="lk-actions">
         <button
           type="button"
           className="lk-btn lk-btn-secondary"
           onClick={() => transitions.navigation.toInitial()}
         >
-          {strings.cancel}
+          {texts.cancel}
         </button>
       </div>
     </div>

@@ -2,19 +2,20 @@ import { useState } from "react";
 import { Illustration } from "../components/Illustration";
 import { OtpInput } from "../components/OtpInput";
 import { StatusLine } from "../components/StatusLine";
-import { strings } from "../strings";
+import { useTexts } from "../texts/useTexts";
 import type { StepProps } from "./types";
 
 /** totp_verify: 'Enter authenticator app code', six digits submitted automatically (spec §2, §4). */
 export function TotpVerifyStep({ transitions, step, ui }: StepProps<"totp_verify">) {
+  const texts = useTexts();
   const [pasteError, setPasteError] = useState<string | null>(null);
   const status = step.status ?? "base";
   const error = pasteError ?? step.error?.message ?? null;
   return (
     <div className="lk-center">
       <Illustration name="authenticator" style={ui.illustrationStyle} />
-      <h2 className="lk-title">{strings.enterAuthenticatorCode}</h2>
-      <p className="lk-text">{strings.totpBody}</p>
+      <h2 className="lk-title">{texts.enterAuthenticatorCode}</h2>
+      <p className="lk-text">{texts.totpBody}</p>
       <OtpInput
         disabled={status !== "base"}
         error={!!error && status === "base"}

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { type AppConfig, appConfigSchema, KNOWN_OAUTH_PROVIDERS, type OauthProviderConfig } from "../config";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
+import { type MailLocale, mailLocale } from "../mail/locales";
 
 export interface App {
   id: string;
@@ -17,6 +18,8 @@ export interface App {
   oauthRedirectUrls: string[];
   /** When set, the app's backend may authenticate with a JWT instead of an API key (apps/appJwt.ts). */
   jwt?: { issuer: string; jwksUrl: string; audience?: string };
+  /** The language of the app's mails. */
+  locale: MailLocale;
 }
 
 export interface StoredOauthProvider {
@@ -78,6 +81,7 @@ type AppRow = {
   oauth_providers: string | null;
   oauth_redirect_urls: string | null;
   jwt_config: string | null;
+  locale: string;
 };
 
 function toApp(row: AppRow): App {
@@ -89,6 +93,7 @@ function toApp(row: AppRow): App {
     id: row.id,
     name: row.name,
     orgId: row.org_id,
+    locale: mailLocale(row.locale),
     emailMode: row.email_mode,
     allowedOrigins,
     magicLinkRedirectUrls: JSON.parse(row.magic_link_urls) as string[],
@@ -126,6 +131,7 @@ export async function upsertApp(
       oauth_providers: JSON.stringify(providers),
       oauth_redirect_urls: cfg.oauthRedirectUrls.length ? JSON.stringify(cfg.oauthRedirectUrls) : null,
       jwt_config: cfg.jwt ? JSON.stringify(cfg.jwt) : null,
+      locale: cfg.locale,
       updated_at: now,
     };
     if (existing) {
@@ -211,6 +217,7 @@ export class AppDirectory {
         "apps.oauth_providers",
         "apps.oauth_redirect_urls",
         "apps.jwt_config",
+        "apps.locale",
       ])
       .where("app_api_keys.key_hash", "=", keyHash)
       .where("app_api_keys.revoked_at", "is", null)

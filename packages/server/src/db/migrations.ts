@@ -269,6 +269,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("apps").addColumn("jwt_config", "text").execute();
     },
   },
+  "0008_app_locale": {
+    async up(db: Kysely<unknown>) {
+      // The language of the app's mails (codes, links, security notices).
+      await db.schema
+        .alterTable("apps")
+        .addColumn("locale", "text", (c) => c.notNull().defaultTo("en"))
+        .execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

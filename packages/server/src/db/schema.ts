@@ -12,6 +12,7 @@ export interface AppsTable {
   oauth_redirect_urls: string | null;
   /** JSON `{issuer, jwksUrl, audience?}` when the app's backend may authenticate with a JWT. */
   jwt_config: string | null;
+  locale: string;
   created_at: number;
   updated_at: number;
 }

@@ -45,5 +45,14 @@ export async function createEmailOtp(
       created_at: now,
     })
     .execute();
-  return { otpId, mail: otpMail({ to: email, appName: app.name, code, ttlMinutes: OTP_TTL_MS / 60_000 }) };
+  return {
+    otpId,
+    mail: otpMail({
+      to: email,
+      appName: app.name,
+      locale: app.locale,
+      code,
+      ttlMinutes: OTP_TTL_MS / 60_000,
+    }),
+  };
 }

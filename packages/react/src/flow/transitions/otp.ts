@@ -30,7 +30,7 @@ export function otpTransitions(flow: FlowInternals) {
         }, OTP_SUCCESS_DELAY_MS);
         return null;
       } catch (error) {
-        const text = otpErrorText(error);
+        const text = otpErrorText(error, flow.getTexts());
         if (flow.step.type === "otp_verify") flow.go({ ...step, status: "base", error: new Error(text) });
         return text;
       }

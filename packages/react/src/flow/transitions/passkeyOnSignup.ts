@@ -1,5 +1,4 @@
 import { PASSKEY_SUCCESS_DELAY_MS } from "@latchkey/protocol/constants";
-import { strings } from "../../strings";
 import type { FlowInternals } from "../internals";
 
 /**
@@ -27,7 +26,7 @@ export function passkeyOnSignupTransitions(flow: FlowInternals) {
         flow.go({
           type: "passkey_create",
           status: "base",
-          error: new Error(strings.failedToAddPasskey, { cause: error }),
+          error: new Error(flow.getTexts().failedToAddPasskey, { cause: error }),
         });
       } finally {
         attempt.end();

@@ -28,7 +28,7 @@ export function totpTransitions(flow: FlowInternals) {
         flow.complete();
         return null;
       } catch (error) {
-        const text = totpErrorText(error);
+        const text = totpErrorText(error, flow.getTexts());
         if (flow.step.type === "totp_verify") flow.go({ ...step, status: "base", error: new Error(text) });
         return text;
       }

@@ -61,5 +61,13 @@ export async function startEmailChallenge(
   target.searchParams.set("bundle", session.credentialBundle);
   target.searchParams.set("orgId", user.orgId);
   const ttl = Math.round((session.expiresAt - ctx.now()) / 60_000);
-  return { mail: magicLinkMail({ to: email, appName: app.name, link: target.toString(), ttlMinutes: ttl }) };
+  return {
+    mail: magicLinkMail({
+      to: email,
+      appName: app.name,
+      locale: app.locale,
+      link: target.toString(),
+      ttlMinutes: ttl,
+    }),
+  };
 }

@@ -35,7 +35,15 @@ export async function initContactOtp(
       created_at: now,
     })
     .execute();
-  ctx.mailer.send(contactCodeMail({ to: contact, appName: app.name, code, ttlMinutes: OTP_TTL_MS / 60_000 }));
+  ctx.mailer.send(
+    contactCodeMail({
+      to: contact,
+      appName: app.name,
+      locale: app.locale,
+      code,
+      ttlMinutes: OTP_TTL_MS / 60_000,
+    }),
+  );
   await ctx.audit("contact.code_sent", { appId: app.id, ip, details: { otpId } });
   return { otpId };
 }

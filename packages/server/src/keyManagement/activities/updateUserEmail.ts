@@ -76,7 +76,10 @@ export const updateUserEmail = defineActivity<"ACTIVITY_TYPE_UPDATE_USER_EMAIL",
     const email = params.userEmail === "" || params.userEmail.endsWith(".invalid") ? null : params.userEmail;
     if (!old || old === email) return;
     void ctx.apps.byId(caller.user.appId).then((app) => {
-      if (app) ctx.mailer.send(emailChangedMail({ to: old, appName: app.name, newEmail: email }));
+      if (app)
+        ctx.mailer.send(
+          emailChangedMail({ to: old, appName: app.name, locale: app.locale, newEmail: email }),
+        );
     });
   },
 });

@@ -1,9 +1,12 @@
-/** Every user-visible text of the modal (spec §2, §8). One place, so wording stays exact. */
-export const strings = {
+import type { Locale, Texts } from "./types";
+
+/** English: the spec's texts exactly (spec §2, §8). */
+export const enTexts: Texts = {
   signIn: "Sign in",
   or: "or",
   termsPrefix: "By signing in, you agree to the ",
   termsOfService: "Terms of Service",
+  termsSuffix: "",
   continue: "Continue",
   emailPlaceholder: "Email",
   iHaveAPasskey: "I have a passkey",
@@ -33,8 +36,7 @@ export const strings = {
   errorTitle: "Something went wrong",
   errorBody: "Please try again or use another method.",
   verificationCode: "Verification code",
-  otpDigit: (i: number) => `Digit ${i} of 6`,
-  // Passkeys (spec §2, §8)
+  otpDigit: (i) => `Digit ${i} of 6`,
   passkeyVerifyBody: "Follow the prompt from your browser or device to continue with your passkey.",
   cancel: "Cancel",
   createPasskey: "Create a passkey",
@@ -53,13 +55,20 @@ export const strings = {
   passkeyFailedBody:
     "Passkey request timed out or canceled by the agent. You may have to use another method to register a passkey for your account.",
   tryAgain: "Try again",
-  // The service cannot be used from this page (the provider's connection check; the cause is logged).
   serviceUnavailable: "Sign-in is unavailable",
   serviceUnavailableBody: "We can't reach the sign-in service right now. Please try again later.",
   useAnotherMethod: "Use another method",
-  // Social sign-in (spec §2, §8)
-  continueWith: (provider: string) => `Continue with ${provider}`,
-  followPopup: (provider: string) => `Follow the steps in the pop up window to sign in with ${provider}`,
-  couldNotConnect: (provider: string) => `Couldn't connect to ${provider}`,
+  continueWith: (provider) => `Continue with ${provider}`,
+  followPopup: (provider) => `Follow the steps in the pop up window to sign in with ${provider}`,
+  couldNotConnect: (provider) => `Couldn't connect to ${provider}`,
   oauthFailedBody: "The connection failed or canceled",
-} as const;
+  errors: {},
+};
+
+/**
+ * English, the default.
+ *
+ * @example
+ * <LatchkeyProvider config={config} locale={en} texts={{ signIn: "Log in" }}>…</LatchkeyProvider>
+ */
+export const en: Locale = { code: "en", texts: enTexts };

@@ -1,0 +1,96 @@
+import type { Locale } from "./types";
+
+/**
+ * French.
+ *
+ * @example
+ * import { fr } from "@latchkey/react/locales";
+ * <LatchkeyProvider config={config} locale={fr}>…</LatchkeyProvider>
+ */
+export const fr: Locale = {
+  code: "fr",
+  texts: {
+    signIn: "Se connecter",
+    or: "ou",
+    termsPrefix: "En vous connectant, vous acceptez les ",
+    termsOfService: "Conditions d’utilisation",
+    termsSuffix: "",
+    continue: "Continuer",
+    emailPlaceholder: "E-mail",
+    iHaveAPasskey: "J’ai une clé d’accès",
+    continueWithPasskey: "Continuer avec une clé d’accès",
+    checkYourEmail: "Consultez vos e-mails",
+    emailVerifyBody: "Nous avons envoyé un lien de connexion à",
+    emailVerifyHint: "Ouvrez-le sur cet appareil pour terminer la connexion.",
+    enterVerificationCode: "Saisissez le code de vérification",
+    otpBody: "Nous avons envoyé un code de vérification à",
+    verifying: "Vérification...",
+    verified: "Vérifié !",
+    resend: "Renvoyer",
+    resendDone: "Envoyé !",
+    emailNotReceived: "E-mail non reçu ?",
+    enterAuthenticatorCode: "Saisissez le code de l’application d’authentification",
+    totpBody: "Ouvrez votre application d’authentification et saisissez le code à 6 chiffres.",
+    completing: "Connexion en cours...",
+    protectedBy: "Protégé par",
+    brand: "Latchkey",
+    needHelp: "Besoin d’aide ?",
+    contactSupport: "Contacter l’assistance",
+    back: "Retour",
+    close: "Fermer",
+    invalidEmail: "Veuillez saisir une adresse e-mail valide.",
+    otpInvalid: "Le code saisi est incorrect",
+    totpGenericError: "Une erreur s’est produite lors de la vérification du code",
+    errorTitle: "Un problème est survenu",
+    errorBody: "Veuillez réessayer ou utiliser une autre méthode.",
+    verificationCode: "Code de vérification",
+    otpDigit: (i) => `Chiffre ${i} sur 6`,
+    passkeyVerifyBody:
+      "Suivez les instructions de votre navigateur ou de votre appareil pour continuer avec votre clé d’accès.",
+    cancel: "Annuler",
+    createPasskey: "Créer une clé d’accès",
+    newHere: "Nouveau ici ?",
+    addAPasskey: "Ajouter une clé d’accès",
+    addPasskeyBody:
+      "La prochaine fois, connectez-vous avec votre visage, votre empreinte ou le verrouillage de l’écran.",
+    simplerLogin: "Connexion simplifiée",
+    simplerLoginBody: "Une seule touche, aucun code.",
+    enhancedSecurity: "Sécurité renforcée",
+    enhancedSecurityBody: "Rien à hameçonner ni à divulguer.",
+    skip: "Passer",
+    passkeyAdded: "Clé d’accès ajoutée !",
+    passkeyAddedBody: "Vous pourrez utiliser cette clé d’accès pour vous connecter la prochaine fois.",
+    failedToAddPasskey: "Impossible d’ajouter la clé d’accès",
+    connectionFailed: "Échec de la connexion",
+    passkeyFailedBody:
+      "La demande de clé d’accès a expiré ou a été annulée. Vous devrez peut-être utiliser une autre méthode pour enregistrer une clé d’accès pour votre compte.",
+    tryAgain: "Réessayer",
+    serviceUnavailable: "Connexion indisponible",
+    serviceUnavailableBody:
+      "Le service de connexion est injoignable pour le moment. Veuillez réessayer plus tard.",
+    useAnotherMethod: "Utiliser une autre méthode",
+    continueWith: (provider) => `Continuer avec ${provider}`,
+    followPopup: (provider) =>
+      `Suivez les étapes dans la fenêtre contextuelle pour vous connecter avec ${provider}`,
+    couldNotConnect: (provider) => `Impossible de se connecter à ${provider}`,
+    oauthFailedBody: "La connexion a échoué ou a été annulée",
+    errors: {
+      RATE_LIMITED: "Trop de tentatives. Patientez un instant puis réessayez.",
+      OTP_EXPIRED: "Le code a expiré. Demandez-en un nouveau.",
+      OTP_ATTEMPTS_EXCEEDED: "Trop de tentatives incorrectes. Demandez un nouveau code.",
+      OTP_ALREADY_USED: "Ce code a déjà été utilisé. Demandez-en un nouveau.",
+      MFA_LOCKED: "Trop de codes incorrects. Veuillez réessayer plus tard.",
+      MAIL_FAILED: "L’e-mail n’a pas pu être envoyé. Veuillez réessayer.",
+      INVALID_REQUEST: "La demande n’est pas valide. Vérifiez votre saisie.",
+      PASSKEY_VERIFICATION_FAILED: "La clé d’accès n’a pas pu être vérifiée.",
+      PASSKEY_EXISTS: "Cette clé d’accès est déjà enregistrée.",
+      AUTHENTICATOR_NOT_FOUND: "Cette clé d’accès n’est associée à aucun compte.",
+      OAUTH_INVALID_STATE: "La connexion a expiré. Veuillez réessayer.",
+      OAUTH_EXCHANGE_FAILED: "Le fournisseur n’a pas confirmé la connexion. Veuillez réessayer.",
+      OAUTH_PROVIDER_LINKED: "Ce compte du fournisseur est déjà associé à un autre utilisateur.",
+      ORIGIN_NOT_ALLOWED: "Cette page n’est pas autorisée à utiliser le service de connexion.",
+      SESSION_EXPIRED: "Votre session a expiré. Veuillez vous reconnecter.",
+      INTERNAL: "Le service de connexion a rencontré une erreur. Veuillez réessayer.",
+    },
+  },
+};

@@ -1,0 +1,85 @@
+/**
+ * Every user-visible text of the modal (spec §2, §8). English is `en`; a locale is a complete `Texts`;
+ * an app overrides any part with `TextOverrides`. Texts with a value in them are functions.
+ */
+export interface Texts {
+  signIn: string;
+  or: string;
+  termsPrefix: string;
+  termsOfService: string;
+  /** After the terms link ('' in English; German puts its verb there). */
+  termsSuffix: string;
+  continue: string;
+  emailPlaceholder: string;
+  iHaveAPasskey: string;
+  continueWithPasskey: string;
+  checkYourEmail: string;
+  emailVerifyBody: string;
+  emailVerifyHint: string;
+  enterVerificationCode: string;
+  otpBody: string;
+  verifying: string;
+  verified: string;
+  resend: string;
+  resendDone: string;
+  emailNotReceived: string;
+  enterAuthenticatorCode: string;
+  totpBody: string;
+  completing: string;
+  protectedBy: string;
+  brand: string;
+  needHelp: string;
+  contactSupport: string;
+  back: string;
+  close: string;
+  invalidEmail: string;
+  otpInvalid: string;
+  totpGenericError: string;
+  errorTitle: string;
+  errorBody: string;
+  verificationCode: string;
+  /** The label of one box of the code, e.g. 'Digit 2 of 6'. */
+  otpDigit: (index: number) => string;
+  passkeyVerifyBody: string;
+  cancel: string;
+  createPasskey: string;
+  newHere: string;
+  addAPasskey: string;
+  addPasskeyBody: string;
+  simplerLogin: string;
+  simplerLoginBody: string;
+  enhancedSecurity: string;
+  enhancedSecurityBody: string;
+  skip: string;
+  passkeyAdded: string;
+  passkeyAddedBody: string;
+  failedToAddPasskey: string;
+  connectionFailed: string;
+  passkeyFailedBody: string;
+  tryAgain: string;
+  /** The provider's connection check failed (the cause goes to the console). */
+  serviceUnavailable: string;
+  serviceUnavailableBody: string;
+  useAnotherMethod: string;
+  continueWith: (provider: string) => string;
+  followPopup: (provider: string) => string;
+  couldNotConnect: (provider: string) => string;
+  oauthFailedBody: string;
+  /**
+   * Texts for the service's errors, by their stable code (`ErrorCode`). A code without a text shows the
+   * service's own (English) message, as English does for every code.
+   */
+  errors: Partial<Record<string, string>>;
+}
+
+/** A language of the modal: its BCP 47 code (the dialog's `lang`) and its texts. */
+export interface Locale {
+  code: string;
+  texts: Texts;
+}
+
+/** The locales that ship with the package; any other is a `Locale` object of your own. */
+export type LocaleCode = "en" | "de" | "fr" | "es";
+
+/** Any part of the texts, replacing the locale's; `errors` merge code by code. */
+export type TextOverrides = Partial<Omit<Texts, "errors">> & { errors?: Partial<Record<string, string>> };

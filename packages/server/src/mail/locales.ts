@@ -1,0 +1,216 @@
+/** The languages of the service's mails; an app picks one (`locale` in its config). */
+export const MAIL_LOCALES = ["en", "de", "fr", "es"] as const;
+export type MailLocale = (typeof MAIL_LOCALES)[number];
+
+/** A stored locale as a known one (English for anything else). */
+export function mailLocale(value: string | null | undefined): MailLocale {
+  return (MAIL_LOCALES as readonly string[]).includes(value ?? "") ? (value as MailLocale) : "en";
+}
+
+/** Every text of the mails in one language. `app` is the app's name, `ttl` minutes. */
+export interface MailTexts {
+  protectedBy: string;
+  otp: {
+    subject(code: string, app: string): string;
+    title(app: string): string;
+    heading: string;
+    intro(app: string): string;
+    plainIntro(app: string, code: string): string;
+    expiry(ttl: number): string;
+  };
+  magicLink: {
+    subject(app: string): string;
+    heading(app: string): string;
+    intro: string;
+    button: string;
+    plainIntro(app: string): string;
+    expiry(ttl: number): string;
+  };
+  contactCode: {
+    subject(code: string, app: string): string;
+    title(app: string): string;
+    heading: string;
+    intro(app: string): string;
+    plainIntro(app: string, code: string): string;
+    plainUse: string;
+    expiry(ttl: number): string;
+  };
+  emailChanged: {
+    subjectChanged(app: string): string;
+    subjectRemoved(app: string): string;
+    title(app: string): string;
+    heading: string;
+    changedTo(app: string, newEmail: string): string;
+    removed(app: string): string;
+    advice: string;
+  };
+}
+
+export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
+  en: {
+    protectedBy: "Protected by Latchkey",
+    otp: {
+      subject: (code, app) => `${code} is your ${app} sign-in code`,
+      title: (app) => `Your ${app} sign-in code`,
+      heading: "Your sign-in code",
+      intro: (app) => `Enter this code to sign in to ${app}.`,
+      plainIntro: (app, code) => `Your ${app} sign-in code is ${code}`,
+      expiry: (ttl) =>
+        `It expires in ${ttl} minutes and works once. If you did not try to sign in, you can ignore this email.`,
+    },
+    magicLink: {
+      subject: (app) => `Sign in to ${app}`,
+      heading: (app) => `Sign in to ${app}`,
+      intro: "Click the button to finish signing in.",
+      button: "Sign in",
+      plainIntro: (app) => `Open this link to sign in to ${app}:`,
+      expiry: (ttl) =>
+        `It works in the browser where you asked for it and expires in ${ttl} minutes. If you did not try to sign in, you can ignore this email.`,
+    },
+    contactCode: {
+      subject: (code, app) => `${code} is your ${app} verification code`,
+      title: (app) => `Your ${app} verification code`,
+      heading: "Confirm this address",
+      intro: (app) => `Enter this code in ${app} to sign in with this address.`,
+      plainIntro: (app, code) => `Your ${app} verification code is ${code}`,
+      plainUse: "Enter it to use this address to sign in.",
+      expiry: (ttl) =>
+        `It expires in ${ttl} minutes and works once. If you did not ask for it, you can ignore this email.`,
+    },
+    emailChanged: {
+      subjectChanged: (app) => `Your ${app} sign-in email was changed`,
+      subjectRemoved: (app) => `Your ${app} sign-in email was removed`,
+      title: (app) => `Your ${app} sign-in email`,
+      heading: "Security notice",
+      changedTo: (app, email) => `The email you sign in to ${app} with was changed to ${email}.`,
+      removed: (app) => `Signing in to ${app} with this email was turned off.`,
+      advice:
+        "If this was not you, sign in another way and secure your account, or contact the app's support.",
+    },
+  },
+  de: {
+    protectedBy: "Geschützt durch Latchkey",
+    otp: {
+      subject: (code, app) => `${code} ist dein Anmeldecode für ${app}`,
+      title: (app) => `Dein Anmeldecode für ${app}`,
+      heading: "Dein Anmeldecode",
+      intro: (app) => `Gib diesen Code ein, um dich bei ${app} anzumelden.`,
+      plainIntro: (app, code) => `Dein Anmeldecode für ${app} lautet ${code}`,
+      expiry: (ttl) =>
+        `Er läuft in ${ttl} Minuten ab und funktioniert nur einmal. Wenn du dich nicht anmelden wolltest, kannst du diese E-Mail ignorieren.`,
+    },
+    magicLink: {
+      subject: (app) => `Bei ${app} anmelden`,
+      heading: (app) => `Bei ${app} anmelden`,
+      intro: "Klicke auf die Schaltfläche, um die Anmeldung abzuschließen.",
+      button: "Anmelden",
+      plainIntro: (app) => `Öffne diesen Link, um dich bei ${app} anzumelden:`,
+      expiry: (ttl) =>
+        `Er funktioniert in dem Browser, in dem du ihn angefordert hast, und läuft in ${ttl} Minuten ab. Wenn du dich nicht anmelden wolltest, kannst du diese E-Mail ignorieren.`,
+    },
+    contactCode: {
+      subject: (code, app) => `${code} ist dein Bestätigungscode für ${app}`,
+      title: (app) => `Dein Bestätigungscode für ${app}`,
+      heading: "Bestätige diese Adresse",
+      intro: (app) => `Gib diesen Code in ${app} ein, um dich mit dieser Adresse anzumelden.`,
+      plainIntro: (app, code) => `Dein Bestätigungscode für ${app} lautet ${code}`,
+      plainUse: "Gib ihn ein, um dich mit dieser Adresse anzumelden.",
+      expiry: (ttl) =>
+        `Er läuft in ${ttl} Minuten ab und funktioniert nur einmal. Wenn du ihn nicht angefordert hast, kannst du diese E-Mail ignorieren.`,
+    },
+    emailChanged: {
+      subjectChanged: (app) => `Deine Anmelde-E-Mail für ${app} wurde geändert`,
+      subjectRemoved: (app) => `Deine Anmelde-E-Mail für ${app} wurde entfernt`,
+      title: (app) => `Deine Anmelde-E-Mail für ${app}`,
+      heading: "Sicherheitshinweis",
+      changedTo: (app, email) =>
+        `Die E-Mail-Adresse, mit der du dich bei ${app} anmeldest, wurde in ${email} geändert.`,
+      removed: (app) => `Die Anmeldung bei ${app} mit dieser E-Mail-Adresse wurde deaktiviert.`,
+      advice:
+        "Wenn du das nicht warst, melde dich auf anderem Weg an und sichere dein Konto, oder wende dich an den Support der App.",
+    },
+  },
+  fr: {
+    protectedBy: "Protégé par Latchkey",
+    otp: {
+      subject: (code, app) => `${code} est votre code de connexion ${app}`,
+      title: (app) => `Votre code de connexion ${app}`,
+      heading: "Votre code de connexion",
+      intro: (app) => `Saisissez ce code pour vous connecter à ${app}.`,
+      plainIntro: (app, code) => `Votre code de connexion ${app} est ${code}`,
+      expiry: (ttl) =>
+        `Il expire dans ${ttl} minutes et ne fonctionne qu’une fois. Si vous n’avez pas essayé de vous connecter, ignorez cet e-mail.`,
+    },
+    magicLink: {
+      subject: (app) => `Connexion à ${app}`,
+      heading: (app) => `Connexion à ${app}`,
+      intro: "Cliquez sur le bouton pour terminer la connexion.",
+      button: "Se connecter",
+      plainIntro: (app) => `Ouvrez ce lien pour vous connecter à ${app} :`,
+      expiry: (ttl) =>
+        `Il fonctionne dans le navigateur où vous l’avez demandé et expire dans ${ttl} minutes. Si vous n’avez pas essayé de vous connecter, ignorez cet e-mail.`,
+    },
+    contactCode: {
+      subject: (code, app) => `${code} est votre code de vérification ${app}`,
+      title: (app) => `Votre code de vérification ${app}`,
+      heading: "Confirmez cette adresse",
+      intro: (app) => `Saisissez ce code dans ${app} pour vous connecter avec cette adresse.`,
+      plainIntro: (app, code) => `Votre code de vérification ${app} est ${code}`,
+      plainUse: "Saisissez-le pour vous connecter avec cette adresse.",
+      expiry: (ttl) =>
+        `Il expire dans ${ttl} minutes et ne fonctionne qu’une fois. Si vous ne l’avez pas demandé, ignorez cet e-mail.`,
+    },
+    emailChanged: {
+      subjectChanged: (app) => `Votre e-mail de connexion ${app} a été modifié`,
+      subjectRemoved: (app) => `Votre e-mail de connexion ${app} a été supprimé`,
+      title: (app) => `Votre e-mail de connexion ${app}`,
+      heading: "Avis de sécurité",
+      changedTo: (app, email) =>
+        `L’adresse e-mail avec laquelle vous vous connectez à ${app} a été remplacée par ${email}.`,
+      removed: (app) => `La connexion à ${app} avec cette adresse e-mail a été désactivée.`,
+      advice:
+        "Si ce n’était pas vous, connectez-vous autrement et sécurisez votre compte, ou contactez l’assistance de l’application.",
+    },
+  },
+  es: {
+    protectedBy: "Protegido por Latchkey",
+    otp: {
+      subject: (code, app) => `${code} es tu código de inicio de sesión de ${app}`,
+      title: (app) => `Tu código de inicio de sesión de ${app}`,
+      heading: "Tu código de inicio de sesión",
+      intro: (app) => `Introduce este código para iniciar sesión en ${app}.`,
+      plainIntro: (app, code) => `Tu código de inicio de sesión de ${app} es ${code}`,
+      expiry: (ttl) =>
+        `Caduca en ${ttl} minutos y solo funciona una vez. Si no intentaste iniciar sesión, puedes ignorar este correo.`,
+    },
+    magicLink: {
+      subject: (app) => `Inicia sesión en ${app}`,
+      heading: (app) => `Inicia sesión en ${app}`,
+      intro: "Haz clic en el botón para terminar de iniciar sesión.",
+      button: "Iniciar sesión",
+      plainIntro: (app) => `Abre este enlace para iniciar sesión en ${app}:`,
+      expiry: (ttl) =>
+        `Funciona en el navegador donde lo pediste y caduca en ${ttl} minutos. Si no intentaste iniciar sesión, puedes ignorar este correo.`,
+    },
+    contactCode: {
+      subject: (code, app) => `${code} es tu código de verificación de ${app}`,
+      title: (app) => `Tu código de verificación de ${app}`,
+      heading: "Confirma esta dirección",
+      intro: (app) => `Introduce este código en ${app} para iniciar sesión con esta dirección.`,
+      plainIntro: (app, code) => `Tu código de verificación de ${app} es ${code}`,
+      plainUse: "Introdúcelo para iniciar sesión con esta dirección.",
+      expiry: (ttl) =>
+        `Caduca en ${ttl} minutos y solo funciona una vez. Si no lo pediste, puedes ignorar este correo.`,
+    },
+    emailChanged: {
+      subjectChanged: (app) => `Se cambió tu correo de inicio de sesión de ${app}`,
+      subjectRemoved: (app) => `Se eliminó tu correo de inicio de sesión de ${app}`,
+      title: (app) => `Tu correo de inicio de sesión de ${app}`,
+      heading: "Aviso de seguridad",
+      changedTo: (app, email) => `El correo con el que inicias sesión en ${app} se cambió a ${email}.`,
+      removed: (app) => `Se desactivó el inicio de sesión en ${app} con este correo.`,
+      advice:
+        "Si no fuiste tú, inicia sesión de otra forma y protege tu cuenta, o contacta con el soporte de la aplicación.",
+    },
+  },
+};

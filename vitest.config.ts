@@ -11,6 +11,7 @@ export default defineConfig({
       "packages/*/test/**/*.test.ts",
       "e2e/**/*.test.ts",
       "scripts/**/*.test.ts",
+      "test-support/**/*.test.ts",
     ],
     // Generous: a CI machine may be slower than this one, and a real hang still fails.
     testTimeout: 60_000,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_SESSION_EXPIRATION_SECONDS } from "./constants";
 import { fromHex } from "./crypto/hex";
 import { uncompressP256PublicKey } from "./crypto/p256";
+import { ErrorCode } from "./errors";
 
 /**
  * Building blocks of every wire schema. Text that reaches the database goes through `idSchema` or
@@ -112,3 +113,6 @@ const b64urlPattern = /^[A-Za-z0-9_-]+={0,2}$/;
 export const base64urlSchema = z.string().regex(b64urlPattern, "must be base64url");
 /** base64url without padding: the one encoding of a value, as stamps must be. */
 export const base64urlNoPadSchema = z.string().regex(/^[A-Za-z0-9_-]+$/, "must be base64url without padding");
+
+/** A stable error code (`ErrorCode`): the `code` of every error body. */
+export const errorCodeSchema = z.enum(ErrorCode);

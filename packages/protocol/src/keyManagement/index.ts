@@ -1,3 +1,4 @@
 export * from "./activities";
 export * from "./queries";
 export * from "./queryTypes";
+export * from "./responses";

@@ -42,6 +42,7 @@ export * from "./email";
 export * from "./mfa";
 export * from "./oauth";
 export * from "./passkeys";
+export * from "./responses";
 export * from "./routes";
 export * from "./session";
 export * from "./signing";

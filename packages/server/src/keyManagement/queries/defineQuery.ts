@@ -1,4 +1,4 @@
-import type { QueryName, querySchemas } from "@latchkey/protocol";
+import type { QueryName, QueryResponse, querySchemas } from "@latchkey/protocol";
 import type { z } from "zod";
 import type { StampedCaller } from "../../auth/stamps/authenticateStamp";
 import type { ServiceContext } from "../../context";
@@ -6,13 +6,13 @@ import { wireTimestamp } from "../toActivity";
 
 export type QueryContext = Pick<ServiceContext, "db">;
 
-/** One read-only key-management query (`POST /public/v1/query/<name>`), its body typed from protocol. */
+/** One read-only key-management query (`POST /public/v1/query/<name>`), its body and answer typed from protocol. */
 export interface QueryHandler<N extends QueryName> {
   name: N;
   run(
     ctx: QueryContext,
     input: { caller: StampedCaller; body: z.output<(typeof querySchemas)[N]> },
-  ): Promise<Record<string, unknown>>;
+  ): Promise<QueryResponse<N>>;
 }
 
 export function defineQuery<N extends QueryName>(handler: QueryHandler<N>): QueryHandler<N> {
@@ -38,7 +38,10 @@ export function toAuthenticator(a: {
   };
 }
 
-export async function apiKeysOf(ctx: QueryContext, userId: string) {
+export async function apiKeysOf(
+  ctx: QueryContext,
+  userId: string,
+): Promise<QueryResponse<"get_api_keys">["apiKeys"]> {
   const rows = await ctx.db
     .selectFrom("api_keys")
     .select(["id", "name", "public_key", "expires_at", "created_at"])

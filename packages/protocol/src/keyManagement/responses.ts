@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { errorCodeSchema } from "../common";
+import type { PublicErrorBody } from "../errors";
+import { schemaFor } from "../schemaFor";
+import type { Activity, ActivityStatus } from "./activities";
+import type { QueryName } from "./queryTypes";
+
+/**
+ * The key-management API's answers as schemas (DESIGN §3.3): each query's answer, a submit's `{activity}`
+ * and the error body. They describe the wire for the OpenAPI document (`GET /openapi.json`); the service's
+ * query handlers are typed from them.
+ */
+
+/** A time as the reference API writes it: seconds and nanos since the epoch, as decimal strings. */
+export const wireTimestampSchema = z.object({ seconds: z.string(), nanos: z.string() });
+
+const activityStatuses = [
+  "ACTIVITY_STATUS_CREATED",
+  "ACTIVITY_STATUS_PENDING",
+  "ACTIVITY_STATUS_COMPLETED",
+  "ACTIVITY_STATUS_FAILED",
+  "ACTIVITY_STATUS_REJECTED",
+  "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+] as const satisfies readonly ActivityStatus[];
+
+/** A key-management activity: id, type, status, the intent it was asked for and its result. */
+export const activitySchema = schemaFor<Activity>()(
+  z.object({
+    id: z.string(),
+    organizationId: z.string(),
+    status: z.enum(activityStatuses),
+    type: z.string(),
+    /** `{<intent name>: parameters}`, the intent name from `activityTypes`. */
+    intent: z.record(z.string(), z.unknown()),
+    /** `{<result name>: result}`, the result name from `activityTypes`. */
+    result: z.record(z.string(), z.unknown()),
+    fingerprint: z.string(),
+    createdAt: wireTimestampSchema,
+    updatedAt: wireTimestampSchema,
+    failure: z.object({ code: z.string(), message: z.string() }).optional(),
+  }),
+);
+
+/** What every `POST /public/v1/submit/*` answers: the activity (a resubmitted body: the first one's). */
+export const submitResponseSchema = z.object({ activity: activitySchema });
+/** The answer to a submit. */
+export type SubmitResponse = z.output<typeof submitResponseSchema>;
+
+/** A passkey as the key-management queries list it. */
+export const authenticatorInfoSchema = z.object({
+  authenticatorId: z.string(),
+  authenticatorName: z.string(),
+  credentialId: z.string(),
+  transports: z.array(z.string()),
+  aaguid: z.string(),
+  createdAt: wireTimestampSchema,
+  updatedAt: wireTimestampSchema,
+});
+
+/** An API key (a session's or a long-lived one) as the key-management queries list it. */
+export const apiKeyInfoSchema = z.object({
+  apiKeyId: z.string(),
+  apiKeyName: z.string(),
+  credential: z.object({ publicKey: z.string(), type: z.literal("CREDENTIAL_TYPE_API_KEY_P256") }),
+  /** Set when the key expires: its lifetime in seconds, as a decimal string. */
+  expirationSeconds: z.string().optional(),
+  createdAt: wireTimestampSchema,
+});
+
+/** Each query's answer (`POST /public/v1/query/<name>`), by query name. */
+export const queryResponseSchemas = {
+  whoami: z.object({
+    organizationId: z.string(),
+    organizationName: z.string(),
+    userId: z.string(),
+    username: z.string(),
+  }),
+  get_user: z.object({
+    user: z.object({
+      userId: z.string(),
+      userName: z.string(),
+      userEmail: z.string().optional(),
+      authenticators: z.array(authenticatorInfoSchema),
+      apiKeys: z.array(apiKeyInfoSchema),
+      createdAt: wireTimestampSchema,
+      updatedAt: wireTimestampSchema,
+    }),
+  }),
+  list_wallets: z.object({
+    wallets: z.array(
+      z.object({
+        walletId: z.string(),
+        walletName: z.string(),
+        createdAt: wireTimestampSchema,
+        updatedAt: wireTimestampSchema,
+        exported: z.boolean(),
+        imported: z.boolean(),
+      }),
+    ),
+  }),
+  list_wallet_accounts: z.object({
+    accounts: z.array(
+      z.object({
+        walletAccountId: z.string(),
+        organizationId: z.string(),
+        walletId: z.string(),
+        curve: z.enum(["CURVE_SECP256K1", "CURVE_ED25519"]),
+        pathFormat: z.literal("PATH_FORMAT_BIP32"),
+        path: z.string(),
+        addressFormat: z.enum(["ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_SOLANA"]),
+        address: z.string(),
+        publicKey: z.string(),
+        createdAt: wireTimestampSchema,
+        updatedAt: wireTimestampSchema,
+      }),
+    ),
+  }),
+  get_activity: submitResponseSchema,
+  get_authenticators: z.object({ authenticators: z.array(authenticatorInfoSchema) }),
+  get_api_keys: z.object({ apiKeys: z.array(apiKeyInfoSchema) }),
+} as const satisfies Record<QueryName, z.ZodType>;
+/** The answer to query `N`. */
+export type QueryResponse<N extends QueryName> = z.output<(typeof queryResponseSchemas)[N]>;
+
+/** Body of every non-2xx answer of the key-management API: `{code, message, details}`. */
+export const publicErrorBodySchema = schemaFor<PublicErrorBody>()(
+  z.object({ code: errorCodeSchema, message: z.string(), details: z.array(z.unknown()) }),
+);

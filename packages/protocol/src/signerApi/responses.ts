@@ -1,0 +1,188 @@
+import { z } from "zod";
+import { errorCodeSchema } from "../common";
+import type { SignerErrorBody } from "../errors";
+import { schemaFor } from "../schemaFor";
+import type { InitOtpResponse, VerifyOtpResponse } from "./contact";
+import type { AuthResponse, LookupResponse, OtpResponse, SignupResponse } from "./email";
+import {
+  type MultiFactor,
+  type MultiFactorsResponse,
+  multiFactorTypeSchema,
+  type RequestMultiFactorResponse,
+  type ValidateMultiFactorsResponse,
+} from "./mfa";
+import type { PrepareOauthResponse } from "./oauth";
+import type { RouteResponse, SignerEndpointName, SignerRoutes } from "./routes";
+import type { AddOauthProviderResponse, AuthMethods, SignerConfigResponse, WhoamiResponse } from "./session";
+import type { SignPayloadResponse } from "./signing";
+
+/**
+ * The signer API's answers as schemas (DESIGN §3.1), each checked against the interface the route declares
+ * (`schemaFor`). The service does not validate its own answers with them: they describe the wire, for the
+ * OpenAPI document (`GET /openapi.json`) and for callers that want to check an answer.
+ */
+
+/** A second factor as answers list it: its id and type. */
+export const multiFactorInfoSchema = schemaFor<MultiFactor>()(
+  z.object({ multiFactorId: z.string(), multiFactorType: multiFactorTypeSchema }),
+);
+
+/** `/v1/signer-config`: the app's email mode and root organisation. */
+export const signerConfigResponseSchema = schemaFor<SignerConfigResponse>()(
+  z.object({ email: z.object({ mode: z.enum(["OTP", "MAGIC_LINK"]) }), rootOrgId: z.string() }),
+);
+
+/** `/v1/lookup`: the organisation of the user with this email, or null. */
+export const lookupResponseSchema = schemaFor<LookupResponse>()(z.object({ orgId: z.string().nullable() }));
+
+/** `/v1/signup`: the new user. */
+export const signupResponseSchema = schemaFor<SignupResponse>()(
+  z.object({
+    orgId: z.string(),
+    userId: z.string().optional(),
+    address: z.string().optional(),
+    solanaAddress: z.string().optional(),
+    otpId: z.string().optional(),
+    credentialBundle: z.string().optional(),
+  }),
+);
+
+/** `/v1/auth`: the user's organisation and, when a code was mailed, its id. */
+export const authResponseSchema = schemaFor<AuthResponse>()(
+  z.object({
+    orgId: z.string(),
+    otpId: z.string().optional(),
+    multiFactors: z.array(multiFactorInfoSchema).optional(),
+  }),
+);
+
+/** `/v1/otp`: a credential bundle, or a request for the second factor. */
+export const otpResponseSchema = schemaFor<OtpResponse>()(
+  z.discriminatedUnion("status", [
+    z.object({ status: z.literal("SUCCESS"), credentialBundle: z.string() }),
+    z.object({
+      status: z.literal("MFA_REQUIRED"),
+      encryptedPayload: z.string(),
+      multiFactors: z.array(multiFactorInfoSchema),
+    }),
+  ]),
+);
+
+/** `/v1/whoami`: the signed-in user. */
+export const whoamiResponseSchema = schemaFor<WhoamiResponse>()(
+  z.object({
+    email: z.string().optional(),
+    orgId: z.string(),
+    userId: z.string(),
+    address: z.string(),
+    solanaAddress: z.string().optional(),
+    idToken: z.string().optional(),
+    credentialId: z.string().optional(),
+  }),
+);
+
+/** `/v1/prepare-oauth`: the PKCE challenge, the request key and the providers. */
+export const prepareOauthResponseSchema = schemaFor<PrepareOauthResponse>()(
+  z.object({
+    codeChallenge: z.string(),
+    requestKey: z.string(),
+    authProviders: z.array(
+      z.object({
+        id: z.string(),
+        isCustomProvider: z.boolean().optional(),
+        clientId: z.string(),
+        authEndpoint: z.string(),
+      }),
+    ),
+  }),
+);
+
+/** `/v1/sign-payload`: the signature, hex r‖s‖v. */
+export const signPayloadResponseSchema = schemaFor<SignPayloadResponse>()(
+  z.object({ signature: z.templateLiteral(["0x", z.string().regex(/^[0-9a-fA-F]+$/)]) }),
+);
+
+const oauthProvidersSchema = z.array(
+  z.object({
+    providerId: z.string(),
+    issuer: z.string(),
+    providerName: z.string().optional(),
+    userDisplayName: z.string().optional(),
+  }),
+);
+
+/** `/v1/list-auth-methods`: the user's ways to sign in. */
+export const authMethodsResponseSchema = schemaFor<AuthMethods>()(
+  z.object({
+    email: z.string().optional(),
+    oauthProviders: oauthProvidersSchema,
+    passkeys: z.array(z.object({ authenticatorId: z.string(), name: z.string(), createdAt: z.number() })),
+    mfaFactors: z.array(multiFactorInfoSchema).optional(),
+  }),
+);
+
+/** `/v1/add-oauth-provider`: the user's linked providers after the change. */
+export const addOauthProviderResponseSchema = schemaFor<AddOauthProviderResponse>()(
+  z.object({ oauthProviders: oauthProvidersSchema }),
+);
+
+/** An answer with nothing in it: `{}`. */
+export const emptyResponseSchema = schemaFor<Record<string, never>>()(z.object({}));
+
+/** `/v1/init-otp`: the id of the code mailed to the contact. */
+export const initOtpResponseSchema = schemaFor<InitOtpResponse>()(z.object({ otpId: z.string() }));
+
+/** `/v1/verify-otp`: a single-use token naming the verified contact. */
+export const verifyOtpResponseSchema = schemaFor<VerifyOtpResponse>()(
+  z.object({ verificationToken: z.string() }),
+);
+
+/** The user's second factors after a change (list, verify, delete). */
+export const multiFactorsResponseSchema = schemaFor<MultiFactorsResponse>()(
+  z.object({ multiFactors: z.array(multiFactorInfoSchema) }),
+);
+
+/** `/v1/auth-request-multi-factor`: the new factor and its otpauth:// URL. */
+export const requestMultiFactorResponseSchema = schemaFor<RequestMultiFactorResponse>()(
+  z.object({
+    multiFactorType: multiFactorTypeSchema,
+    multiFactorId: z.string(),
+    multiFactorTotpUrl: z.string(),
+  }),
+);
+
+/** `/v1/auth-validate-multi-factors`: the credential bundle the right codes release. */
+export const validateMultiFactorsResponseSchema = schemaFor<ValidateMultiFactorsResponse>()(
+  z.object({
+    payload: z.object({ credentialBundle: z.string() }),
+    multiFactors: z.array(multiFactorInfoSchema),
+  }),
+);
+
+/** Every signer-API route's answer (2xx), by route name: checked against the table's response types. */
+export const signerResponses = {
+  signerConfig: signerConfigResponseSchema,
+  lookup: lookupResponseSchema,
+  signup: signupResponseSchema,
+  auth: authResponseSchema,
+  otp: otpResponseSchema,
+  whoami: whoamiResponseSchema,
+  prepareOauth: prepareOauthResponseSchema,
+  signPayload: signPayloadResponseSchema,
+  listAuthMethods: authMethodsResponseSchema,
+  addOauthProvider: addOauthProviderResponseSchema,
+  removeOauthProvider: emptyResponseSchema,
+  initOtp: initOtpResponseSchema,
+  verifyOtp: verifyOtpResponseSchema,
+  updateEmailAuth: emptyResponseSchema,
+  authListMultiFactors: multiFactorsResponseSchema,
+  authRequestMultiFactor: requestMultiFactorResponseSchema,
+  authVerifyMultiFactor: multiFactorsResponseSchema,
+  authDeleteMultiFactors: multiFactorsResponseSchema,
+  authValidateMultiFactors: validateMultiFactorsResponseSchema,
+} as const satisfies { [N in SignerEndpointName]: z.ZodType<RouteResponse<SignerRoutes[N]>> };
+
+/** Body of every non-2xx answer of the signer API: `{error, code, data?}`. */
+export const signerErrorBodySchema = schemaFor<SignerErrorBody>()(
+  z.object({ error: z.string(), code: errorCodeSchema, data: z.record(z.string(), z.unknown()).optional() }),
+);

@@ -145,3 +145,62 @@ export const INVALID_OTP_MESSAGE = "invalid OTP code";
 export const INVALID_MFA_MESSAGE = "Invalid MFA code";
 /** The service's message when an email sign-in needs the second factor first. */
 export const MFA_REQUIRED_MESSAGE = "MFA is required for this user";
+
+/**
+ * Numeric codes of the service's JSON-RPC endpoint (`POST /rpc/v1`): JSON-RPC 2.0's own and EIP-1474's.
+ * viem retries `LIMIT_EXCEEDED` and `INTERNAL_ERROR` (as it would a rate limit) before it gives up.
+ */
+export const RpcErrorCode = {
+  /** The body is not JSON. */
+  PARSE_ERROR: -32700,
+  /** Not a JSON-RPC 2.0 request (or batch of them). */
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  /** The params are malformed, or name an unknown policy, another chain or another EntryPoint. */
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  /** Sponsorship cannot be served now: the chain is not set up for it, or its node does not answer. */
+  RESOURCE_UNAVAILABLE: -32002,
+  /** The policy refuses this operation: its sender, a call target or selector, or its gas or cost. */
+  TRANSACTION_REJECTED: -32003,
+  /** A daily limit of the policy is reached (per user or per app). */
+  LIMIT_EXCEEDED: -32005,
+} as const;
+export type RpcErrorCode = (typeof RpcErrorCode)[keyof typeof RpcErrorCode];
+
+/**
+ * Stable reasons of the RPC endpoint's errors, in `error.data.code` (the numeric `error.code` is the
+ * JSON-RPC class of the error, shared by several reasons).
+ */
+export const SponsorshipErrorCode = {
+  INVALID_JSON: "INVALID_JSON",
+  INVALID_REQUEST: "INVALID_REQUEST",
+  METHOD_NOT_FOUND: "METHOD_NOT_FOUND",
+  INVALID_PARAMS: "INVALID_PARAMS",
+  /** `context.policyId` names no policy of this app. */
+  POLICY_NOT_FOUND: "POLICY_NOT_FOUND",
+  /** The chain id param is not the policy's chain. */
+  WRONG_CHAIN: "WRONG_CHAIN",
+  /** The EntryPoint param is not the chain's EntryPoint v0.8. */
+  UNSUPPORTED_ENTRY_POINT: "UNSUPPORTED_ENTRY_POINT",
+  /** The policy's chain is not configured, or has no paymaster. */
+  SPONSORSHIP_UNAVAILABLE: "SPONSORSHIP_UNAVAILABLE",
+  /** The chain's node did not answer. */
+  CHAIN_UNAVAILABLE: "CHAIN_UNAVAILABLE",
+  /** The sender is not a SimpleAccount of the configured factory. */
+  UNSUPPORTED_ACCOUNT: "UNSUPPORTED_ACCOUNT",
+  /** The account's owner is not an embedded wallet of this app's users. */
+  UNKNOWN_SENDER: "UNKNOWN_SENDER",
+  /** A call goes to a contract the policy does not allow. */
+  TARGET_NOT_ALLOWED: "TARGET_NOT_ALLOWED",
+  /** A call uses a function (selector) the policy does not allow for its target. */
+  SELECTOR_NOT_ALLOWED: "SELECTOR_NOT_ALLOWED",
+  /** The call data is not `execute` or `executeBatch`, so its calls cannot be checked against the policy. */
+  CALL_DATA_NOT_ALLOWED: "CALL_DATA_NOT_ALLOWED",
+  /** The operation's gas or maximum cost is above the policy's per-operation limit (`data.limit`). */
+  OPERATION_LIMIT_EXCEEDED: "OPERATION_LIMIT_EXCEEDED",
+  /** A daily limit (`data.limit`, e.g. operationsPerUserPerDay) is reached until `data.resetsAt`. */
+  DAILY_LIMIT_EXCEEDED: "DAILY_LIMIT_EXCEEDED",
+  INTERNAL: "INTERNAL",
+} as const;
+export type SponsorshipErrorCode = (typeof SponsorshipErrorCode)[keyof typeof SponsorshipErrorCode];

@@ -4,8 +4,9 @@ import { parseArgs } from "node:util";
 import { createAppApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type FileConfig, readConfigFile } from "./config";
 import { createService, type ServiceOptions } from "./createService";
-import { Keyring, parseMasterKey } from "./crypto/keyring";
+import { Keyring, loadMasterKey, parseMasterKey } from "./crypto/keyring";
 import { migrate, openDatabase } from "./db";
+import { ServiceKeys } from "./serviceKeys/serviceKeys";
 
 const ENVIRONMENT = `Environment:
   LATCHKEY_MASTER_KEY       The master key (64 hex characters or base64 of 32 bytes) that wraps every
@@ -31,7 +32,8 @@ Options:
   --port <n>            Port (default 8787, or PORT; 0 picks a free one)
   --host <addr>         Address to bind (default 127.0.0.1; 0.0.0.0 behind a proxy in a container)
   --db <url|path>       SQLite file path or postgres:// URL (default ${".latchkey/latchkey.db"})
-  --config <file>       JSON config file: apps, smtp, rate limits, trustProxy, publicUrl (see the README)
+  --config <file>       JSON config file: apps (and their sponsorship policies), chains, smtp, rate
+                        limits, trustProxy, publicUrl (see the README)
   --workers <n|auto>    Processes sharing the port and the database (default 1)
   --log-level <level>   fatal, error, warn, info (default), debug, trace or silent
   --dev                 Dev mode: a dev app (any local port may use it), a dev master key file, the dev
@@ -68,8 +70,23 @@ Apps with social providers, passkey settings or sponsorship are written in the -
   "rotate-master-key": `Usage: latchkey rotate-master-key [--db <url|path>]
 
 Re-wrap every data key from LATCHKEY_MASTER_KEY (the current key) to LATCHKEY_NEW_MASTER_KEY; sealed
-secrets are not touched. Stop the service, rotate, then start it with the new key.
+secrets (wallet keys, the paymaster signer) are not touched. Stop the service, rotate, then start it with
+the new key.
 `,
+  "paymaster-signer": `Usage: latchkey paymaster-signer [options]
+
+Print the address of the key the service signs sponsored user operations with (ERC-7677 paymaster at
+/rpc/v1). Add it to the verifying paymaster's signers (SingletonPaymasterV8: addSigner) on every chain
+in the config's "chains". The key is made on first use (here or by serve), sealed at rest under the
+master key; it is never printed.
+
+Options:
+  --db <url|path>    The database (as serve)
+  --config <file>    Take the database and master key file from this config file
+  --dev              Use the dev master key file (.latchkey/master.key), as serve --dev does
+  -h, --help         This help
+
+${ENVIRONMENT}`,
 };
 
 const USAGE = `Usage: latchkey <command> [options]
@@ -79,6 +96,7 @@ Commands:
   migrate             Run database migrations
   app create          Create an app and print its API key
   rotate-master-key   Re-wrap data keys under a new master key
+  paymaster-signer    Print the paymaster signer's address (to register on-chain)
 
 Run \`latchkey <command> --help\` for a command's options and environment.
 `;
@@ -118,6 +136,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`Re-wrapped ${n} data key(s). Start the service with the new master key.\n`);
     return 0;
   }
+  if (command === "paymaster-signer") return paymasterSigner(rest);
   process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
   return 1;
 }
@@ -139,7 +158,7 @@ async function serve(args: string[]): Promise<number> {
       "dev-email-mode": { type: "string" },
     },
   });
-  const file: FileConfig = values.config ? readConfigFile(values.config) : { apps: [] };
+  const file: FileConfig = values.config ? readConfigFile(values.config) : { apps: [], chains: [] };
   const port = Number(values.port ?? process.env.PORT ?? file.port ?? 8787);
   const host = values.host ?? file.host ?? "127.0.0.1";
   const workersArg = values.workers ?? process.env.LATCHKEY_WORKERS ?? "1";
@@ -158,6 +177,7 @@ async function serve(args: string[]): Promise<number> {
     mailFrom: file.smtp?.from ?? file.mailFrom,
     rateLimits: file.rateLimits,
     apps: file.apps,
+    chains: file.chains,
     logLevel: values["log-level"] ?? file.logLevel ?? "info",
     trustProxy: file.trustProxy,
     devOrigins: values["dev-origin"] ?? process.env.LATCHKEY_DEV_ORIGINS?.split(",").filter(Boolean),
@@ -226,7 +246,15 @@ async function serve(args: string[]): Promise<number> {
       lines.push(
         `Dev sign-in providers: Google ${idp.issuer}, Auth0 ${idp.auth0Issuer} (test users: ${idp.users.map((u) => u.email).join(", ")})`,
       );
+      for (const policy of service.devApp.app.sponsorship.policies)
+        lines.push(
+          `Dev sponsorship: policy ${policy.id} pays for the dev app's users on chain ${policy.chainId}`,
+        );
     }
+    if ((options.chains ?? []).some((c) => c.paymaster))
+      lines.push(
+        `Paymaster signer: ${await service.paymasterSignerAddress()} (add it to the paymaster's signers)`,
+      );
     process.stdout.write(`${lines.join("\n")}\n`);
   }
   const stop = async () => {
@@ -243,6 +271,38 @@ function devEmailMode(value: string | undefined): { devEmailMode?: "OTP" | "MAGI
   const mode = value.toUpperCase().replace("-", "_");
   if (mode !== "OTP" && mode !== "MAGIC_LINK") throw new Error("--dev-email-mode takes OTP or MAGIC_LINK");
   return { devEmailMode: mode };
+}
+
+async function paymasterSigner(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { db: { type: "string" }, config: { type: "string" }, dev: { type: "boolean", default: false } },
+  });
+  const file: Partial<FileConfig> = values.config ? readConfigFile(values.config) : {};
+  const env = process.env;
+  const masterKey = loadMasterKey({
+    env,
+    dev: values.dev,
+    keyFile:
+      file.masterKeyFile ?? env.LATCHKEY_MASTER_KEY_FILE ?? (values.dev ? ".latchkey/master.key" : undefined),
+  });
+  const opened = openDatabase(values.db ?? env.LATCHKEY_DB ?? file.db ?? DEFAULT_DB);
+  try {
+    await migrate(opened.db);
+    const keyring = new Keyring(opened.db, masterKey);
+    await keyring.init();
+    const { randomBytes, randomUUID } = await import("node:crypto");
+    const keys = new ServiceKeys({
+      db: opened.db,
+      keyring,
+      now: Date.now,
+      random: { uuid: randomUUID, bytes: randomBytes },
+    });
+    process.stdout.write(`${await keys.address("paymaster")}\n`);
+  } finally {
+    await opened.close();
+  }
+  return 0;
 }
 
 async function appCreate(args: string[]): Promise<number> {

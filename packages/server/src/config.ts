@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isLoopbackAnyPort } from "@latchkey/protocol";
+import { getAddress } from "viem";
 import { z } from "zod";
 import { MAIL_LOCALES } from "./mail/locales";
 
@@ -46,6 +47,103 @@ export const oauthProviderConfigSchema = z
   });
 export type OauthProviderConfig = z.infer<typeof oauthProviderConfigSchema>;
 
+/** An EVM address, any case; kept checksummed (EIP-55). */
+export const evmAddressSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address: 0x followed by 40 hex digits")
+  .transform((a) => getAddress(a.toLowerCase()));
+
+/** A wei amount: a whole number written as a decimal string (JSON numbers cannot hold 10^18 exactly). */
+const weiSchema = z
+  .string({ error: 'must be a decimal string of wei, e.g. "1000000000000000"' })
+  .regex(/^\d{1,78}$/, 'must be a decimal string of wei, e.g. "1000000000000000"')
+  .transform((v) => BigInt(v).toString());
+
+const countSchema = z.number().int("must be a whole number").positive("must be at least 1");
+
+/** The canonical ERC-4337 EntryPoint v0.8 and its SimpleAccountFactory (the addresses every chain has). */
+export const ENTRY_POINT_V08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
+export const SIMPLE_ACCOUNT_FACTORY_V08 = "0x13E9ed32155810FDbd067D4522C492D6f68E5944";
+
+/**
+ * A chain the service talks to for sponsorship: its JSON-RPC node, the EntryPoint v0.8 and the account
+ * factory user operations are checked against, and the verifying paymaster (Pimlico SingletonPaymasterV8)
+ * whose signer the service holds (`latchkey paymaster-signer` prints its address).
+ */
+export const chainConfigSchema = z.object({
+  chainId: z.number().int().positive(),
+  rpcUrl: z.string().url(),
+  entryPoint: evmAddressSchema.default(ENTRY_POINT_V08),
+  accountFactory: evmAddressSchema.default(SIMPLE_ACCOUNT_FACTORY_V08),
+  paymaster: evmAddressSchema.optional(),
+});
+/** A chain as written in a config file. */
+export type ChainConfig = z.input<typeof chainConfigSchema>;
+export type ChainSettings = z.infer<typeof chainConfigSchema>;
+
+export const chainsSchema = z.array(chainConfigSchema).superRefine((chains, c) => {
+  const seen = new Set<number>();
+  for (const [i, chain] of chains.entries()) {
+    if (seen.has(chain.chainId))
+      c.addIssue({ code: "custom", path: [i, "chainId"], message: `chain ${chain.chainId} is listed twice` });
+    seen.add(chain.chainId);
+  }
+});
+
+/**
+ * A sponsorship policy: which chain, which contracts (and functions) a sponsored user operation may call,
+ * and what it may cost. Daily limits count per UTC day, for this policy.
+ */
+export const sponsorshipPolicySchema = z.object({
+  /** What the client passes as `context.policyId`, e.g. "pol_counter". */
+  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1-64 letters, digits, '_', '.' or '-'"),
+  chainId: z.number().int().positive(),
+  /** When set, every call of the operation must go to one of these (and, if listed, these functions). */
+  allowedTargets: z
+    .array(
+      z.object({
+        address: evmAddressSchema,
+        /** 4-byte selectors, e.g. "0xd09de08a"; a call without data has none and is refused when listed. */
+        selectors: z
+          .array(
+            z
+              .string()
+              .regex(/^0x[0-9a-fA-F]{8}$/, 'must be a 4-byte selector such as "0xd09de08a"')
+              .transform((s) => s.toLowerCase()),
+          )
+          .min(1)
+          .optional(),
+      }),
+    )
+    .optional(),
+  limits: z
+    .object({
+      /** callGasLimit + verificationGasLimit + preVerificationGas + the paymaster's two gas limits. */
+      gasPerOperation: countSchema.optional(),
+      /** That gas × maxFeePerGas: the most the operation can cost the paymaster. */
+      weiPerOperation: weiSchema.optional(),
+      operationsPerUserPerDay: countSchema.optional(),
+      weiPerUserPerDay: weiSchema.optional(),
+      operationsPerAppPerDay: countSchema.optional(),
+      weiPerAppPerDay: weiSchema.optional(),
+    })
+    .strict()
+    .default({}),
+});
+export type SponsorshipPolicy = z.infer<typeof sponsorshipPolicySchema>;
+
+export const sponsorshipConfigSchema = z.object({
+  policies: z.array(sponsorshipPolicySchema).superRefine((policies, c) => {
+    const seen = new Set<string>();
+    for (const [i, p] of policies.entries()) {
+      if (seen.has(p.id))
+        c.addIssue({ code: "custom", path: [i, "id"], message: `policy ${p.id} is listed twice` });
+      seen.add(p.id);
+    }
+  }),
+});
+export type SponsorshipConfig = z.infer<typeof sponsorshipConfigSchema>;
+
 export const appConfigSchema = z.object({
   id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
   name: z.string().min(1).max(128),
@@ -75,6 +173,8 @@ export const appConfigSchema = z.object({
   oauthRedirectUrls: z.array(returnUrlSchema).default([]),
   /** The language of the app's mails: sign-in codes, magic links, security notices. */
   locale: z.enum(MAIL_LOCALES).default("en"),
+  /** Gas sponsorship (ERC-7677 paymaster at /rpc/v1): the policies a client picks by `policyId`. */
+  sponsorship: sponsorshipConfigSchema.optional(),
 });
 /** An app as written in a config file (defaults may be left out). */
 export type AppConfig = z.input<typeof appConfigSchema>;
@@ -108,6 +208,8 @@ export const fileConfigSchema = z.object({
   trustProxy: z.boolean().optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   apps: z.array(appConfigSchema).default([]),
+  /** EVM chains for sponsorship (each app's policies name one by chainId). */
+  chains: chainsSchema.default([]),
 });
 export type FileConfig = z.infer<typeof fileConfigSchema>;
 

@@ -1,8 +1,10 @@
-import type { RateLimits } from "./config";
+import type { PublicClient } from "viem";
+import type { ChainSettings, RateLimits } from "./config";
 import type { Keyring } from "./crypto/keyring";
 import type { DerivedAccount } from "./crypto/wallet";
 import type { Db, DbKind } from "./db";
 import type { Mailer } from "./mail/mailer";
+import type { ServiceKeys } from "./serviceKeys/serviceKeys";
 
 /** Where randomness comes from: node:crypto in the service, anything deterministic in a test. */
 export interface Random {
@@ -33,6 +35,11 @@ export interface StampKeyRow {
   email: string | null;
 }
 
+/** An EVM chain from the service's config (`chains`), with a JSON-RPC client for it. */
+export interface ConfiguredChain extends ChainSettings {
+  client: PublicClient;
+}
+
 export interface AuditFields {
   appId?: string;
   userId?: string;
@@ -59,6 +66,10 @@ export interface ServiceContext {
   wallets: { derive(mnemonic: string): Promise<DerivedAccount[]> };
   caches: ServiceCaches;
   dev: boolean;
+  /** EVM chains the service reads for sponsorship, by chain id. */
+  chains: ReadonlyMap<number, ConfiguredChain>;
+  /** Keys the service itself holds (the paymaster signer), created on first use, sealed at rest. */
+  serviceKeys: ServiceKeys;
   /** The service's public base URL (OAuth callback); otherwise taken from each request. */
   publicUrl?: string;
   /** Appends to the audit log; `into` lets a transaction write it with the change it records. */

@@ -1,9 +1,18 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { createPublicClient, http as httpTransport } from "viem";
+import { z } from "zod";
 import { type App, AppDirectory, createAppApiKey, hashApiKey, upsertApp } from "./apps/appDirectory";
-import { type AppConfig, type RateLimits, rateLimitsSchema } from "./config";
-import type { Random, ServiceContext } from "./context";
+import {
+  type AppConfig,
+  appConfigSchema,
+  type ChainConfig,
+  chainsSchema,
+  type RateLimits,
+  rateLimitsSchema,
+} from "./config";
+import type { ConfiguredChain, Random, ServiceContext } from "./context";
 import { Keyring, loadMasterKey } from "./crypto/keyring";
 import { WalletDeriver } from "./crypto/walletPool";
 import { migrate, openDatabase } from "./db";
@@ -11,6 +20,7 @@ import { features } from "./features";
 import { createHttpApp } from "./http/app";
 import { SWEEP_INTERVAL_MS, sweepExpired } from "./limits/sweeper";
 import { Mailer } from "./mail/mailer";
+import { ServiceKeys } from "./serviceKeys/serviceKeys";
 
 export type { ServiceContext } from "./context";
 
@@ -25,6 +35,8 @@ export interface ServiceOptions {
   mailFrom?: string;
   rateLimits?: Partial<RateLimits>;
   apps?: AppConfig[];
+  /** EVM chains for gas sponsorship: JSON-RPC URL, EntryPoint v0.8, account factory, paymaster. */
+  chains?: ChainConfig[];
   logLevel?: string;
   /** Where log lines go (default stdout). */
   logStream?: NodeJS.WritableStream;
@@ -55,6 +67,11 @@ export interface Service {
   http: FastifyInstance;
   /** Set in dev mode: the dev app and its API key. */
   devApp?: { app: App; apiKey: string };
+  /**
+   * The address of the key the service signs sponsored user operations with (made on first use, sealed at
+   * rest): add it to the paymaster's signers.
+   */
+  paymasterSignerAddress(): Promise<`0x${string}`>;
   listen(opts: { port: number; host?: string }): Promise<string>;
   /** Stops taking requests, lets in-flight ones finish (up to `closeGraceMs`), then closes storage. */
   close(): Promise<void>;
@@ -80,6 +97,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const env = opts.env ?? process.env;
   const dev = opts.dev ?? false;
   const dataDir = opts.dataDir ?? ".latchkey";
+  const chainSettings = parseChains(opts.chains ?? []);
+  checkPolicyChains(opts.apps ?? [], chainSettings);
   const opened = openDatabase(opts.db);
   try {
     await migrate(opened.db);
@@ -108,6 +127,18 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     const now = opts.now ?? Date.now;
     const db = opened.db;
     const wallets = new WalletDeriver(opts.walletWorkers);
+    const random = opts.random ?? cryptoRandom;
+    const chains = new Map<number, ConfiguredChain>(
+      chainSettings.map((c) => [
+        c.chainId,
+        {
+          ...c,
+          client: createPublicClient({
+            transport: httpTransport(c.rpcUrl, { batch: true, timeout: 10_000, retryCount: 1 }),
+          }),
+        },
+      ]),
+    );
     const ctx: ServiceContext = {
       db,
       dbKind: opened.kind,
@@ -116,7 +147,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       apps: new AppDirectory({ db, now }),
       limits: rateLimitsSchema.parse(opts.rateLimits ?? {}),
       now,
-      random: opts.random ?? cryptoRandom,
+      random,
       otpKey: keyring.deriveKey("otp"),
       wallets,
       caches: {
@@ -126,6 +157,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         appJwks: new Map(),
       },
       dev,
+      chains,
+      serviceKeys: new ServiceKeys({ db, keyring, now, random }),
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl.replace(/\/$/, "") } : {}),
       async audit(event, f, into = db) {
         await into
@@ -167,6 +200,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       ctx,
       http,
       devApp,
+      paymasterSignerAddress: () => ctx.serviceKeys.address("paymaster"),
       async listen({ port, host = "127.0.0.1" }) {
         await http.listen({ port, host });
         const addr = http.server.address();
@@ -196,6 +230,40 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   }
 }
 
+function parseChains(chains: ChainConfig[]) {
+  const parsed = chainsSchema.safeParse(chains);
+  if (!parsed.success) throw new Error(`Invalid chains: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** A policy on a chain the service does not know could never sponsor anything: said at start. */
+function checkPolicyChains(apps: AppConfig[], chains: { chainId: number }[]) {
+  const known = new Set(chains.map((c) => c.chainId));
+  for (const input of apps) {
+    const app = appConfigSchema.safeParse(input);
+    if (!app.success) continue; // upsertApp reports it with the app's other settings
+    for (const policy of app.data.sponsorship?.policies ?? []) {
+      if (!known.has(policy.chainId))
+        throw new Error(
+          `App ${app.data.id}: sponsorship policy ${policy.id} is for chain ${policy.chainId}, which is not in chains`,
+        );
+    }
+  }
+}
+
+/** The dev app's policy id for a chain: its users' operations there are sponsored (dev only). */
+export const devPolicyId = (chainId: number) => `dev-${chainId}`;
+
+function devSponsorshipPolicies(chains: readonly ChainConfig[]) {
+  return chains
+    .filter((c) => c.paymaster)
+    .map((c) => ({
+      id: devPolicyId(c.chainId),
+      chainId: c.chainId,
+      limits: { operationsPerUserPerDay: 1_000 },
+    }));
+}
+
 async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: NodeJS.ProcessEnv) {
   const { readFileSync, writeFileSync, existsSync, mkdirSync } = await import("node:fs");
   const dataDir = opts.dataDir ?? ".latchkey";
@@ -213,6 +281,8 @@ async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: Node
       allowedOrigins: origins,
       emailMode: opts.devEmailMode ?? "OTP",
       magicLinkRedirectUrls: opts.devMagicLinkUrls ?? origins.map((origin) => `${origin}/`),
+      // Dev only: every chain with a paymaster sponsors the dev app's users (policy `dev-<chainId>`).
+      sponsorship: { policies: devSponsorshipPolicies(opts.chains ?? []) },
     },
   );
   if (!apiKey) {

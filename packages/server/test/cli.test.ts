@@ -44,7 +44,7 @@ describe("latchkey CLI", () => {
         envs.add(m[1] as string);
     expect(envs.size).toBeGreaterThan(5);
     let all = serve;
-    for (const command of [["app", "create"], ["migrate"], ["rotate-master-key"]]) {
+    for (const command of [["app", "create"], ["migrate"], ["rotate-master-key"], ["paymaster-signer"]]) {
       const out = (await run(process.execPath, [BIN, ...command, "--help"])).stdout;
       expect(out).toContain(`Usage: latchkey ${command.join(" ")}`);
       all += out;

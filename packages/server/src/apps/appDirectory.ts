@@ -1,5 +1,11 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { type AppConfig, appConfigSchema, KNOWN_OAUTH_PROVIDERS, type OauthProviderConfig } from "../config";
+import {
+  type AppConfig,
+  appConfigSchema,
+  KNOWN_OAUTH_PROVIDERS,
+  type OauthProviderConfig,
+  type SponsorshipConfig,
+} from "../config";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
 import { type MailLocale, mailLocale } from "../mail/locales";
@@ -20,6 +26,8 @@ export interface App {
   jwt?: { issuer: string; jwksUrl: string; audience?: string };
   /** The language of the app's mails. */
   locale: MailLocale;
+  /** Gas sponsorship policies (features/sponsorship); none when the app sponsors nothing. */
+  sponsorship: SponsorshipConfig;
 }
 
 export interface StoredOauthProvider {
@@ -82,6 +90,7 @@ type AppRow = {
   oauth_redirect_urls: string | null;
   jwt_config: string | null;
   locale: string;
+  sponsorship?: string | null;
 };
 
 function toApp(row: AppRow): App {
@@ -102,6 +111,7 @@ function toApp(row: AppRow): App {
       ? (JSON.parse(row.oauth_redirect_urls) as string[])
       : (JSON.parse(row.magic_link_urls) as string[]),
     ...(row.jwt_config ? { jwt: JSON.parse(row.jwt_config) as NonNullable<App["jwt"]> } : {}),
+    sponsorship: row.sponsorship ? (JSON.parse(row.sponsorship) as SponsorshipConfig) : { policies: [] },
   };
 }
 
@@ -132,6 +142,7 @@ export async function upsertApp(
       oauth_redirect_urls: cfg.oauthRedirectUrls.length ? JSON.stringify(cfg.oauthRedirectUrls) : null,
       jwt_config: cfg.jwt ? JSON.stringify(cfg.jwt) : null,
       locale: cfg.locale,
+      sponsorship: cfg.sponsorship?.policies.length ? JSON.stringify(cfg.sponsorship) : null,
       updated_at: now,
     };
     if (existing) {
@@ -218,6 +229,7 @@ export class AppDirectory {
         "apps.oauth_redirect_urls",
         "apps.jwt_config",
         "apps.locale",
+        "apps.sponsorship",
       ])
       .where("app_api_keys.key_hash", "=", keyHash)
       .where("app_api_keys.revoked_at", "is", null)

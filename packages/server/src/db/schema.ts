@@ -13,6 +13,8 @@ export interface AppsTable {
   /** JSON `{issuer, jwksUrl, audience?}` when the app's backend may authenticate with a JWT. */
   jwt_config: string | null;
   locale: string;
+  /** JSON `{policies: [...]}` (config.ts sponsorshipConfigSchema) when the app sponsors gas. */
+  sponsorship?: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -192,7 +194,49 @@ export interface UserOauthProvidersTable {
   created_at: number;
 }
 
+/** Keys the service itself holds (e.g. the paymaster signer), one per purpose, sealed like every secret. */
+export interface ServiceKeysTable {
+  id: string;
+  purpose: string;
+  /** The key's EVM address (checksummed): public, what an operator registers on-chain. */
+  address: string;
+  /** Sealed with the keyring under `service_key:<id>`. */
+  sealed_key: string;
+  created_at: number;
+}
+/** One row per sponsored user operation, keyed by the operation: a retried request replaces its row. */
+export interface SponsorshipSpendTable {
+  chain_id: number;
+  /** Lower-case address of the smart account. */
+  sender: string;
+  /** The operation's nonce, decimal. */
+  nonce: string;
+  app_id: string;
+  policy_id: string;
+  user_id: string;
+  /** UTC day `YYYY-MM-DD` the spend counts for. */
+  day: string;
+  /** The most the operation can cost (its gas limits × maxFeePerGas), decimal wei: what is reserved. */
+  wei: string;
+  created_at: number;
+  updated_at: number;
+}
+/** Daily totals per policy, for the app (`scope` "app") and per user (`scope` "user:<id>"). */
+export interface SponsorshipUsageTable {
+  app_id: string;
+  policy_id: string;
+  scope: string;
+  day: string;
+  operations: number;
+  /** Decimal wei. */
+  wei: string;
+  updated_at: number;
+}
+
 export interface Database {
+  service_keys: ServiceKeysTable;
+  sponsorship_spend: SponsorshipSpendTable;
+  sponsorship_usage: SponsorshipUsageTable;
   oauth_requests: OauthRequestsTable;
   user_oauth_providers: UserOauthProvidersTable;
   authenticators: AuthenticatorsTable;

@@ -7,8 +7,10 @@ import { framesFeature } from "./frames/routes";
 import { healthFeature } from "./health/routes";
 import { mfaFeature } from "./mfa/routes";
 import { oauthFeature } from "./oauth/routes";
+import { openApiFeature } from "./openapi/routes";
 import { sessionFeature } from "./session/routes";
 import { signingFeature } from "./signing/routes";
+import { sponsorshipFeature } from "./sponsorship/routes";
 
 /** Every feature the service serves, registered in this order: a new feature is a folder plus one line. */
 export const features: readonly Feature[] = [
@@ -22,4 +24,6 @@ export const features: readonly Feature[] = [
   keyManagementFeature,
   framesFeature,
   devMailboxFeature,
+  openApiFeature,
+  sponsorshipFeature,
 ];

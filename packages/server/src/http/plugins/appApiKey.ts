@@ -12,12 +12,12 @@ declare module "fastify" {
 }
 
 /**
- * Signer API: the app is named by its API key, or by a JWT from its backend (apps/appJwt.ts); a browser
- * caller's origin must be one the app allows.
+ * Signer API and the JSON-RPC endpoint (`/rpc/`): the app is named by its API key, or by a JWT from its
+ * backend (apps/appJwt.ts); a browser caller's origin must be one the app allows.
  */
 export function appApiKey(app: FastifyInstance, ctx: Pick<ServiceContext, "apps" | "caches" | "now">): void {
   app.addHook("preHandler", async (req) => {
-    if (!req.url.startsWith("/signer/")) return;
+    if (!req.url.startsWith("/signer/") && !req.url.startsWith("/rpc/")) return;
     const auth = req.headers.authorization;
     const match = auth ? /^Bearer\s+(\S+)$/i.exec(auth) : null;
     if (!match?.[1])
@@ -33,7 +33,7 @@ export function appApiKey(app: FastifyInstance, ctx: Pick<ServiceContext, "apps"
   });
 }
 
-/** The app the request's API key named (set by the hook above for every /signer/ route). */
+/** The app the request's API key named (set by the hook above for every /signer/ and /rpc/ route). */
 export function appOf(req: FastifyRequest): App {
   if (!req.latchkeyApp) throw apiError(ErrorCode.UNAUTHENTICATED, "Missing app API key");
   return req.latchkeyApp;

@@ -10,7 +10,8 @@ const ALLOWED_HEADERS = [
   SDK_VERSION_HEADER.toLowerCase(),
 ];
 
-export const isApiPath = (url: string) => url.startsWith("/signer/") || url.startsWith("/public/");
+export const isApiPath = (url: string) =>
+  url.startsWith("/signer/") || url.startsWith("/public/") || url.startsWith("/rpc/");
 
 /** CORS for the APIs: an origin is answered only if an app allows it; never reflected blindly. */
 export function cors(app: FastifyInstance, ctx: Pick<ServiceContext, "apps">): void {

@@ -1,0 +1,81 @@
+import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
+import type { App } from "../../apps/appDirectory";
+import type { ServiceContext } from "../../context";
+import { checkCalls, checkOperationLimits, operationCost, policyAndChain } from "./checkPolicy";
+import { rpcError } from "./jsonRpc";
+import { parsePaymasterParams } from "./parseParams";
+import {
+  PAYMASTER_POST_OP_GAS_LIMIT,
+  PAYMASTER_VERIFICATION_GAS_LIMIT,
+  signedPaymasterData,
+  VALID_FOR_SECONDS,
+} from "./paymasterData";
+import { onChain, resolveSender } from "./resolveSender";
+import { checkDailyLimits, previousReservation, readUsage, reserveSpend, utcDay } from "./spending";
+
+/**
+ * `pm_getPaymasterData` (ERC-7677): the signed paymaster fields. Every check of the stub, then the
+ * per-operation gas and cost limits; the signature is made, then the operation's maximum cost is reserved
+ * against the daily limits in one transaction, and only then is the signature answered. A refusal signs
+ * nothing that leaves the service and records nothing.
+ */
+export async function getPaymasterData(
+  ctx: Pick<ServiceContext, "chains" | "db" | "dbKind" | "now" | "serviceKeys">,
+  params: { app: App; rpcParams: unknown },
+) {
+  const { app } = params;
+  const p = parsePaymasterParams(params.rpcParams, { complete: true });
+  const { policy, chain } = policyAndChain(ctx, app, p);
+  const op = p.userOperation;
+  checkCalls(policy, op.callData);
+  // The client's paymaster gas limits (from the stub, maybe re-estimated) are what the signature covers.
+  const gas = {
+    paymasterVerificationGasLimit: op.paymasterVerificationGasLimit ?? PAYMASTER_VERIFICATION_GAS_LIMIT,
+    paymasterPostOpGasLimit: op.paymasterPostOpGasLimit ?? PAYMASTER_POST_OP_GAS_LIMIT,
+  };
+  const cost = operationCost(op, gas);
+  checkOperationLimits(policy, cost);
+  const { userId } = await resolveSender(ctx, {
+    chain,
+    appId: app.id,
+    sender: op.sender,
+    factory: op.factory,
+    factoryData: op.factoryData,
+    accountSalt: p.accountSalt,
+  });
+  const now = ctx.now();
+  const day = utcDay(now);
+  const owner = { appId: app.id, policyId: policy.id, userId };
+  const key = { chainId: chain.chainId, sender: op.sender, nonce: op.nonce };
+  // A pre-check without locks, so that a refused operation costs no call to the chain.
+  const previous = await previousReservation(ctx.db, key, owner, day);
+  checkDailyLimits(
+    policy,
+    await readUsage(ctx.db, owner, day),
+    { operations: previous === undefined ? 1 : 0, wei: cost.wei - (previous ?? 0n) },
+    now,
+  );
+  const signed = await onChain(() =>
+    signedPaymasterData(ctx, {
+      chain,
+      userOperation: op,
+      ...gas,
+      validUntil: Math.floor(now / 1000) + VALID_FOR_SECONDS,
+    }),
+  ).catch((e: unknown) => {
+    if (e instanceof Error) throw e;
+    throw rpcError(
+      RpcErrorCode.RESOURCE_UNAVAILABLE,
+      SponsorshipErrorCode.SPONSORSHIP_UNAVAILABLE,
+      `The paymaster ${chain.paymaster} on chain ${chain.chainId} does not answer getHash`,
+    );
+  });
+  await reserveSpend(ctx, { policy, owner, key, wei: cost.wei });
+  const answer: Record<string, unknown> = { ...signed };
+  // Limits the client did not send are ours: it must send the operation with them, as signed.
+  if (op.paymasterVerificationGasLimit === undefined)
+    answer.paymasterVerificationGasLimit = `0x${gas.paymasterVerificationGasLimit.toString(16)}`;
+  if (op.paymasterPostOpGasLimit === undefined)
+    answer.paymasterPostOpGasLimit = `0x${gas.paymasterPostOpGasLimit.toString(16)}`;
+  return answer;
+}

@@ -1,0 +1,55 @@
+import { toHex } from "viem";
+import type { App } from "../../apps/appDirectory";
+import type { ServiceContext } from "../../context";
+import { checkCalls, policyAndChain } from "./checkPolicy";
+import { parsePaymasterParams } from "./parseParams";
+import {
+  PAYMASTER_POST_OP_GAS_LIMIT,
+  PAYMASTER_VERIFICATION_GAS_LIMIT,
+  stubPaymasterData,
+} from "./paymasterData";
+import { resolveSender } from "./resolveSender";
+import { checkDailyLimits, previousReservation, readUsage, utcDay } from "./spending";
+
+/**
+ * `pm_getPaymasterStubData` (ERC-7677): paymaster fields for gas estimation. Checks what can be checked
+ * before the gas is known — the policy, the sender, the calls, the daily counts — and records nothing.
+ */
+export async function getPaymasterStubData(
+  ctx: Pick<ServiceContext, "chains" | "db" | "now">,
+  params: { app: App; rpcParams: unknown },
+) {
+  const { app } = params;
+  const p = parsePaymasterParams(params.rpcParams, { complete: false });
+  const { policy, chain } = policyAndChain(ctx, app, p);
+  const op = p.userOperation;
+  checkCalls(policy, op.callData);
+  const { userId } = await resolveSender(ctx, {
+    chain,
+    appId: app.id,
+    sender: op.sender,
+    factory: op.factory,
+    factoryData: op.factoryData,
+    accountSalt: p.accountSalt,
+  });
+  const now = ctx.now();
+  const day = utcDay(now);
+  const owner = { appId: app.id, policyId: policy.id, userId };
+  const key = { chainId: chain.chainId, sender: op.sender, nonce: op.nonce };
+  const retried = (await previousReservation(ctx.db, key, owner, day)) !== undefined;
+  // Its cost is not known yet: a spend limit refuses here only when it has no room left at all.
+  checkDailyLimits(
+    policy,
+    await readUsage(ctx.db, owner, day),
+    { operations: retried ? 0 : 1, wei: 1n },
+    now,
+  );
+  return {
+    paymaster: chain.paymaster,
+    paymasterData: stubPaymasterData(),
+    paymasterVerificationGasLimit: toHex(PAYMASTER_VERIFICATION_GAS_LIMIT),
+    paymasterPostOpGasLimit: toHex(PAYMASTER_POST_OP_GAS_LIMIT),
+    sponsor: { name: app.name },
+    isFinal: false,
+  };
+}

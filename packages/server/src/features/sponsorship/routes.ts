@@ -1,0 +1,65 @@
+import { ErrorCode, RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
+import { ApiError } from "../../errors";
+import { appOf } from "../../http/plugins/appApiKey";
+import { defineFeature } from "../defineFeature";
+import { getPaymasterData } from "./getPaymasterData";
+import { getPaymasterStubData } from "./getPaymasterStubData";
+import { answerJsonRpc, errorResponse, rpcError } from "./jsonRpc";
+
+/**
+ * `POST /rpc/v1`: the service's JSON-RPC 2.0 endpoint (one call or a batch), authenticated like the signer
+ * API by the app's `Authorization: Bearer <API key or app JWT>`. It serves the ERC-7677 paymaster methods
+ * `pm_getPaymasterStubData` and `pm_getPaymasterData` for EntryPoint v0.8 user operations, under the app's
+ * sponsorship policies (`context.policyId`).
+ *
+ * Answers: HTTP 200 with a JSON-RPC result or error for anything the body says (bad JSON -32700, not a
+ * request -32600, unknown method -32601, bad params -32602, policy -32003, daily limit -32005; the reason
+ * in `error.data.code`), 204 when the body held only notifications; a missing or unknown key, a refused
+ * origin, a body too large or not JSON keep the signer API's statuses (401, 403, 413, 415).
+ */
+export const sponsorshipFeature = defineFeature({
+  name: "sponsorship",
+  register(app, ctx) {
+    app.register(async (rpc) => {
+      // The body parser's refusals become JSON-RPC errors here; the others go to the service's handler.
+      rpc.setErrorHandler((err, _req, reply) => {
+        if (err instanceof ApiError && err.code === ErrorCode.INVALID_JSON)
+          return reply
+            .code(200)
+            .send(
+              errorResponse(
+                null,
+                rpcError(
+                  RpcErrorCode.PARSE_ERROR,
+                  SponsorshipErrorCode.INVALID_JSON,
+                  "Parse error: the body is not JSON",
+                ),
+              ),
+            );
+        if (err instanceof ApiError && err.code === ErrorCode.INVALID_CHARACTERS)
+          return reply
+            .code(200)
+            .send(
+              errorResponse(
+                null,
+                rpcError(RpcErrorCode.INVALID_REQUEST, SponsorshipErrorCode.INVALID_REQUEST, err.message),
+              ),
+            );
+        throw err;
+      });
+      rpc.post("/rpc/v1", async (req, reply) => {
+        const client = appOf(req);
+        const answer = await answerJsonRpc(
+          req.body,
+          {
+            pm_getPaymasterStubData: (rpcParams) => getPaymasterStubData(ctx, { app: client, rpcParams }),
+            pm_getPaymasterData: (rpcParams) => getPaymasterData(ctx, { app: client, rpcParams }),
+          },
+          (err) => req.log.error({ err }, "JSON-RPC call failed"),
+        );
+        if (answer === undefined) return reply.code(204).send();
+        return answer;
+      });
+    });
+  },
+});

@@ -49,6 +49,12 @@ export {
   getPasskeyStatus,
 } from "./actions/getPasskeyStatus";
 export {
+  type GetSmartAccountClientErrorType,
+  type GetSmartAccountClientParameters,
+  type GetSmartAccountClientReturnType,
+  getSmartAccountClient,
+} from "./actions/getSmartAccountClient";
+export {
   type ListAuthMethodsErrorType,
   type ListAuthMethodsReturnType,
   listAuthMethods,
@@ -86,6 +92,12 @@ export {
   type RequireUserReturnType,
   requireUser,
 } from "./actions/requireUser";
+export {
+  type SendUserOperationErrorType,
+  type SendUserOperationParameters,
+  type SendUserOperationReturnType,
+  sendUserOperation,
+} from "./actions/sendUserOperation";
 export {
   type SendVerificationCodeErrorType,
   type SendVerificationCodeParameters,
@@ -126,6 +138,12 @@ export {
   type VerifyMfaReturnType,
   verifyMfa,
 } from "./actions/verifyMfa";
+export {
+  type WaitForUserOperationTransactionErrorType,
+  type WaitForUserOperationTransactionParameters,
+  type WaitForUserOperationTransactionReturnType,
+  waitForUserOperationTransaction,
+} from "./actions/waitForUserOperationTransaction";
 export type { OauthMode, OauthParams } from "./authMethods/oauth/url";
 export { SignerClient, type SignerClientOptions } from "./client/signerClient";
 export type * from "./client/types";
@@ -152,11 +170,23 @@ export {
   SignerError,
   type SignerErrorCode,
   SignerErrorMessages,
+  SmartAccountError,
+  type SmartAccountErrorCode,
+  SmartAccountErrorMessages,
 } from "./errors";
 export { createIframeKeyHolder, DEFAULT_IFRAME_ID, type IframeKeyHolderOptions } from "./keyHolders/iframe";
 export { createMemoryKeyHolder } from "./keyHolders/memory";
 export type { KeyHolder, KeyHolderStorage } from "./keyHolders/types";
 export { createWebCryptoKeyHolder, type WebCryptoKeyHolderOptions } from "./keyHolders/webCrypto";
+export {
+  type AnnounceEip1193ProviderOptions,
+  announceEip1193Provider,
+  type Eip6963ProviderInfo,
+  type Eip6963Window,
+} from "./provider/announce";
+export { createEip1193Provider } from "./provider/createEip1193Provider";
+export { ProviderRpcError, ProviderRpcErrorCode, type ProviderRpcErrorCodeValue } from "./provider/errors";
+export type { CreateEip1193ProviderOptions, LatchkeyEip1193Provider } from "./provider/types";
 export { type Clock, systemClock } from "./session/clock";
 export {
   DEFAULT_SESSION_KEY,
@@ -185,4 +215,12 @@ export type {
   SignerState,
 } from "./signer/types";
 export { AUTH_URL_PARAMS, type AuthUrlParams, readAuthUrlParams, type UrlWindow } from "./signer/urlParams";
+export type {
+  LatchkeySmartAccountClient,
+  PaymasterServiceInput,
+  SentUserOperation,
+  SmartAccountChainConfig,
+  UserOperationCallInput,
+  UserOperationInput,
+} from "./smartAccounts/types";
 export { SDK_VERSION } from "./version";

@@ -1,4 +1,4 @@
-import { createSigner, type Signer } from "@latchkey/core";
+import { createSigner, type Signer, type SmartAccountChainConfig } from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { type ResolvedUiConfig, resolveUiConfig } from "./config";
@@ -20,6 +20,11 @@ export interface LatchkeyConfig {
   appId?: string;
   /** Where magic links lead (must be on the app's allow-list); the service's default otherwise. */
   redirectUrl?: string;
+  /**
+   * Chains for the user's smart account: `{ chain, rpcUrl?, bundlerUrl, policyId? }` each (ERC-4337
+   * v0.8; `policyId` names a sponsorship policy of this app on the service). The first is the default.
+   */
+  chains?: readonly SmartAccountChainConfig[];
   ui?: UiConfig;
 }
 
@@ -87,6 +92,7 @@ export function LatchkeyProvider({
         apiKey: config.apiKey,
         ...(config.appId ? { appId: config.appId } : {}),
         ...(config.redirectUrl ? { redirectUrl: config.redirectUrl } : {}),
+        ...(config.chains ? { chains: config.chains } : {}),
       });
     const store = createAuthUiStore();
     // The latest `ui` and texts, for the flow: it outlives a render.

@@ -98,12 +98,15 @@ describe("server rendering", () => {
         "useAuthenticate",
         "useLogout",
         "useRemoveEmail",
+        "useSendUserOperation",
         "useSetEmail",
         "useSignMessage",
         "useSignTypedData",
         "useSigner",
         "useSignerStatus",
+        "useSmartAccountClient",
         "useUser",
+        "useWaitForUserOperationTransaction",
       ]
     `);
   });

@@ -48,6 +48,20 @@ export const OauthErrorMessages = {
 /** Codes of social sign-in errors (`OauthError`). */
 export type OauthErrorCode = keyof typeof OauthErrorMessages;
 
+/** Smart accounts and user operations (spec §8 "sending"). */
+export const SmartAccountErrorMessages = {
+  SMART_ACCOUNT_CLIENT_MISSING:
+    "Missing client: no chain is configured for smart accounts (pass chains to createSigner or LatchkeyProvider)",
+  CHAIN_NOT_CONFIGURED: "Chain not configured",
+  USER_OPERATION_REVERTED: "The user operation reverted",
+  INSUFFICIENT_FUNDS: "The smart account has no funds to pay for gas; fund it or use a sponsorship policy",
+  SPONSORSHIP_REFUSED: "Gas sponsorship was refused",
+  USER_OPERATION_FAILED: "The user operation could not be sent",
+  WAIT_FOR_TRANSACTION_FAILED: "Failed to wait for the user operation's transaction",
+} as const;
+/** Codes of smart-account errors (`SmartAccountError`). */
+export type SmartAccountErrorCode = keyof typeof SmartAccountErrorMessages;
+
 /**
  * The auth frame did not load in time, loaded but did not answer (`FRAME_UNAVAILABLE`: refused by its
  * frame-ancestors, a wrong URL, or this page's origin is not allowed), was closed, or failed in a way the
@@ -69,6 +83,7 @@ export type CoreErrorCode =
   | SignerErrorCode
   | PasskeyErrorCode
   | OauthErrorCode
+  | SmartAccountErrorCode
   | "OAUTH_FAILED"
   | "ACTIVITY_FAILED"
   | FrameErrorCode

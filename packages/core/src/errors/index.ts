@@ -11,7 +11,10 @@ export {
   PasskeyErrorMessages,
   type SignerErrorCode,
   SignerErrorMessages,
+  type SmartAccountErrorCode,
+  SmartAccountErrorMessages,
 } from "./codes";
 export { isOauthCancelled, OauthCancelledError, OauthError } from "./oauth";
 export { isPasskeyCancelled, PasskeyCancelledError, PasskeyError } from "./passkey";
 export { MfaRequiredError, SignerError } from "./signer";
+export { SmartAccountError } from "./smartAccount";

@@ -104,6 +104,7 @@ export class Signer implements SignerBase {
       expirationSeconds: options.expirationSeconds ?? DEFAULT_SESSION_EXPIRATION_SECONDS,
       lifecycle: createLifecycle(this),
       authMethods: createAuthMethods(),
+      smartAccountClients: new Map(),
     };
     deriveEvents(this.store, emitter);
   }

@@ -7,6 +7,7 @@ import type { Clock } from "../session/clock";
 import type { SessionEventTarget, SessionManager } from "../session/sessionManager";
 import type { SessionStorageLike } from "../session/storage";
 import type { SessionType, User } from "../session/types";
+import type { LatchkeySmartAccountClient, SmartAccountChainConfig } from "../smartAccounts/types";
 import type { Emitter, SignerEvents, SignerStateError } from "./events";
 import type { SignerStatus } from "./status";
 import type { Store } from "./store";
@@ -47,6 +48,11 @@ export interface SignerOptions {
   enablePopupOauth?: boolean;
   /** The service's OAuth callback; `<baseUrl>/oauth/callback` by default. */
   oauthCallbackUrl?: string;
+  /**
+   * Chains for the user's smart account (ERC-4337 v0.8): chain, RPC, bundler and optional sponsorship
+   * policy. The first is the default for `sendUserOperation`.
+   */
+  chains?: readonly SmartAccountChainConfig[];
 }
 
 /** What the signer's store holds (spec §3); `signer.getState()` answers it. */
@@ -213,6 +219,8 @@ export interface SignerInternals {
   readonly expirationSeconds: number;
   readonly lifecycle: Lifecycle;
   readonly authMethods: SignerAuthMethods;
+  /** Smart-account clients made so far, by `chainId:ownerAddress` (smartAccounts/ loads them lazily). */
+  readonly smartAccountClients: Map<string, Promise<LatchkeySmartAccountClient>>;
 }
 
 /**

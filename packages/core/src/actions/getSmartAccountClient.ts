@@ -1,0 +1,45 @@
+import type { SignerError } from "../errors";
+import type { SmartAccountError } from "../errors/smartAccount";
+import { requireUser } from "../signer/guards";
+import type { SignerBase } from "../signer/types";
+import { chainConfigFor } from "../smartAccounts/chainConfig";
+import type { LatchkeySmartAccountClient } from "../smartAccounts/types";
+
+/** What `getSmartAccountClient` takes: a configured chain's id (the first configured chain by default). */
+export interface GetSmartAccountClientParameters {
+  chainId?: number;
+}
+/** The user's smart account on that chain behind a viem bundler client. */
+export type GetSmartAccountClientReturnType = LatchkeySmartAccountClient;
+/** The errors `getSmartAccountClient` may throw. */
+export type GetSmartAccountClientErrorType =
+  | SignerError<"NOT_AUTHENTICATED">
+  | SmartAccountError<"SMART_ACCOUNT_CLIENT_MISSING" | "CHAIN_NOT_CONFIGURED">;
+
+/**
+ * The signed-in user's smart account (SimpleAccount, ERC-4337 v0.8, owned by the embedded wallet) on a
+ * configured chain, as a viem bundler client: `client.account.address` is the counterfactual address,
+ * known before the first operation deploys it. Made once per user and chain; the smart-account code
+ * loads on first use.
+ *
+ * @example
+ * const client = await getSmartAccountClient(signer);
+ * console.log(client.account.address);
+ * const hash = await client.sendUserOperation({ calls: [{ to, data }] });
+ */
+export async function getSmartAccountClient(
+  signer: SignerBase,
+  { chainId }: GetSmartAccountClientParameters = {},
+): Promise<GetSmartAccountClientReturnType> {
+  const user = await requireUser(signer);
+  const config = chainConfigFor(signer, chainId);
+  const key = `${config.chain.id}:${user.address.toLowerCase()}`;
+  const clients = signer._internal.smartAccountClients;
+  let client = clients.get(key);
+  if (!client) {
+    client = import("../smartAccounts/client").then((m) => m.createSmartAccountClient(signer, config));
+    clients.set(key, client);
+    client.catch(() => clients.delete(key));
+  }
+  return client;
+}

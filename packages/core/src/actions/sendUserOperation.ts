@@ -1,0 +1,63 @@
+import type { Hex } from "viem";
+import type { SignerError } from "../errors";
+import type { SmartAccountError } from "../errors/smartAccount";
+import type { SignerBase } from "../signer/types";
+import { chainConfigFor } from "../smartAccounts/chainConfig";
+import type { PaymasterServiceInput, SentUserOperation, UserOperationInput } from "../smartAccounts/types";
+import { toUserOperationRequest } from "../smartAccounts/userOperation";
+import { getSmartAccountClient } from "./getSmartAccountClient";
+
+/** What `sendUserOperation` takes (spec §3 "Send-user-operation input", §7 "Client actions"). */
+export interface SendUserOperationParameters {
+  /** One call `{target, data, value}`, a batch of calls (one atomic operation), or hex call data. */
+  uo: UserOperationInput;
+  /** Wait until the operation is in a block and answer the transaction hash (else the operation hash). */
+  waitForTxn?: boolean;
+  /** A configured chain's id; the first configured chain by default. */
+  chainId?: number;
+  /** A sponsorship policy for this operation, in place of the chain's. */
+  policyId?: string;
+  /** An ERC-7677 paymaster (URL and context) for this operation, in place of the chain's sponsorship. */
+  paymasterService?: PaymasterServiceInput;
+  /** How long `waitForTxn` waits, in ms (viem's default otherwise). */
+  timeout?: number;
+}
+/** The operation's hash (its transaction's hash with `waitForTxn`) and the signed operation sent. */
+export interface SendUserOperationReturnType {
+  hash: Hex;
+  request: SentUserOperation;
+}
+/** The errors `sendUserOperation` may throw (discriminate on `code`). */
+export type SendUserOperationErrorType = SignerError<"NOT_AUTHENTICATED"> | SmartAccountError;
+
+/**
+ * Sends a user operation from the signed-in user's smart account: prepared by the bundler (gas, nonce),
+ * sponsored when the chain or the call names a policy, signed by the embedded wallet. The first
+ * operation deploys the account. Fails with a `SmartAccountError`: no chain configured (missing client),
+ * a revert with its reason, no funds for gas, a refused sponsorship, or a failed wait that carries the
+ * operation's hash.
+ *
+ * @example
+ * const { hash } = await sendUserOperation(signer, {
+ *   uo: { target: counter, data: encodeFunctionData({ abi, functionName: "increment" }) },
+ *   waitForTxn: true,
+ * });
+ */
+export async function sendUserOperation(
+  signer: SignerBase,
+  params: SendUserOperationParameters,
+): Promise<SendUserOperationReturnType> {
+  const client = await getSmartAccountClient(signer, { chainId: params.chainId });
+  const config = chainConfigFor(signer, params.chainId);
+  const { sendPreparedUserOperation, waitForTransaction } = await import("../smartAccounts/send");
+  const sent = await sendPreparedUserOperation(
+    signer,
+    client,
+    config,
+    toUserOperationRequest(params.uo),
+    params.policyId,
+    params.paymasterService,
+  );
+  if (!params.waitForTxn) return sent;
+  return { hash: await waitForTransaction(client, sent.hash, params.timeout), request: sent.request };
+}

@@ -1,0 +1,26 @@
+import { LatchkeyError } from "./base";
+import { type SmartAccountErrorCode, SmartAccountErrorMessages } from "./codes";
+
+/**
+ * A smart-account error (spec §8 "sending"): no chain configured (the missing client), a chain not
+ * configured, a reverted operation (with its revert reason), no funds for gas, a refused sponsorship,
+ * or a failed wait for the transaction (which carries the user operation it waited for).
+ */
+export class SmartAccountError<
+  C extends SmartAccountErrorCode = SmartAccountErrorCode,
+> extends LatchkeyError<C> {
+  override name = "SmartAccountError" as const;
+  /** The revert reason, the paymaster's refusal or the bundler's message, as the chain or service said it. */
+  readonly details: string | undefined;
+  /** The user operation hash a wait was for. */
+  readonly userOperationHash: `0x${string}` | undefined;
+  constructor(
+    code: C,
+    options: { cause?: unknown; details?: string; userOperationHash?: `0x${string}` } = {},
+  ) {
+    const base = SmartAccountErrorMessages[code];
+    super(code, options.details ? `${base}: ${options.details}` : base, { cause: options.cause });
+    this.details = options.details;
+    this.userOperationHash = options.userOperationHash;
+  }
+}

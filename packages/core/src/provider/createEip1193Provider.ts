@@ -1,0 +1,132 @@
+import { type EIP1193Provider, numberToHex } from "viem";
+import { getSmartAccountClient } from "../actions/getSmartAccountClient";
+import type { SignerBase } from "../signer/types";
+import { chainConfigFor } from "../smartAccounts/chainConfig";
+import { createCallsRegistry } from "./calls";
+import {
+  invalidParams,
+  ProviderRpcError,
+  ProviderRpcErrorCode,
+  toProviderRpcError,
+  unsupportedMethod,
+} from "./errors";
+import { createListeners, watchSigner } from "./events";
+import { bundlerMethods, isRefused, walletMethods } from "./methods";
+import { jsonRpc } from "./rpc";
+import type { CreateEip1193ProviderOptions, LatchkeyEip1193Provider, ProviderContext } from "./types";
+
+/**
+ * The embedded wallet as an EIP-1193 provider, for viem (`custom(provider)`), wagmi, RainbowKit and
+ * anything else that speaks the standard. Its account is the signed-in user's smart account
+ * (SimpleAccount, ERC-4337 v0.8), on the chains configured in `createSigner({ chains })`.
+ *
+ * - `eth_accounts` → `[smart account]` while signed in, `[]` otherwise; `eth_requestAccounts` the same,
+ *   awaiting the `requestAccounts` option (e.g. the sign-in modal) while signed out (else 4100).
+ * - `eth_chainId`; `wallet_switchEthereumChain` among the configured chains (4902 otherwise, and
+ *   `chainChanged` fires); `wallet_addEthereumChain` answers null for a configured chain, else 4902.
+ * - `personal_sign`, `eth_signTypedData_v4`: signed by the smart account's OWNER, the embedded EOA.
+ *   SimpleAccount v0.8 has no ERC-1271 `isValidSignature`, so the signature recovers to the owner (the
+ *   account's `owner()`), not to the smart account's address. The address asked for may be either.
+ * - `eth_sendTransaction` → one user operation; answers the including transaction's hash once mined.
+ * - EIP-5792: `wallet_sendCalls` (one atomic user operation; the `paymasterService` capability or the
+ *   chain's policy sponsors it), `wallet_getCallsStatus`, `wallet_getCapabilities`.
+ * - Chain reads (`eth_call`, `eth_getBalance`, `eth_blockNumber`, …) go to the chain's `rpcUrl`, ERC-4337
+ *   bundler methods to its `bundlerUrl`; other wallet and signing methods fail with 4200.
+ * - Events: `connect` / `accountsChanged` when the user signs in, `accountsChanged` `[]` / `disconnect`
+ *   when they sign out, `chainChanged` on a switch.
+ *
+ * Errors are {@link ProviderRpcError}s with EIP-1193 / EIP-1474 / EIP-5792 codes. The smart-account code
+ * loads on first use, as with `getSmartAccountClient`.
+ *
+ * @example
+ * const provider = createEip1193Provider(signer);
+ * const wallet = createWalletClient({ chain: base, transport: custom(provider) });
+ * const [address] = await wallet.requestAddresses();
+ * const { id } = await wallet.sendCalls({ account: address, calls: [{ to, data }, { to, data: data2 }] });
+ * const { status, receipts } = await wallet.waitForCallsStatus({ id });
+ */
+export function createEip1193Provider(
+  signer: SignerBase,
+  options: CreateEip1193ProviderOptions = {},
+): LatchkeyEip1193Provider {
+  if (options.chainId !== undefined) chainConfigFor(signer, options.chainId);
+  const configured = () => signer._internal.options.chains ?? [];
+  let selected = options.chainId;
+  let unwatch: (() => void) | undefined;
+  const listeners = createListeners({
+    onFirst: () => {
+      unwatch = watchSigner(ctx);
+    },
+    onLast: () => {
+      unwatch?.();
+      unwatch = undefined;
+    },
+  });
+  const fetchFn = signer._internal.options.fetch;
+
+  const ctx: ProviderContext = {
+    signer,
+    options,
+    calls: createCallsRegistry(),
+    chainId: () => ctx.chain().chain.id,
+    setChainId(chainId) {
+      const before = ctx.chainId();
+      selected = chainId;
+      if (chainId !== before) listeners.emit("chainChanged", numberToHex(chainId));
+    },
+    chains: configured,
+    chain(chainId, code = ProviderRpcErrorCode.CHAIN_DISCONNECTED) {
+      const chains = configured();
+      const first = chains[0];
+      if (!first) {
+        throw new ProviderRpcError(
+          ProviderRpcErrorCode.DISCONNECTED,
+          "No chain is configured for the Latchkey wallet: pass chains to createSigner",
+        );
+      }
+      const wanted = chainId ?? selected ?? first.chain.id;
+      const config = chains.find((c) => c.chain.id === wanted);
+      if (!config) throw new ProviderRpcError(code, `Chain ${numberToHex(wanted)} is not configured`);
+      return config;
+    },
+    async account(chainId) {
+      const client = await getSmartAccountClient(signer, { chainId: ctx.chain(chainId).chain.id });
+      return client.account.address;
+    },
+    rpc: (url, method, params) => jsonRpc(url, method, params, fetchFn),
+    emit: (event, payload) => listeners.emit(event, payload),
+  };
+
+  async function request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
+    try {
+      if (typeof method !== "string" || method.length === 0) throw invalidParams("method must be a string");
+      const handler = Object.hasOwn(walletMethods, method) ? walletMethods[method] : undefined;
+      if (handler) {
+        if (params !== undefined && params !== null && !Array.isArray(params)) {
+          throw invalidParams(`${method} takes its parameters as an array`);
+        }
+        return await handler(ctx, (params as readonly unknown[] | undefined) ?? []);
+      }
+      if (isRefused(method)) throw unsupportedMethod(method);
+      const config = ctx.chain();
+      if (bundlerMethods.has(method)) return await ctx.rpc(config.bundlerUrl, method, params);
+      const url = config.rpcUrl ?? config.chain.rpcUrls.default.http[0];
+      if (!url) {
+        throw new ProviderRpcError(
+          ProviderRpcErrorCode.CHAIN_DISCONNECTED,
+          `Chain ${numberToHex(config.chain.id)} has no RPC URL`,
+        );
+      }
+      return await ctx.rpc(url, method, params);
+    } catch (error) {
+      throw toProviderRpcError(error);
+    }
+  }
+
+  return {
+    isLatchkey: true,
+    request: request as EIP1193Provider["request"],
+    on: listeners.on as EIP1193Provider["on"],
+    removeListener: listeners.removeListener as EIP1193Provider["removeListener"],
+  };
+}

@@ -1,0 +1,58 @@
+import type { Address, EIP1193EventMap, EIP1193Provider } from "viem";
+import type { SignerBase } from "../signer/types";
+import type { SmartAccountChainConfig } from "../smartAccounts/types";
+import type { CallsRegistry } from "./calls";
+
+/** What `createEip1193Provider` takes besides the signer. */
+export interface CreateEip1193ProviderOptions {
+  /**
+   * The chain the provider starts on: a configured chain's id (the signer's first chain by default);
+   * `createEip1193Provider` throws a SmartAccountError (CHAIN_NOT_CONFIGURED) for another.
+   */
+  chainId?: number;
+  /**
+   * Called by `eth_requestAccounts` while nobody is signed in, e.g. to open the sign-in modal; the request
+   * answers once it resolves with a user signed in (4001, user rejected, when it rejects or resolves
+   * without one). Without it, a signed-out `eth_requestAccounts` fails with 4100.
+   */
+  requestAccounts?: () => Promise<void>;
+}
+
+/**
+ * The embedded wallet as an EIP-1193 provider (viem's `EIP1193Provider`: `request`, `on`,
+ * `removeListener`), marked `isLatchkey`. Its account is the user's smart account.
+ */
+export type LatchkeyEip1193Provider = EIP1193Provider & {
+  readonly isLatchkey: true;
+};
+
+/** @internal The events the provider emits, by name. */
+export type ProviderEventName = keyof EIP1193EventMap;
+
+/** @internal What every method handler works with: one per provider. */
+export interface ProviderContext {
+  readonly signer: SignerBase;
+  readonly options: CreateEip1193ProviderOptions;
+  /** The EIP-5792 batches sent through this provider. */
+  readonly calls: CallsRegistry;
+  /** The chain the provider is on. */
+  chainId(): number;
+  /** Moves the provider to a configured chain; `chainChanged` fires when it changes. */
+  setChainId(chainId: number): void;
+  /** The configured chains. */
+  chains(): readonly SmartAccountChainConfig[];
+  /**
+   * A configured chain (the current one by default); a ProviderRpcError with `code` (4901 by default)
+   * for one that is not configured, 4900 when none is.
+   */
+  chain(chainId?: number, code?: number): SmartAccountChainConfig;
+  /** The signed-in user's smart account on a chain (the current one by default); 4100 when signed out. */
+  account(chainId?: number): Promise<Address>;
+  /** A JSON-RPC call to a node or bundler, with the signer's `fetch`. */
+  rpc(url: string, method: string, params?: unknown): Promise<unknown>;
+  /** Emits a provider event. */
+  emit<E extends ProviderEventName>(event: E, payload: Parameters<EIP1193EventMap[E]>[0]): void;
+}
+
+/** @internal One JSON-RPC method of the provider. */
+export type MethodHandler = (ctx: ProviderContext, params: readonly unknown[]) => Promise<unknown>;

@@ -1,0 +1,61 @@
+// Loaded on first use (actions/getSmartAccountClient.ts imports it with `import()`): viem's
+// account-abstraction module and permissionless' SimpleAccount stay out of an app's initial JavaScript.
+import { SimpleSmartAccount } from "permissionless/accounts/simple";
+import { createPublicClient, http } from "viem";
+import { createBundlerClient, createPaymasterClient, entryPoint08Address } from "viem/account-abstraction";
+import { toViemAccount } from "../actions/toViemAccount";
+import type { SignerBase } from "../signer/types";
+import type { LatchkeySmartAccountClient, SmartAccountChainConfig } from "./types";
+
+const DEFAULT_POLLING_INTERVAL_MS = 1_000;
+
+/**
+ * The ERC-7677 paymaster a chain's sponsorship goes through: the service's `/rpc/v1` unless configured,
+ * or `url` (an operation's own paymaster service). Only the service's endpoint gets the app's credentials.
+ */
+export function paymasterClientFor(signer: SignerBase, config: SmartAccountChainConfig, url?: string) {
+  const { options } = signer._internal;
+  const token = options.apiKey ?? options.jwt;
+  const serviceUrl = `${signer.client.baseUrl}/rpc/v1`;
+  const target = url ?? config.paymasterUrl ?? serviceUrl;
+  return createPaymasterClient({
+    transport: http(target, {
+      ...(options.fetch ? { fetchFn: options.fetch } : {}),
+      fetchOptions: token && target === serviceUrl ? { headers: { authorization: `Bearer ${token}` } } : {},
+      retryCount: 0,
+    }),
+  });
+}
+
+/**
+ * The user's SimpleAccount (ERC-4337 v0.8, the eth-infinitism reference account through permissionless)
+ * on one chain, owned by the embedded wallet, behind a viem bundler client; sponsored by the chain's
+ * policy when it has one.
+ */
+export async function createSmartAccountClient(
+  signer: SignerBase,
+  config: SmartAccountChainConfig,
+): Promise<LatchkeySmartAccountClient> {
+  const pollingInterval = config.pollingInterval ?? DEFAULT_POLLING_INTERVAL_MS;
+  const fetchOptions = signer._internal.options.fetch ? { fetchFn: signer._internal.options.fetch } : {};
+  const publicClient = createPublicClient({
+    chain: config.chain,
+    transport: http(config.rpcUrl, fetchOptions),
+    pollingInterval,
+  });
+  const account = await SimpleSmartAccount.toSimpleSmartAccount({
+    client: publicClient,
+    owner: toViemAccount(signer),
+    entryPoint: { address: entryPoint08Address, version: "0.8" },
+  });
+  return createBundlerClient({
+    account,
+    chain: config.chain,
+    client: publicClient,
+    transport: http(config.bundlerUrl, { ...fetchOptions, retryCount: 0 }),
+    pollingInterval,
+    ...(config.policyId
+      ? { paymaster: paymasterClientFor(signer, config), paymasterContext: { policyId: config.policyId } }
+      : {}),
+  }) as LatchkeySmartAccountClient;
+}

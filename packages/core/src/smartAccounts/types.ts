@@ -1,0 +1,51 @@
+import type { Address, Chain, Hex, Transport } from "viem";
+import type { BundlerClient, SmartAccount, UserOperation } from "viem/account-abstraction";
+
+/**
+ * A chain the user's smart account runs on (spec §1 "send user operations"): the chain, where to read
+ * it, the ERC-4337 bundler that takes its user operations, and optionally a sponsorship policy of this
+ * app on the Latchkey service, whose paymaster then pays the gas.
+ */
+export interface SmartAccountChainConfig {
+  /** A viem chain, e.g. `base` from `viem/chains`. */
+  chain: Chain;
+  /** JSON-RPC endpoint of the chain; the chain's default RPC URL otherwise. */
+  rpcUrl?: string;
+  /** ERC-4337 bundler endpoint (EntryPoint v0.8). */
+  bundlerUrl: string;
+  /** A sponsorship policy of this app on the service: its paymaster pays for every operation. */
+  policyId?: string;
+  /** An ERC-7677 paymaster other than the service's (`<serviceUrl>/rpc/v1`). */
+  paymasterUrl?: string;
+  /** How often receipts are polled, in ms (default 1000). */
+  pollingInterval?: number;
+}
+
+/** One call of a user operation (spec §3 "Send-user-operation input"). */
+export interface UserOperationCallInput {
+  target: Address;
+  data?: Hex;
+  value?: bigint;
+}
+
+/**
+ * An ERC-7677 paymaster service for one operation (EIP-5792's `paymasterService` capability): the
+ * paymaster's URL and the context it is sent (e.g. `{ policyId }` for the service's `/rpc/v1`).
+ */
+export interface PaymasterServiceInput {
+  url: string;
+  context?: Record<string, unknown>;
+}
+
+/** A user operation: one call, a batch of calls (one atomic operation), or the account's call data in hex. */
+export type UserOperationInput = UserOperationCallInput | readonly UserOperationCallInput[] | Hex;
+
+/**
+ * The user's smart account on one chain: a viem bundler client whose `account` is a SimpleAccount
+ * (ERC-4337 v0.8) owned by the embedded wallet. `client.account.address` is known before the first
+ * operation, which deploys the account.
+ */
+export type LatchkeySmartAccountClient = BundlerClient<Transport, Chain, SmartAccount>;
+
+/** A signed user operation as it was sent to the bundler. */
+export type SentUserOperation = UserOperation<"0.8">;

@@ -3,6 +3,8 @@
 // set up to allow the demo's origin and to send magic links to it; the demo gets the service URL and the
 // dev API key through Vite's env.
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -13,11 +15,70 @@ const demoPort = Number(process.env.DEMO_PORT ?? 5173);
 // relying-party id must be a domain, never an IP address; the dev app's rp id is its first origin's host).
 const demoOrigins = [`http://localhost:${demoPort}`, `http://127.0.0.1:${demoPort}`];
 
+const chainPort = Number(process.env.CHAIN_PORT ?? 8545);
+const bundlerPort = Number(process.env.BUNDLER_PORT ?? 4337);
+
+/** The first stdout JSON line of `child` that `match` accepts (other lines are passed through to stderr). */
+function jsonEvent(child, match) {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    const onExit = (code) => reject(new Error(`exited (${code}) before it was ready`));
+    child.once("exit", onExit);
+    lines.on("line", (line) => {
+      let event;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        process.stderr.write(`${line}\n`);
+        return;
+      }
+      if (!match(event)) return;
+      child.off("exit", onExit);
+      lines.removeAllListeners("line");
+      lines.close();
+      resolve(event);
+    });
+  });
+}
+
+// The local chain: hardhat with EntryPoint v0.8, SimpleAccountFactory, the verifying paymaster (funded) and
+// a Counter contract, and the alto bundler. The service sponsors the dev app's users there.
+const chainProcess = spawn(
+  process.execPath,
+  [
+    "--import",
+    "tsx",
+    "test-support/chain/cli.ts",
+    "--port",
+    String(chainPort),
+    "--bundler-port",
+    String(bundlerPort),
+  ],
+  { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
+);
+let chain;
+try {
+  chain = await jsonEvent(chainProcess, (e) => e.event === "ready");
+} catch (e) {
+  process.stderr.write(
+    `The local chain did not start: ${e.message} (CHAIN_PORT and BUNDLER_PORT pick other ports)\n`,
+  );
+  process.exit(1);
+}
+mkdirSync(`${root}.latchkey`, { recursive: true });
+const chainConfigFile = `${root}.latchkey/dev-chain.json`;
+writeFileSync(
+  chainConfigFile,
+  `${JSON.stringify({ chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }] }, null, 2)}\n`,
+);
+
 const service = spawn(
   process.execPath,
   [
     "packages/server/bin/latchkey.js",
     "serve",
+    "--config",
+    chainConfigFile,
     "--dev",
     "--port",
     String(servicePort),
@@ -37,6 +98,7 @@ let vite;
 const stop = async (code = 0) => {
   await vite?.close().catch(() => {});
   if (service.exitCode === null) service.kill("SIGTERM");
+  if (chainProcess.exitCode === null) chainProcess.kill("SIGTERM");
   process.exit(code);
 };
 process.once("SIGINT", () => void stop(0));
@@ -47,6 +109,11 @@ service.once("exit", (code) => {
     process.exit(code || 1);
   }
   void stop(code ?? 1);
+});
+
+chainProcess.once("exit", (code) => {
+  process.stderr.write(`The local chain exited (${code}).\n`);
+  void stop(code || 1);
 });
 
 const announced = await new Promise((resolve) => {
@@ -62,10 +129,14 @@ const announced = await new Promise((resolve) => {
       const url = /signer service on (\S+)/.exec(line)?.[1];
       const key = /Dev app API key: (\S+)/.exec(line)?.[1];
       const mailbox = /Dev mailbox:\s+(\S+)/.exec(line)?.[1];
+      const paymasterSigner = /Paymaster signer: (0x[0-9a-fA-F]{40})/.exec(line)?.[1];
+      const policy = /Dev sponsorship: policy (\S+)/.exec(line)?.[1];
       if (url) seen.url = url;
       if (key) seen.apiKey = key;
-      if (mailbox) {
-        seen.mailbox = mailbox;
+      if (mailbox) seen.mailbox = mailbox;
+      if (policy) seen.policyId = policy;
+      if (paymasterSigner) {
+        seen.paymasterSigner = paymasterSigner;
         resolve(seen);
       }
       nl = buffer.indexOf("\n");
@@ -76,6 +147,18 @@ const announced = await new Promise((resolve) => {
 process.env.VITE_LATCHKEY_URL = announced.url;
 process.env.VITE_LATCHKEY_API_KEY = announced.apiKey;
 process.env.VITE_LATCHKEY_MAILBOX = announced.mailbox;
+// The service signs for the paymaster: the chain's paymaster must accept its key.
+chainProcess.stdin.write(`${JSON.stringify({ addPaymasterSigner: announced.paymasterSigner })}\n`);
+await jsonEvent(chainProcess, (e) => e.event === "paymasterSignerAdded" || e.event === "error").then((e) => {
+  if (e.event === "error") throw new Error(`The paymaster did not take the service's signer: ${e.message}`);
+});
+process.env.VITE_LATCHKEY_CHAIN = JSON.stringify({
+  chainId: chain.chainId,
+  rpcUrl: chain.rpcUrl,
+  bundlerUrl: chain.bundlerUrl,
+  counter: chain.counter,
+  policyId: announced.policyId,
+});
 const { createServer } = await import("vite");
 vite = await createServer({
   root: `${root}apps/demo`,
@@ -91,7 +174,9 @@ process.stdout.write(
     `Demo app:        ${demoOrigins[0]}/`,
     `Signer service:  ${announced.url}`,
     `Dev mailbox:     ${announced.mailbox}   (sign in with any email; the code shows up here)`,
-    "Press Ctrl+C to stop both.",
+    `Local chain:     ${chain.rpcUrl} (chain ${chain.chainId}), bundler ${chain.bundlerUrl}, counter ${chain.counter}`,
+    `Sponsorship:     policy ${announced.policyId}, paymaster ${chain.paymaster} signed by ${announced.paymasterSigner}`,
+    "Press Ctrl+C to stop everything.",
     "",
   ].join("\n"),
 );

@@ -8,6 +8,7 @@ import type { Service } from "@latchkey/server";
 import react from "@vitejs/plugin-react";
 import type { Browser, Page } from "playwright-core";
 import { build, defaultClientConditions } from "vite";
+import { type ChainStack, startChainStack } from "../../test-support/chain";
 import { launchChromium } from "../../test-support/chromium";
 import { devMailbox, startTestService } from "../../test-support/service";
 
@@ -33,6 +34,8 @@ export interface Stack {
    * cannot act on it); resolves with that URL.
    */
   holdNextLoadWith(param: string): Promise<string>;
+  /** With `chain: true`: the local chain, bundler and paymaster the service sponsors the dev app on. */
+  chain: ChainStack | undefined;
   close(): Promise<void>;
 }
 
@@ -54,7 +57,14 @@ export async function startStack(
    * `hostName: "localhost"` serves the app and the service as http://localhost:PORT: a secure context
    * whose host is the dev app's WebAuthn relying party (passkey tests), the service on the app's site.
    */
-  opts: { hostName?: string } = {},
+  opts: {
+    hostName?: string;
+    /**
+     * Start the local chain (hardhat, EntryPoint v0.8, bundler, paymaster, Counter): the service sponsors
+     * the dev app's users on it, and the demo shows the smart account.
+     */
+    chain?: boolean;
+  } = {},
 ): Promise<Stack> {
   const hostName = opts.hostName ?? "127.0.0.1";
   const dir = mkdtempSync(join(tmpdir(), "latchkey-e2e-"));
@@ -90,7 +100,11 @@ export async function startStack(
   await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
   const hostOrigin = `http://${hostName}:${(http.address() as AddressInfo).port}`;
 
+  const chain = opts.chain ? await startChainStack() : undefined;
   const testService = await startTestService({
+    ...(chain
+      ? { chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }] }
+      : {}),
     db: join(dir, "latchkey.db"),
     dev: true,
     dataDir: dir,
@@ -112,7 +126,17 @@ export async function startStack(
   const devApiKey = testService.devApiKey as string;
   inject = `<script>window.LK_E2E=${JSON.stringify({ serviceUrl, devApiKey, magicLink: MAGIC_LINK_APP })}</script>`;
 
+  if (chain) await chain.addPaymasterSigner(await service.paymasterSignerAddress());
   if (app === "demo") {
+    process.env.VITE_LATCHKEY_CHAIN = chain
+      ? JSON.stringify({
+          chainId: chain.chainId,
+          rpcUrl: chain.rpcUrl,
+          bundlerUrl: chain.bundlerUrl,
+          counter: chain.counter,
+          policyId: `dev-${chain.chainId}`,
+        })
+      : "";
     process.env.VITE_LATCHKEY_URL = serviceUrl;
     process.env.VITE_LATCHKEY_API_KEY = devApiKey;
     process.env.VITE_LATCHKEY_MAILBOX = `${serviceUrl}/dev/mailbox`;
@@ -151,10 +175,12 @@ export async function startStack(
       }),
     otpCode: mailbox.otpCode,
     magicLink: mailbox.magicLink,
+    chain,
     async close() {
       // Teardown never hangs a run: Chromium gets 15 s to close, and open keep-alive sockets are dropped.
       await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 15_000))]);
       await testService.close();
+      await chain?.stop();
       http.closeAllConnections();
       await new Promise((r) => http.close(r));
       rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,9 @@ import {
 import { useState } from "react";
 import { type Hex, verifyMessage, verifyTypedData } from "viem";
 import { Account } from "./Account";
+import type { DemoChain } from "./demoChain";
 import { OauthModeSwitch } from "./oauthMode";
+import { SmartAccountCard } from "./SmartAccount";
 
 export type ThemeMode = "light" | "dark";
 
@@ -141,12 +143,14 @@ export function App({
   locale,
   onLocale,
   mailboxUrl,
+  demoChain,
 }: {
   theme: ThemeMode;
   onTheme: (t: ThemeMode) => void;
   locale: LocaleCode;
   onLocale: (l: LocaleCode) => void;
   mailboxUrl: string;
+  demoChain: DemoChain | null;
 }) {
   const { openAuthModal } = useAuthModal();
   const { isConnected, isInitializing } = useSignerStatus();
@@ -233,6 +237,7 @@ export function App({
             <SignMessageCard address={user.address} />
             <SignTypedDataCard address={user.address} />
           </div>
+          {demoChain && <SmartAccountCard demo={demoChain} />}
           <Account />
           <p className="muted center">
             Signed in as {short(user.address)}.{" "}

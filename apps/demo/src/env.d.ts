@@ -4,4 +4,6 @@ interface ImportMetaEnv {
   readonly VITE_LATCHKEY_URL?: string;
   readonly VITE_LATCHKEY_API_KEY?: string;
   readonly VITE_LATCHKEY_MAILBOX?: string;
+  /** JSON {chainId, rpcUrl, bundlerUrl, counter, policyId?}: the dev chain `npm start` runs. */
+  readonly VITE_LATCHKEY_CHAIN?: string;
 }

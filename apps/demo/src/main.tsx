@@ -1,13 +1,17 @@
 import { AuthModal, LatchkeyProvider, type LocaleCode } from "@latchkey/react";
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
+import { AnnounceWallet } from "./AnnounceWallet";
 import { App, type ThemeMode } from "./App";
 import "./app.css";
+import { readDemoChain } from "./demoChain";
 import { DEMO_PROVIDERS, useOauthMode } from "./oauthMode";
 
 const serviceUrl = import.meta.env.VITE_LATCHKEY_URL ?? "http://127.0.0.1:8787";
 const apiKey = import.meta.env.VITE_LATCHKEY_API_KEY ?? "";
 const mailboxUrl = import.meta.env.VITE_LATCHKEY_MAILBOX ?? `${serviceUrl}/dev/mailbox`;
+// The dev chain of `npm start` (hardhat, bundler, the service's paymaster); none in a build without it.
+const demoChain = readDemoChain(import.meta.env.VITE_LATCHKEY_CHAIN);
 
 function Root() {
   const [theme, setTheme] = useState<ThemeMode>(() =>
@@ -23,6 +27,7 @@ function Root() {
         apiKey,
         appId: "dev",
         redirectUrl: `${location.origin}/`,
+        ...(demoChain ? { chains: [demoChain.config] } : {}),
         ui: {
           illustrationStyle: "flat",
           termsUrl: "https://example.com/terms",
@@ -39,8 +44,16 @@ function Root() {
         },
       }}
     >
-      <App theme={theme} onTheme={setTheme} locale={locale} onLocale={setLocale} mailboxUrl={mailboxUrl} />
+      <App
+        theme={theme}
+        onTheme={setTheme}
+        locale={locale}
+        onLocale={setLocale}
+        mailboxUrl={mailboxUrl}
+        demoChain={demoChain}
+      />
       <AuthModal />
+      {demoChain && <AnnounceWallet />}
     </LatchkeyProvider>
   );
 }

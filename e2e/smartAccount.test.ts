@@ -1,0 +1,113 @@
+import type { Page } from "playwright-core";
+import { type Hex, isHex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { counterAbi } from "../test-support/chain";
+import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+
+// The demo with the dev chain of `npm start` (hardhat + EntryPoint v0.8 + alto + the service's paymaster):
+// a new user, with no ETH, sends sponsored user operations that change a contract's state.
+let s: Stack;
+beforeAll(async () => {
+  s = await startStack("demo", { chain: true });
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+const counter = () => {
+  const chain = s.chain as NonNullable<Stack["chain"]>;
+  return chain.publicClient.readContract({ address: chain.counter, abi: counterAbi, functionName: "number" });
+};
+
+async function signUp(page: Page, email: string) {
+  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
+  await page.getByPlaceholder("Email").fill(email);
+  const sent = s.mailCount(email);
+  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
+  await typeOtp(page, await s.otpCode(email, sent));
+  await page.getByTestId("evm-address").waitFor();
+  // The demo offers a passkey after sign-up: skip it (the passkey flow has its own tests).
+  const offered = await page
+    .getByRole("dialog")
+    .getByRole("heading", { name: "Add a passkey" })
+    .waitFor({ timeout: 5000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (offered) await page.getByRole("dialog").getByRole("button", { name: "Skip" }).click();
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+}
+
+describe("demo: smart account", () => {
+  it("a new user sees their smart account and sends a sponsored operation and a batch, paying nothing", async () => {
+    const chain = s.chain as NonNullable<Stack["chain"]>;
+    const context = await s.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on("pageerror", (e) => console.error("pageerror", e.message));
+    page.on("console", (m) => m.type() === "error" && console.error("console", m.text()));
+    await page.goto(`${s.hostOrigin}/`);
+    await page.waitForFunction(
+      () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
+    );
+    await signUp(page, "smart-demo@example.com");
+
+    const addressCell = page.getByTestId("smart-account-address");
+    await expect.poll(() => addressCell.textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    const address = (await addressCell.textContent()) as Hex;
+    expect(await chain.publicClient.getCode({ address })).toBeUndefined(); // not deployed yet
+    await expect.poll(() => page.getByTestId("smart-account-balance").textContent()).toBe("0 ETH");
+    const before = await counter();
+    await expect.poll(() => page.getByTestId("counter-value").textContent()).toBe(before.toString());
+    await shot(page, "30-smart-account");
+
+    // The page's dapp tooling sees the embedded wallet: EIP-6963 announces it, and its EIP-1193 accounts are
+    // the smart account.
+    const announced = await page.evaluate(async () => {
+      const detail = await new Promise<{
+        info: { name: string; rdns: string };
+        provider: { request(a: { method: string }): Promise<unknown> };
+      }>((resolve) => {
+        window.addEventListener("eip6963:announceProvider", (e) => resolve((e as CustomEvent).detail), {
+          once: true,
+        });
+        window.dispatchEvent(new Event("eip6963:requestProvider"));
+      });
+      return {
+        name: detail.info.name,
+        rdns: detail.info.rdns,
+        accounts: await detail.provider.request({ method: "eth_accounts" }),
+        chainId: await detail.provider.request({ method: "eth_chainId" }),
+      };
+    });
+    expect(announced).toEqual({
+      name: "Latchkey",
+      rdns: "dev.latchkey",
+      accounts: [address],
+      chainId: `0x${chain.chainId.toString(16)}`,
+    });
+
+    await page.getByRole("button", { name: "Increment (sponsored)" }).click();
+    await page.getByTestId("user-operation-result").waitFor();
+    const txHash = (await page.getByTestId("transaction-hash").textContent()) as Hex;
+    expect(isHex(txHash) && txHash.length === 66).toBe(true);
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: txHash });
+    expect(receipt.status).toBe("success");
+    expect(await counter()).toBe(before + 1n);
+    await expect.poll(() => page.getByTestId("counter-value").textContent()).toBe((before + 1n).toString());
+    expect(await chain.publicClient.getCode({ address })).toMatch(/^0x.+/); // deployed by the first operation
+    await shot(page, "31-sponsored-operation");
+
+    await page.getByRole("button", { name: "Batch: +1 and +10" }).click();
+    await expect.poll(() => page.getByTestId("counter-value").textContent()).toBe((before + 12n).toString());
+    expect(await counter()).toBe(before + 12n);
+    // Sponsored: the account never held ETH, and still has none.
+    expect(await chain.publicClient.getBalance({ address })).toBe(0n);
+    await expect.poll(() => page.getByTestId("smart-account-balance").textContent()).toBe("0 ETH");
+    expect(await page.getByTestId("user-operation-error").count()).toBe(0);
+    await shot(page, "32-sponsored-batch");
+    await context.close();
+  });
+});

@@ -20,7 +20,7 @@ import {
 import { createWalletClient, encodeFunctionData, http, parseEther } from "viem";
 import { formatUserOperationRequest, type UserOperation } from "viem/account-abstraction";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type ChainStack, counterAbi, startChainStack } from "../test-support/chain";
+import { type ChainStack, counterAbi, smartAccountChainOf, startChainStack } from "../test-support/chain";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
 import { machineInfo, round, runBench, scaleArg, table, writeResults } from "./lib";
 
@@ -59,15 +59,7 @@ async function signIn(
   email: string,
   policyId?: string,
 ): Promise<Signer> {
-  const chains = [
-    {
-      chain: chain.chain,
-      rpcUrl: chain.rpcUrl,
-      bundlerUrl: chain.bundlerUrl,
-      pollingInterval: POLL_MS,
-      ...(policyId ? { policyId } : {}),
-    },
-  ];
+  const chains = [smartAccountChainOf(chain, policyId ? { policyId } : {})];
   const signer = createSigner({
     baseUrl: svc.url,
     apiKey: APP.apiKey,

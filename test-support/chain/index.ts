@@ -11,9 +11,10 @@ import {
   type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { unusedPort } from "../ports.js";
 import { altoSimulationDeploys } from "./altoSimulations.js";
 import { addSignerCallData, deployContracts, devSender } from "./deploy.js";
-import { freePort, ProcessExitedError, type ProcessGroup, spawnNodeGroup, waitForRpc } from "./processes.js";
+import { ProcessExitedError, type ProcessGroup, spawnNodeGroup, waitForRpc } from "./processes.js";
 
 export { compileCounter, readCounterArtifact } from "./compileCounter.js";
 export { counterAbi, counterBytecode } from "./counter.js";
@@ -179,7 +180,7 @@ interface Started {
 async function startWithPortRetry(port: number | undefined, start: (port: number) => Promise<Started>) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await start(port ?? (await freePort()));
+      return await start(port ?? (await unusedPort()));
     } catch (error) {
       const clash = error instanceof ProcessExitedError && error.portInUse;
       if (!clash || port !== undefined || attempt >= PORT_ATTEMPTS) throw error;
@@ -259,4 +260,18 @@ function altoArgs({ port, rpcUrl, entryPoint }: AltoSettings): string[] {
     "--enable-cors",
     "true",
   ];
+}
+
+/**
+ * The stack as one of @latchkey/core's `chains` (a `SmartAccountChainConfig`), polling at 100 ms; `policyId`
+ * names a sponsorship policy of the app.
+ */
+export function smartAccountChainOf(stack: ChainStack, extra: { policyId?: string } = {}) {
+  return {
+    chain: stack.chain,
+    rpcUrl: stack.rpcUrl,
+    bundlerUrl: stack.bundlerUrl,
+    pollingInterval: 100,
+    ...extra,
+  };
 }

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
 const ORPHAN_GUARD = fileURLToPath(new URL("./orphanGuard.cjs", import.meta.url));
@@ -165,16 +164,4 @@ export class ProcessExitedError extends Error {
     super(`${group.name} exited (${exit}) before it was ready:\n${output}`);
     this.portInUse = /EADDRINUSE|address already in use/i.test(output);
   }
-}
-
-/**
- * A loopback port nothing listens on now. The same as test-support/chromium.ts's `unusedPort()`, which this does
- * not import: that module loads playwright-core, about 0.3–1 s of every start of the stack (measured).
- */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

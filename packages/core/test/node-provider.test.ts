@@ -33,6 +33,7 @@ import {
   type ChainStack,
   counterAbi,
   mockPaymasterModules,
+  smartAccountChainOf,
   startChainStack,
 } from "../../../test-support/chain";
 import { devMailbox, startTestService } from "../../../test-support/service";
@@ -55,7 +56,7 @@ const counterValue = () =>
   chain.publicClient.readContract({ address: chain.counter, abi: counterAbi, functionName: "number" });
 
 const chainsOf = (c: ChainStack) => [
-  { chain: c.chain, rpcUrl: c.rpcUrl, bundlerUrl: c.bundlerUrl, pollingInterval: 100 },
+  smartAccountChainOf(c),
   { chain: { ...c.chain, id: OTHER_CHAIN_ID, name: "Other" }, rpcUrl: c.rpcUrl, bundlerUrl: c.bundlerUrl },
 ];
 
@@ -411,15 +412,7 @@ describe("sponsorship by the service", () => {
         keyHolder: createMemoryKeyHolder(),
         storage: createMemoryStorage(),
         window: null,
-        chains: [
-          {
-            chain: chain.chain,
-            rpcUrl: chain.rpcUrl,
-            bundlerUrl: chain.bundlerUrl,
-            pollingInterval: 100,
-            policyId: "pol_provider",
-          },
-        ],
+        chains: [smartAccountChainOf(chain, { policyId: "pol_provider" })],
       });
       const email = "sponsored@example.com";
       const mailbox = devMailbox(sponsored.service);

@@ -7,7 +7,12 @@ import {
 } from "@latchkey/core";
 import { encodeFunctionData, type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, counterAbi, startChainStack } from "../../../test-support/chain";
+import {
+  type ChainStack,
+  counterAbi,
+  smartAccountChainOf,
+  startChainStack,
+} from "../../../test-support/chain";
 import { startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
 
@@ -23,9 +28,7 @@ const counterValue = () =>
 
 beforeAll(async () => {
   [chain, svc] = await Promise.all([startChainStack(), startService()]);
-  const chains = [
-    { chain: chain.chain, rpcUrl: chain.rpcUrl, bundlerUrl: chain.bundlerUrl, pollingInterval: 100 },
-  ];
+  const chains = [smartAccountChainOf(chain)];
   signer = await signInWithOtp(svc, "smart@example.com", { chains });
 });
 afterAll(async () => {

@@ -28,7 +28,12 @@ import {
 } from "viem";
 import { mainnet } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, counterAbi, startChainStack } from "../../../test-support/chain";
+import {
+  type ChainStack,
+  counterAbi,
+  smartAccountChainOf,
+  startChainStack,
+} from "../../../test-support/chain";
 import { mailCount, startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
 
@@ -68,9 +73,7 @@ async function signIn(s: Signer, address: string) {
 
 beforeAll(async () => {
   [chain, svc] = await Promise.all([startChainStack(), startService()]);
-  const chains = [
-    { chain: chain.chain, rpcUrl: chain.rpcUrl, bundlerUrl: chain.bundlerUrl, pollingInterval: 100 },
-  ];
+  const chains = [smartAccountChainOf(chain)];
   signer = await signInWithOtp(svc, email, { chains });
   account = (await getSmartAccountClient(signer)).account.address;
   owner = signer.getState().user?.address as Address;

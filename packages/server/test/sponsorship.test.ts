@@ -44,6 +44,7 @@ import {
 } from "../../../test-support/chain";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
+import type { Service } from "../src/createService";
 import { Keyring } from "../src/crypto/keyring";
 import { signedPaymasterData } from "../src/features/sponsorship/paymasterData";
 import { freshDatabase } from "./helpers";
@@ -91,6 +92,16 @@ function sponsorApp(): AppConfig {
 }
 
 /** The reason (`error.data.code`) and JSON-RPC code somewhere in an error's cause chain, as viem wraps it. */
+/** The paymaster key's row as stored, and the key it opens to. */
+async function storedPaymasterKey(service: Service) {
+  const row = await service.ctx.db
+    .selectFrom("service_keys")
+    .selectAll()
+    .where("purpose", "=", "paymaster")
+    .executeTakeFirstOrThrow();
+  return { row, key: await service.ctx.keyring.open(row.sealed_key, `service_key:${row.id}`) };
+}
+
 function rpcReason(e: unknown): { code?: number; reason?: string } {
   let x = e as { cause?: unknown; code?: unknown; data?: unknown } | undefined;
   while (x) {
@@ -460,12 +471,7 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
   });
 
   it("signs exactly what @pimlico/mock-paymaster signs for the same operation and key", async () => {
-    const row = await svc.service.ctx.db
-      .selectFrom("service_keys")
-      .selectAll()
-      .where("purpose", "=", "paymaster")
-      .executeTakeFirstOrThrow();
-    const key = await svc.service.ctx.keyring.open(row.sealed_key, `service_key:${row.id}`);
+    const { key } = await storedPaymasterKey(svc.service);
     const signer = privateKeyToAccount(`0x${key.toString("hex")}`);
     expect(signer.address).toBe(signerAddress);
     const op = await userOperation(aliceAccount, 7n);
@@ -627,13 +633,8 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
   });
 
   it("keeps the paymaster key sealed at rest, the same across restarts and a master-key rotation", async () => {
-    const row = await svc.service.ctx.db
-      .selectFrom("service_keys")
-      .selectAll()
-      .where("purpose", "=", "paymaster")
-      .executeTakeFirstOrThrow();
+    const { row, key } = await storedPaymasterKey(svc.service);
     expect(row.address).toBe(signerAddress);
-    const key = await svc.service.ctx.keyring.open(row.sealed_key, `service_key:${row.id}`);
     expect(privateKeyToAddress(`0x${key.toString("hex")}`)).toBe(signerAddress);
     for (const encoding of ["hex", "base64", "base64url"] as const)
       expect(row.sealed_key).not.toContain(key.toString(encoding));

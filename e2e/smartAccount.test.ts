@@ -1,7 +1,9 @@
 import type { Page } from "playwright-core";
 import { type Hex, isHex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
+import { installInjectedWallet } from "../test-support/wallets";
 import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
 
 // The demo with the dev chain of `npm start` (hardhat + EntryPoint v0.8 + alto + the service's paymaster):
@@ -109,5 +111,47 @@ describe("demo: smart account", () => {
     expect(await page.getByTestId("user-operation-error").count()).toBe(0);
     await shot(page, "32-sponsored-batch");
     await context.close();
+  });
+});
+
+describe("demo: external wallet", () => {
+  it("a person signs in with a browser wallet, sees the address and network, and sends a transaction", async () => {
+    const chain = s.chain as NonNullable<Stack["chain"]>;
+    const context = await s.browser.newContext({ viewport: { width: 1200, height: 900 } });
+    const account = privateKeyToAccount(generatePrivateKey());
+    await chain.fund(account.address, 10n ** 18n);
+    await installInjectedWallet(context, {
+      account,
+      chains: [{ id: chain.chainId, rpcUrl: chain.rpcUrl }],
+      info: { name: "Demo Wallet", rdns: "dev.latchkey.demowallet" },
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on("pageerror", (e) => console.error("pageerror", e.message));
+    try {
+      await page.goto(`${s.hostOrigin}/`);
+      await page.waitForFunction(
+        () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
+      );
+      await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Continue with a wallet" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Demo Wallet" }).click();
+      await page.getByRole("dialog").waitFor({ state: "detached" });
+      await expect.poll(() => page.getByTestId("eoa-address").textContent()).toBe(account.address);
+      expect(await page.getByTestId("eoa-chain").textContent()).toBe("Local chain 31337");
+      await page.getByTestId("eoa-siwe").waitFor();
+      await shot(page, "demo-external-wallet");
+
+      await page.getByRole("button", { name: "Send transaction" }).click();
+      const hash = (await page.getByTestId("eoa-tx").textContent({ timeout: 20_000 })) as Hex;
+      const receipt = await chain.publicClient.getTransactionReceipt({ hash });
+      expect(receipt.status).toBe("success");
+      expect(receipt.from.toLowerCase()).toBe(account.address.toLowerCase());
+
+      await page.getByRole("button", { name: "Disconnect" }).click();
+      await page.locator(".nav").getByRole("button", { name: "Sign in" }).waitFor();
+    } finally {
+      await context.close();
+    }
   });
 });

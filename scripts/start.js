@@ -17,6 +17,9 @@ const demoOrigins = [`http://localhost:${demoPort}`, `http://127.0.0.1:${demoPor
 
 const chainPort = Number(process.env.CHAIN_PORT ?? 8545);
 const bundlerPort = Number(process.env.BUNDLER_PORT ?? 4337);
+// A second, bare chain (no contracts) for external wallets to switch to, and a local WalletConnect relay.
+const secondChainPort = Number(process.env.SECOND_CHAIN_PORT ?? 8546);
+const relayPort = Number(process.env.RELAY_PORT ?? 8590);
 
 /** The first stdout JSON line of `child` that `match` accepts (other lines are passed through to stderr). */
 function jsonEvent(child, match) {
@@ -53,9 +56,20 @@ const chainProcess = spawn(
     String(chainPort),
     "--bundler-port",
     String(bundlerPort),
+    "--second-chain",
+    "31338",
+    "--second-port",
+    String(secondChainPort),
   ],
   { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
 );
+// A local WalletConnect relay: WalletConnect's cloud relay stands in for it in production (dev only).
+const relayProcess = spawn(process.execPath, ["--import", "tsx", "test-support/wallets/relayCli.ts"], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "inherit"],
+  env: { ...process.env, RELAY_PORT: String(relayPort) },
+});
+const relayReady = jsonEvent(relayProcess, (e) => e.event === "ready");
 let chain;
 try {
   chain = await jsonEvent(chainProcess, (e) => e.event === "ready");
@@ -69,7 +83,16 @@ mkdirSync(`${root}.latchkey`, { recursive: true });
 const chainConfigFile = `${root}.latchkey/dev-chain.json`;
 writeFileSync(
   chainConfigFile,
-  `${JSON.stringify({ chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }] }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      chains: [
+        { chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster },
+        { chainId: chain.secondChain.chainId, rpcUrl: chain.secondChain.rpcUrl },
+      ],
+    },
+    null,
+    2,
+  )}\n`,
 );
 
 const service = spawn(
@@ -99,6 +122,7 @@ const stop = async (code = 0) => {
   await vite?.close().catch(() => {});
   if (service.exitCode === null) service.kill("SIGTERM");
   if (chainProcess.exitCode === null) chainProcess.kill("SIGTERM");
+  if (relayProcess.exitCode === null) relayProcess.kill("SIGTERM");
   process.exit(code);
 };
 process.once("SIGINT", () => void stop(0));
@@ -159,6 +183,22 @@ process.env.VITE_LATCHKEY_CHAIN = JSON.stringify({
   counter: chain.counter,
   policyId: announced.policyId,
 });
+let relay;
+try {
+  relay = await relayReady;
+} catch (e) {
+  process.stderr.write(
+    `The WalletConnect relay did not start: ${e.message} (RELAY_PORT picks another port)\n`,
+  );
+  await stop(1);
+}
+process.env.VITE_LATCHKEY_WALLETS = JSON.stringify({
+  chains: [
+    { chainId: chain.chainId, rpcUrl: chain.rpcUrl, name: "Latchkey dev chain" },
+    { chainId: chain.secondChain.chainId, rpcUrl: chain.secondChain.rpcUrl, name: "Second dev chain" },
+  ],
+  walletConnect: { projectId: "local-dev", relayUrl: relay.url },
+});
 const { createServer } = await import("vite");
 vite = await createServer({
   root: `${root}apps/demo`,
@@ -176,6 +216,8 @@ process.stdout.write(
     `Dev mailbox:     ${announced.mailbox}   (sign in with any email; the code shows up here)`,
     `Local chain:     ${chain.rpcUrl} (chain ${chain.chainId}), bundler ${chain.bundlerUrl}, counter ${chain.counter}`,
     `Sponsorship:     policy ${announced.policyId}, paymaster ${chain.paymaster} signed by ${announced.paymasterSigner}`,
+    `Second chain:    ${chain.secondChain.rpcUrl} (chain ${chain.secondChain.chainId}), for external wallets to switch to`,
+    `WalletConnect:   local relay ${relay.url}; pair a dev wallet with: npm run dev:wallet -- "<wc: link from the modal>"`,
     "Press Ctrl+C to stop everything.",
     "",
   ].join("\n"),

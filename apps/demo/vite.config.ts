@@ -6,4 +6,7 @@ export default defineConfig({
   // In this repository the demo runs our packages' TypeScript (their `source` export), no build needed.
   resolve: { conditions: ["source", ...defaultClientConditions] },
   server: { port: 5173, strictPort: true },
+  // WalletConnect reads its test switch from `process.env` at run time (src/demoWallets.ts sets it for a
+  // local relay); Vite would otherwise replace `process.env` by `{}` in the bundle.
+  define: { "process.env.IS_VITEST": "globalThis.process.env.IS_VITEST" },
 });

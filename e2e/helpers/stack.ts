@@ -137,6 +137,10 @@ export async function startStack(
           policyId: `dev-${chain.chainId}`,
         })
       : "";
+    // External wallets on the same chain (the demo's wallet sign-in); WalletConnect has its own tests.
+    process.env.VITE_LATCHKEY_WALLETS = chain
+      ? JSON.stringify({ chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl }] })
+      : "";
     process.env.VITE_LATCHKEY_URL = serviceUrl;
     process.env.VITE_LATCHKEY_API_KEY = devApiKey;
     process.env.VITE_LATCHKEY_MAILBOX = `${serviceUrl}/dev/mailbox`;
@@ -152,6 +156,10 @@ export async function startStack(
       configFile: false,
       plugins: [react()],
       resolve: { conditions: ["source", ...defaultClientConditions] },
+      // WalletConnect's own test switch (read at run time from the page's `process.env`, which the
+      // WalletConnect tests set in an init script): no calls to verify.walletconnect.org, which would wait
+      // 5 s per request offline. Vite would otherwise replace `process.env` by `{}`.
+      define: { "process.env.IS_VITEST": "globalThis.process.env.IS_VITEST" },
       build: { outDir, emptyOutDir: true },
       logLevel: "warn",
     });

@@ -1,9 +1,11 @@
 // The local chain stack as a process, for `npm start`, benchmarks and tests in other processes:
 //
 //   node --import tsx test-support/chain/cli.ts [--port P] [--bundler-port Q] [--no-bundler] [--paymaster-signer 0x…]…
+//     [--second-chain ID [--second-port R]]
 //
 // Prints one JSON line once everything answers:
-//   {"event":"ready","chainId":31337,"rpcUrl":…,"bundlerUrl":…,"entryPoint":…,"accountFactory":…,"paymaster":…,"counter":…}
+//   {"event":"ready","chainId":31337,"rpcUrl":…,"bundlerUrl":…,"entryPoint":…,"accountFactory":…,"paymaster":…,"counter":…,
+//    "secondChain":{"chainId":ID,"rpcUrl":…}}   (secondChain with --second-chain: a bare node, a network to switch to)
 // (and a human line with the start time on stderr), then reads newline-delimited JSON commands on stdin:
 //   {"addPaymasterSigner":"0x…"}       → {"event":"paymasterSignerAdded","signer":"0x…"}
 //   {"fund":"0x…","wei":"123"}         → {"event":"funded"}
@@ -14,16 +16,24 @@ import { fstatSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { type Address, isAddress } from "viem";
-import { type ChainStack, type ChainStackOptions, startChainStack } from "./index.js";
+import {
+  type ChainStack,
+  type ChainStackOptions,
+  type LocalNode,
+  startChainStack,
+  startLocalNode,
+} from "./index.js";
 
 /** One stdout line of JSON. */
 function emit(event: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(event)}\n`);
 }
 
-function parseOptions(): ChainStackOptions {
+function parseOptions(): ChainStackOptions & { secondChain?: number; secondPort?: number } {
   const { values } = parseArgs({
     options: {
+      "second-chain": { type: "string" },
+      "second-port": { type: "string" },
       port: { type: "string" },
       "bundler-port": { type: "string" },
       "no-bundler": { type: "boolean" },
@@ -38,7 +48,11 @@ function parseOptions(): ChainStackOptions {
   };
   const signers = values["paymaster-signer"] ?? [];
   for (const s of signers) if (!isAddress(s)) throw new Error(`--paymaster-signer: not an address: ${s}`);
+  const second = values["second-chain"] === undefined ? undefined : Number(values["second-chain"]);
+  if (second !== undefined && (!Number.isInteger(second) || second <= 0))
+    throw new Error(`--second-chain: not a chain id: ${values["second-chain"]}`);
   return {
+    ...(second ? { secondChain: second, secondPort: port("second-port", values["second-port"]) } : {}),
     port: port("port", values.port),
     bundlerPort: port("bundler-port", values["bundler-port"]),
     bundler: !values["no-bundler"],
@@ -93,17 +107,33 @@ function stdinIsNull(): boolean {
 }
 
 async function main(): Promise<void> {
-  const stack = await startChainStack(parseOptions());
+  const { secondChain, secondPort, ...options } = parseOptions();
+  const [stack, second] = await Promise.all([
+    startChainStack(options),
+    secondChain ? startLocalNode({ chainId: secondChain, port: secondPort }) : undefined,
+  ] as const);
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
-    void stack.stop().finally(() => process.exit(0));
+    void Promise.all([stack.stop(), (second as LocalNode | undefined)?.stop()]).finally(() =>
+      process.exit(0),
+    );
   };
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
   const { chainId, rpcUrl, bundlerUrl, entryPoint, accountFactory, paymaster, counter, timings } = stack;
-  emit({ event: "ready", chainId, rpcUrl, bundlerUrl, entryPoint, accountFactory, paymaster, counter });
+  emit({
+    event: "ready",
+    chainId,
+    rpcUrl,
+    bundlerUrl,
+    entryPoint,
+    accountFactory,
+    paymaster,
+    counter,
+    ...(second ? { secondChain: { chainId: second.chainId, rpcUrl: second.rpcUrl } } : {}),
+  });
   process.stderr.write(
     `Local chain ${rpcUrl}${bundlerUrl ? `, bundler ${bundlerUrl}` : ""}: ready in ${timings.totalMs} ms ` +
       `(hardhat ${timings.hardhatMs}, deployments ${timings.deployMs}, alto ${timings.bundlerMs})\n`,

@@ -91,7 +91,7 @@ export async function startChainStack(options: ChainStackOptions = {}): Promise<
   const started = performance.now();
   const spawned: ProcessGroup[] = [];
   let running = false;
-  const spawn = (name: string, script: string, args: string[]) => {
+  const spawn: Spawn = (name, script, args) => {
     // ALTO_LOG_LEVEL (e.g. debug: why alto refuses an operation) also shows alto's output on stderr
     const echo = name === "alto" && process.env.ALTO_LOG_LEVEL !== undefined;
     const group = spawnNodeGroup(name, script, args, { cwd: HERE, echo });
@@ -162,10 +162,10 @@ function roundTimings<T extends Record<string, number>>(timings: T): T {
 }
 
 /** The viem chain object of a local node at `rpcUrl` (viem's `hardhat` chain, without loading viem/chains). */
-export function localChain(rpcUrl: string): Chain {
+export function localChain(rpcUrl: string, id = CHAIN_ID): Chain {
   return defineChain({
-    id: CHAIN_ID,
-    name: "Hardhat",
+    id,
+    name: id === CHAIN_ID ? "Hardhat" : `Local ${id}`,
     nativeCurrency: { decimals: 18, name: "Ether", symbol: "ETH" },
     rpcUrls: { default: { http: [rpcUrl] } },
   });
@@ -199,13 +199,57 @@ async function ready(group: ProcessGroup, url: string, readyLine?: RegExp): Prom
   }
 }
 
-type Spawn = (name: string, script: string, args: string[]) => ProcessGroup;
+type Spawn = (name: string, script: string, args: string[], env?: Record<string, string>) => ProcessGroup;
 
-function startHardhat(spawn: Spawn, port: number): Promise<Started> {
+/** A bare local node (no contracts, no bundler) on its own chain id: a second network to switch to. */
+export interface LocalNode {
+  chainId: number;
+  chain: Chain;
+  rpcUrl: string;
+  publicClient: PublicClient;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a hardhat node with chain id `chainId` (the dev accounts funded, nothing deployed), about 1 s.
+ * @example
+ * const other = await startLocalNode({ chainId: 31338 });
+ * try { await wallet.switchChain(other.chainId) } finally { await other.stop() }
+ */
+export async function startLocalNode({
+  chainId,
+  port,
+}: {
+  chainId: number;
+  port?: number | undefined;
+}): Promise<LocalNode> {
+  let group: ProcessGroup | undefined;
+  const spawn: Spawn = (name, script, args, env) => {
+    group = spawnNodeGroup(name, script, args, { cwd: HERE, env: env ?? {} });
+    return group;
+  };
+  const node = await startWithPortRetry(port, (p) => startHardhat(spawn, p, chainId));
+  const chain = localChain(node.url, chainId);
+  return {
+    chainId,
+    chain,
+    rpcUrl: node.url,
+    publicClient: createPublicClient({
+      chain,
+      transport: http(node.url, { retryCount: 0 }),
+      pollingInterval: 100,
+    }),
+    stop: async () => {
+      await group?.stop();
+    },
+  };
+}
+
+function startHardhat(spawn: Spawn, port: number, chainId?: number): Promise<Started> {
   const cli = createRequire(import.meta.url).resolve("hardhat/internal/cli/cli.js");
   const args = ["node", "--config", HARDHAT_CONFIG, "--hostname", "127.0.0.1", "--port", String(port)];
   // cwd (spawnNodeGroup's HERE): inside the repository, where hardhat finds its local installation (else HH12)
-  const group = spawn("hardhat node", cli, args);
+  const group = spawn("hardhat node", cli, args, chainId ? { LATCHKEY_CHAIN_ID: String(chainId) } : {});
   return ready(group, `http://127.0.0.1:${port}`, /Started HTTP and WebSocket JSON-RPC server/);
 }
 

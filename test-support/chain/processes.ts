@@ -52,13 +52,19 @@ export function spawnNodeGroup(
   name: string,
   script: string,
   args: string[],
-  { cwd, echo = false }: { cwd: string; echo?: boolean },
+  { cwd, echo = false, env = {} }: { cwd: string; echo?: boolean; env?: Record<string, string> },
 ): ProcessGroup {
   const child = spawn(process.execPath, ["--require", ORPHAN_GUARD, script, ...args], {
     cwd,
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", NO_COLOR: "1", FORCE_COLOR: "0" },
+    env: {
+      ...process.env,
+      HARDHAT_DISABLE_TELEMETRY_PROMPT: "true",
+      NO_COLOR: "1",
+      FORCE_COLOR: "0",
+      ...env,
+    },
   });
   if (child.pid === undefined) throw new Error(`${name}: spawn failed`);
   installExitHook();

@@ -1,6 +1,8 @@
+import type { ExternalWalletsOptions } from "@latchkey/core";
 import {
   type LocaleCode,
   useAuthModal,
+  useExternalWallet,
   useLogout,
   useSignerStatus,
   useSignMessage,
@@ -11,6 +13,7 @@ import { useState } from "react";
 import { type Hex, verifyMessage, verifyTypedData } from "viem";
 import { Account } from "./Account";
 import type { DemoChain } from "./demoChain";
+import { ExternalWalletDashboard } from "./ExternalWallet";
 import { OauthModeSwitch } from "./oauthMode";
 import { SmartAccountCard } from "./SmartAccount";
 
@@ -144,6 +147,7 @@ export function App({
   onLocale,
   mailboxUrl,
   demoChain,
+  demoWallets,
 }: {
   theme: ThemeMode;
   onTheme: (t: ThemeMode) => void;
@@ -151,11 +155,14 @@ export function App({
   onLocale: (l: LocaleCode) => void;
   mailboxUrl: string;
   demoChain: DemoChain | null;
+  demoWallets: ExternalWalletsOptions | null;
 }) {
   const { openAuthModal } = useAuthModal();
   const { isConnected, isInitializing } = useSignerStatus();
   const user = useUser();
   const { logout, isPending: loggingOut } = useLogout();
+  const wallet = useExternalWallet();
+  const onWallet = !user && wallet.status === "connected" && demoWallets;
   return (
     <div className="page" data-theme={theme}>
       <nav className="nav">
@@ -189,7 +196,7 @@ export function App({
           >
             {theme === "dark" ? "☀" : "☾"}
           </button>
-          {isConnected && user ? (
+          {(isConnected && user) || onWallet ? (
             <button type="button" className="btn" onClick={() => logout()} disabled={loggingOut}>
               {loggingOut ? "Logging out…" : "Log out"}
             </button>
@@ -206,7 +213,9 @@ export function App({
         </div>
       </nav>
 
-      {isConnected && user ? (
+      {onWallet ? (
+        <ExternalWalletDashboard wallets={demoWallets} />
+      ) : isConnected && user ? (
         <main className="dashboard">
           <header className="welcome">
             <h1>Welcome{user.email ? `, ${user.email}` : ""}</h1>

@@ -6,4 +6,6 @@ interface ImportMetaEnv {
   readonly VITE_LATCHKEY_MAILBOX?: string;
   /** JSON {chainId, rpcUrl, bundlerUrl, counter, policyId?}: the dev chain `npm start` runs. */
   readonly VITE_LATCHKEY_CHAIN?: string;
+  /** JSON {chains: [{chainId, rpcUrl, name?}], walletConnect?: {projectId, relayUrl?}}: external wallets. */
+  readonly VITE_LATCHKEY_WALLETS?: string;
 }

@@ -5,6 +5,7 @@ import { AnnounceWallet } from "./AnnounceWallet";
 import { App, type ThemeMode } from "./App";
 import "./app.css";
 import { readDemoChain } from "./demoChain";
+import { readDemoWallets } from "./demoWallets";
 import { DEMO_PROVIDERS, useOauthMode } from "./oauthMode";
 
 const serviceUrl = import.meta.env.VITE_LATCHKEY_URL ?? "http://127.0.0.1:8787";
@@ -12,6 +13,8 @@ const apiKey = import.meta.env.VITE_LATCHKEY_API_KEY ?? "";
 const mailboxUrl = import.meta.env.VITE_LATCHKEY_MAILBOX ?? `${serviceUrl}/dev/mailbox`;
 // The dev chain of `npm start` (hardhat, bundler, the service's paymaster); none in a build without it.
 const demoChain = readDemoChain(import.meta.env.VITE_LATCHKEY_CHAIN);
+// External wallets on the dev chains, and WalletConnect through `npm start`'s local relay.
+const demoWallets = readDemoWallets(import.meta.env.VITE_LATCHKEY_WALLETS);
 
 function Root() {
   const [theme, setTheme] = useState<ThemeMode>(() =>
@@ -28,6 +31,7 @@ function Root() {
         appId: "dev",
         redirectUrl: `${location.origin}/`,
         ...(demoChain ? { chains: [demoChain.config] } : {}),
+        ...(demoWallets ? { externalWallets: demoWallets } : {}),
         ui: {
           illustrationStyle: "flat",
           termsUrl: "https://example.com/terms",
@@ -37,6 +41,7 @@ function Root() {
             [{ type: "email" }],
             [{ type: "passkey" }],
             DEMO_PROVIDERS.map((p) => ({ type: "social" as const, mode: oauthMode, ...p })),
+            ...(demoWallets ? [[{ type: "external_wallets" as const }]] : []),
           ],
           supportUrl: "https://example.com/support",
           addPasskeyOnSignup: true,
@@ -51,6 +56,7 @@ function Root() {
         onLocale={setLocale}
         mailboxUrl={mailboxUrl}
         demoChain={demoChain}
+        demoWallets={demoWallets}
       />
       <AuthModal />
       {demoChain && <AnnounceWallet />}

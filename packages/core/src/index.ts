@@ -35,9 +35,16 @@ export {
   completeAuthWithBundle,
 } from "./actions/completeAuthWithBundle";
 export {
+  type ConnectExternalWalletErrorType,
+  type ConnectExternalWalletParameters,
+  type ConnectExternalWalletReturnType,
+  connectExternalWallet,
+} from "./actions/connectExternalWallet";
+export {
   type DisconnectReturnType,
   disconnect,
 } from "./actions/disconnect";
+export { disconnectExternalWallet } from "./actions/disconnectExternalWallet";
 export {
   type GetMfaFactorsErrorType,
   type GetMfaFactorsReturnType,
@@ -54,6 +61,7 @@ export {
   type GetSmartAccountClientReturnType,
   getSmartAccountClient,
 } from "./actions/getSmartAccountClient";
+export { type GetWalletConnectorsReturnType, getWalletConnectors } from "./actions/getWalletConnectors";
 export {
   type ListAuthMethodsErrorType,
   type ListAuthMethodsReturnType,
@@ -110,12 +118,18 @@ export {
   type SetEmailReturnType,
   setEmail,
 } from "./actions/setEmail";
+export { signInWithEthereum } from "./actions/signInWithEthereum";
 export {
   type SignRawMessageErrorType,
   type SignRawMessageParameters,
   type SignRawMessageReturnType,
   signRawMessage,
 } from "./actions/signRawMessage";
+export {
+  type SwitchExternalWalletChainErrorType,
+  type SwitchExternalWalletChainParameters,
+  switchExternalWalletChain,
+} from "./actions/switchExternalWalletChain";
 export {
   type KitTransactionLike,
   type ReadonlyBytes,
@@ -144,6 +158,7 @@ export {
   type WaitForUserOperationTransactionReturnType,
   waitForUserOperationTransaction,
 } from "./actions/waitForUserOperationTransaction";
+export { type WatchWalletConnectorsParameters, watchWalletConnectors } from "./actions/watchWalletConnectors";
 export type { OauthMode, OauthParams } from "./authMethods/oauth/url";
 export { SignerClient, type SignerClientOptions } from "./client/signerClient";
 export type * from "./client/types";
@@ -153,8 +168,12 @@ export {
   type ApiErrorCode,
   type ConnectionErrorCode,
   type CoreErrorCode,
+  ExternalWalletError,
+  type ExternalWalletErrorCode,
+  ExternalWalletErrorMessages,
   isOauthCancelled,
   isPasskeyCancelled,
+  isUserRejected,
   LatchkeyError,
   MfaRequiredError,
   type MultiFactor,
@@ -174,6 +193,16 @@ export {
   type SmartAccountErrorCode,
   SmartAccountErrorMessages,
 } from "./errors";
+export type {
+  EoaTransactionRequest,
+  ExternalWalletChain,
+  ExternalWalletState,
+  ExternalWalletsOptions,
+  SiweOptions,
+  SiweSession,
+  WalletConnectOptions,
+  WalletConnectorInfo,
+} from "./externalWallets/types";
 export { createIframeKeyHolder, DEFAULT_IFRAME_ID, type IframeKeyHolderOptions } from "./keyHolders/iframe";
 export { createMemoryKeyHolder } from "./keyHolders/memory";
 export type { KeyHolder, KeyHolderStorage } from "./keyHolders/types";

@@ -78,10 +78,12 @@ describe("the user's smart account", () => {
     const client = await getSmartAccountClient(signer);
     await chain.fund(client.account.address, parseEther("1"));
     const before = await counterValue();
-    const { hash, request } = await sendUserOperation(signer, {
+    const sent = await sendUserOperation(signer, {
       uo: { target: chain.counter, data: increment },
       waitForTxn: true,
     });
+    if (sent.kind !== "userOperation") throw new Error("expected a user operation");
+    const { hash, request } = sent;
     const receipt = await chain.publicClient.getTransactionReceipt({ hash });
     expect(receipt.status).toBe("success");
     expect(request.sender).toBe(client.account.address);
@@ -99,6 +101,7 @@ describe("the user's smart account", () => {
       ],
     });
     expect(batch.hash).toMatch(/^0x[0-9a-f]{64}$/);
+    if (batch.kind !== "userOperation") throw new Error("expected a user operation");
     expect(batch.request.factory).toBeUndefined();
     const tx = await waitForUserOperationTransaction(signer, { hash: batch.hash });
     expect((await chain.publicClient.getTransactionReceipt({ hash: tx })).status).toBe("success");

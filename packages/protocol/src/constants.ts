@@ -26,3 +26,11 @@ export const TEMPORARY_SESSION_SUFFIX = ":temporary";
 export const SDK_VERSION_HEADER = "X-Latchkey-Version";
 export const EVM_DERIVATION_PATH = "m/44'/60'/0'/0/0";
 export const SOLANA_DERIVATION_PATH = "m/44'/501'/0'/0'";
+/** Sign-In with Ethereum (EIP-4361): how long a nonce from `/v1/siwe/nonce` can be verified, once. */
+export const SIWE_NONCE_TTL_MS = 5 * 60 * 1000;
+/** The longest life of a SIWE session token; a message's earlier `Expiration Time` shortens it. */
+export const SIWE_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+/** The longest SIWE message `/v1/siwe/verify` reads, in characters. */
+export const SIWE_MESSAGE_MAX_LENGTH = 4096;
+/** How far in the future a SIWE message's `Issued At` may be (clocks disagree a little). */
+export const SIWE_MAX_CLOCK_SKEW_MS = 60 * 1000;

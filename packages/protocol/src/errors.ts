@@ -52,11 +52,37 @@ export const ErrorCode = {
   STAMP_WRONG_OPERATION: "STAMP_WRONG_OPERATION",
   EMAIL_IN_USE: "EMAIL_IN_USE",
   INVALID_VERIFICATION_TOKEN: "INVALID_VERIFICATION_TOKEN",
+  /** Sign-In with Ethereum: the message is not an EIP-4361 message. */
+  SIWE_INVALID_MESSAGE: "SIWE_INVALID_MESSAGE",
+  /** The message's nonce was never issued, or was issued to another app. */
+  SIWE_NONCE_UNKNOWN: "SIWE_NONCE_UNKNOWN",
+  /** The message's nonce was presented before (a nonce is spent the first time, whatever the outcome). */
+  SIWE_NONCE_USED: "SIWE_NONCE_USED",
+  /** The message's nonce is past its life (`SIWE_NONCE_TTL_MS`). */
+  SIWE_NONCE_EXPIRED: "SIWE_NONCE_EXPIRED",
+  /** The message's address or chain is not the one its nonce was issued for. */
+  SIWE_NONCE_MISMATCH: "SIWE_NONCE_MISMATCH",
+  /** The message's `domain` is not the host of one of the app's allowed origins. */
+  SIWE_DOMAIN_NOT_ALLOWED: "SIWE_DOMAIN_NOT_ALLOWED",
+  /** The message's `URI` is not on one of the app's allowed origins. */
+  SIWE_URI_NOT_ALLOWED: "SIWE_URI_NOT_ALLOWED",
+  /** The chain is not one the service is configured for. */
+  SIWE_CHAIN_NOT_SUPPORTED: "SIWE_CHAIN_NOT_SUPPORTED",
+  /** The message's `Expiration Time` has passed. */
+  SIWE_MESSAGE_EXPIRED: "SIWE_MESSAGE_EXPIRED",
+  /** The message's `Not Before` is still ahead, or its `Issued At` is in the future. */
+  SIWE_MESSAGE_NOT_YET_VALID: "SIWE_MESSAGE_NOT_YET_VALID",
+  /** Not the address's signature: not its key's (EOA), nor accepted by its contract (ERC-1271/6492). */
+  SIWE_INVALID_SIGNATURE: "SIWE_INVALID_SIGNATURE",
+  /** A SIWE session token that this service did not issue to this app, or that has expired. */
+  SIWE_TOKEN_INVALID: "SIWE_TOKEN_INVALID",
+  /** The chain's node did not answer while a contract wallet's signature was being checked: try again. */
+  CHAIN_UNAVAILABLE: "CHAIN_UNAVAILABLE",
   INTERNAL: "INTERNAL",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
 
 /**
  * The HTTP status of each code: one table, so a code always answers the same status and a new code
@@ -112,6 +138,19 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   STAMP_WRONG_OPERATION: 400,
   EMAIL_IN_USE: 409,
   INVALID_VERIFICATION_TOKEN: 400,
+  SIWE_INVALID_MESSAGE: 400,
+  SIWE_NONCE_UNKNOWN: 400,
+  SIWE_NONCE_USED: 400,
+  SIWE_NONCE_EXPIRED: 400,
+  SIWE_NONCE_MISMATCH: 400,
+  SIWE_DOMAIN_NOT_ALLOWED: 403,
+  SIWE_URI_NOT_ALLOWED: 403,
+  SIWE_CHAIN_NOT_SUPPORTED: 400,
+  SIWE_MESSAGE_EXPIRED: 400,
+  SIWE_MESSAGE_NOT_YET_VALID: 400,
+  SIWE_INVALID_SIGNATURE: 401,
+  SIWE_TOKEN_INVALID: 401,
+  CHAIN_UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 

@@ -1,4 +1,9 @@
-import { createSigner, type Signer, type SmartAccountChainConfig } from "@latchkey/core";
+import {
+  createSigner,
+  type ExternalWalletsOptions,
+  type Signer,
+  type SmartAccountChainConfig,
+} from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { type ResolvedUiConfig, resolveUiConfig } from "./config";
@@ -25,6 +30,11 @@ export interface LatchkeyConfig {
    * v0.8; `policyId` names a sponsorship policy of this app on the service). The first is the default.
    */
   chains?: readonly SmartAccountChainConfig[];
+  /**
+   * External wallets (EOA): injected wallets the page announces and WalletConnect (`{ walletConnect:
+   * { projectId, relayUrl? } }`); users connect them from an `external_wallets` section of the modal.
+   */
+  externalWallets?: ExternalWalletsOptions;
   ui?: UiConfig;
 }
 
@@ -93,6 +103,7 @@ export function LatchkeyProvider({
         ...(config.appId ? { appId: config.appId } : {}),
         ...(config.redirectUrl ? { redirectUrl: config.redirectUrl } : {}),
         ...(config.chains ? { chains: config.chains } : {}),
+        ...externalWalletsOf(config),
       });
     const store = createAuthUiStore();
     // The latest `ui` and texts, for the flow: it outlives a render.
@@ -126,6 +137,13 @@ export function LatchkeyProvider({
       {children}
     </LatchkeyContext.Provider>
   );
+}
+
+/** The signer's external wallets: as configured, or the defaults when the modal has a wallet section. */
+function externalWalletsOf(config: LatchkeyConfig): { externalWallets?: ExternalWalletsOptions } {
+  if (config.externalWallets) return { externalWallets: config.externalWallets };
+  const wanted = config.ui?.sections?.some((s) => s.some((m) => m.type === "external_wallets"));
+  return wanted ? { externalWallets: {} } : {};
 }
 
 /** The locale object for the `locale` prop: a shipped one by code is loaded after mount. */

@@ -8,6 +8,7 @@ export type { AuthStep, AuthStepStatus, AuthStepType } from "./flow/step";
 export { useAuthError } from "./hooks/useAuthError";
 export { useAuthenticate } from "./hooks/useAuthenticate";
 export { useAuthModal } from "./hooks/useAuthModal";
+export { useExternalWallet } from "./hooks/useExternalWallet";
 export { useLogout } from "./hooks/useLogout";
 export { useRemoveEmail } from "./hooks/useRemoveEmail";
 export { type UseSendUserOperationOptions, useSendUserOperation } from "./hooks/useSendUserOperation";
@@ -17,9 +18,11 @@ export { type UseSignerStatusResult, useSignerStatus } from "./hooks/useSignerSt
 export { useSignMessage } from "./hooks/useSignMessage";
 export { type UseSignTypedDataReturnType, useSignTypedData } from "./hooks/useSignTypedData";
 export { type UseSmartAccountClientResult, useSmartAccountClient } from "./hooks/useSmartAccountClient";
+export { useSwitchExternalWalletChain } from "./hooks/useSwitchExternalWalletChain";
 export { useUser } from "./hooks/useUser";
 export { useWaitForUserOperationTransaction } from "./hooks/useWaitForUserOperationTransaction";
 export { type AuthenticateVariables, authenticateMutationOptions } from "./query/authenticate";
+export { switchExternalWalletChainMutationOptions } from "./query/externalWallet";
 export { logoutMutationOptions } from "./query/logout";
 export { type SignMessageVariables, signMessageMutationOptions } from "./query/signMessage";
 export { type SignTypedDataVariables, signTypedDataMutationOptions } from "./query/signTypedData";
@@ -29,6 +32,7 @@ export type {
   AuthEventName,
   AuthSection,
   EmailSection,
+  ExternalWalletsSection,
   IllustrationStyle,
   OauthConfig,
   PasskeySection,

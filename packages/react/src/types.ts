@@ -36,11 +36,21 @@ export interface SocialSection extends OauthConfig {
   mode?: "popup" | "redirect";
 }
 
-/** One sign-in method in a section of the modal: email, passkey or a social provider. */
-export type AuthSection = EmailSection | PasskeySection | SocialSection;
+/**
+ * External wallets (spec §1 "External wallet (EOA)"): a button that opens the wallet list, with every
+ * wallet the page announces (EIP-6963) and WalletConnect when the provider's `externalWallets` has it.
+ */
+export interface ExternalWalletsSection {
+  type: "external_wallets";
+  /** The button's label (default 'Continue with a wallet'). */
+  label?: string;
+}
+
+/** One sign-in method in a section of the modal: email, passkey, a social provider or external wallets. */
+export type AuthSection = EmailSection | PasskeySection | SocialSection | ExternalWalletsSection;
 
 /** Analytics events of the modal (spec §7). */
-export type AuthEventName = "add_passkey_on_signup_success" | "add_passkey_on_signup_skip";
+export type AuthEventName = "eoa_connected" | "add_passkey_on_signup_success" | "add_passkey_on_signup_skip";
 
 /** The look of the modal's illustrations. */
 export type IllustrationStyle = "outline" | "linear" | "filled" | "flat";

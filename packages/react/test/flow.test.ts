@@ -164,7 +164,12 @@ describe("the step machine (spec §4)", () => {
     store.setState({ step: { type: "otp_verify", email: "a@b.co" } });
     transitions.navigation.back();
     expect(store.getState()).toEqual({ isOpen: true, step: { type: "initial" } });
-    store.setState({ step: { type: "wallet_connect" } });
+    store.setState({
+      step: {
+        type: "wallet_connect",
+        connector: { id: "walletConnect", name: "WalletConnect", type: "walletConnect" },
+      },
+    });
     transitions.navigation.back();
     expect(store.getState().step.type).toBe("pick_eoa");
     store.setState({ step: { type: "otp_verify", email: "a@b.co" } });

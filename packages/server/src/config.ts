@@ -66,7 +66,8 @@ export const ENTRY_POINT_V08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
 export const SIMPLE_ACCOUNT_FACTORY_V08 = "0x13E9ed32155810FDbd067D4522C492D6f68E5944";
 
 /**
- * A chain the service talks to for sponsorship: its JSON-RPC node, the EntryPoint v0.8 and the account
+ * A chain the service talks to for sponsorship and Sign-In with Ethereum: its JSON-RPC node (which also
+ * checks contract wallets' SIWE signatures, ERC-1271 and ERC-6492), the EntryPoint v0.8 and the account
  * factory user operations are checked against, and the verifying paymaster (Pimlico SingletonPaymasterV8)
  * whose signer the service holds (`latchkey paymaster-signer` prints its address).
  */
@@ -193,6 +194,10 @@ export const rateLimitsSchema = z.object({
   signupsPerIp: z.number().int().positive().default(100),
   /** Social sign-ins started (prepare-oauth) from one IP per window. */
   oauthPreparesPerIp: z.number().int().positive().default(300),
+  /** Sign-In with Ethereum nonces issued to one IP per window (each is a row until it expires). */
+  siweNoncesPerIp: z.number().int().positive().default(300),
+  /** SIWE messages verified for one IP per window (a contract wallet's signature costs a chain call). */
+  siweVerificationsPerIp: z.number().int().positive().default(300),
 });
 export type RateLimits = z.infer<typeof rateLimitsSchema>;
 
@@ -208,7 +213,10 @@ export const fileConfigSchema = z.object({
   trustProxy: z.boolean().optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   apps: z.array(appConfigSchema).default([]),
-  /** EVM chains for sponsorship (each app's policies name one by chainId). */
+  /**
+   * EVM chains for sponsorship (each app's policies name one by chainId) and Sign-In with Ethereum (when
+   * any is listed, only these chains may sign in; their nodes check contract wallets' signatures).
+   */
   chains: chainsSchema.default([]),
 });
 export type FileConfig = z.infer<typeof fileConfigSchema>;

@@ -66,11 +66,11 @@ export interface ServiceContext {
   wallets: { derive(mnemonic: string): Promise<DerivedAccount[]> };
   caches: ServiceCaches;
   dev: boolean;
-  /** EVM chains the service reads for sponsorship, by chain id. */
+  /** EVM chains the service reads for sponsorship and SIWE contract-wallet signatures, by chain id. */
   chains: ReadonlyMap<number, ConfiguredChain>;
   /** Keys the service itself holds (the paymaster signer), created on first use, sealed at rest. */
   serviceKeys: ServiceKeys;
-  /** The service's public base URL (OAuth callback); otherwise taken from each request. */
+  /** The service's public base URL (OAuth callback, SIWE tokens' `iss`); else taken from each request. */
   publicUrl?: string;
   /** Appends to the audit log; `into` lets a transaction write it with the change it records. */
   audit(event: string, fields: AuditFields, into?: Db): Promise<void>;

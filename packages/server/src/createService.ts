@@ -35,13 +35,16 @@ export interface ServiceOptions {
   mailFrom?: string;
   rateLimits?: Partial<RateLimits>;
   apps?: AppConfig[];
-  /** EVM chains for gas sponsorship: JSON-RPC URL, EntryPoint v0.8, account factory, paymaster. */
+  /**
+   * EVM chains for gas sponsorship (JSON-RPC URL, EntryPoint v0.8, account factory, paymaster) and Sign-In
+   * with Ethereum (when set, only these chains sign in; their nodes check contract wallets' signatures).
+   */
   chains?: ChainConfig[];
   logLevel?: string;
   /** Where log lines go (default stdout). */
   logStream?: NodeJS.WritableStream;
   trustProxy?: boolean;
-  /** The service's public base URL, e.g. https://auth.example.com (used for the OAuth callback). */
+  /** The service's public base URL, e.g. https://auth.example.com: the OAuth callback, SIWE tokens' `iss`. */
   publicUrl?: string;
   /** Where dev files live (master key, dev API key). */
   dataDir?: string;

@@ -1,6 +1,9 @@
 import type { Hex } from "viem";
 import type { SignerError } from "../errors";
+import { ExternalWalletError } from "../errors/externalWallet";
 import type { SmartAccountError } from "../errors/smartAccount";
+import { loadExternalWallets } from "../externalWallets/load";
+import type { EoaTransactionRequest } from "../externalWallets/types";
 import type { SignerBase } from "../signer/types";
 import { chainConfigFor } from "../smartAccounts/chainConfig";
 import type { PaymasterServiceInput, SentUserOperation, UserOperationInput } from "../smartAccounts/types";
@@ -22,13 +25,18 @@ export interface SendUserOperationParameters {
   /** How long `waitForTxn` waits, in ms (viem's default otherwise). */
   timeout?: number;
 }
-/** The operation's hash (its transaction's hash with `waitForTxn`) and the signed operation sent. */
-export interface SendUserOperationReturnType {
-  hash: Hex;
-  request: SentUserOperation;
-}
+/**
+ * The operation's hash (its transaction's hash with `waitForTxn`) and the signed operation sent; from an
+ * external wallet, the transaction's hash and the transaction (`kind: "transaction"`).
+ */
+export type SendUserOperationReturnType =
+  | { kind: "userOperation"; hash: Hex; request: SentUserOperation }
+  | { kind: "transaction"; hash: Hex; request: EoaTransactionRequest };
 /** The errors `sendUserOperation` may throw (discriminate on `code`). */
-export type SendUserOperationErrorType = SignerError<"NOT_AUTHENTICATED"> | SmartAccountError;
+export type SendUserOperationErrorType =
+  | SignerError<"NOT_AUTHENTICATED">
+  | SmartAccountError
+  | ExternalWalletError;
 
 /**
  * Sends a user operation from the signed-in user's smart account: prepared by the bundler (gas, nonce),
@@ -36,6 +44,10 @@ export type SendUserOperationErrorType = SignerError<"NOT_AUTHENTICATED"> | Smar
  * operation deploys the account. Fails with a `SmartAccountError`: no chain configured (missing client),
  * a revert with its reason, no funds for gas, a refused sponsorship, or a failed wait that carries the
  * operation's hash.
+ *
+ * Connected to an external wallet (and not signed in with the embedded one), a single call is sent from
+ * the wallet as a plain transaction; a batch or hex call data is refused (EOA_USER_OPERATION_UNSUPPORTED,
+ * spec §5).
  *
  * @example
  * const { hash } = await sendUserOperation(signer, {
@@ -47,6 +59,25 @@ export async function sendUserOperation(
   signer: SignerBase,
   params: SendUserOperationParameters,
 ): Promise<SendUserOperationReturnType> {
+  const state = signer.store.getState();
+  if (state.externalWallet.status === "connected" && !state.user) {
+    const { uo } = params;
+    if (typeof uo === "string" || Array.isArray(uo))
+      throw new ExternalWalletError("EOA_USER_OPERATION_UNSUPPORTED");
+    const call = uo as Exclude<typeof uo, string | readonly unknown[]>;
+    const runtime = await loadExternalWallets(signer);
+    const sent = await runtime.sendTransaction(
+      {
+        to: call.target,
+        ...(call.data ? { data: call.data } : {}),
+        ...(call.value !== undefined ? { value: call.value } : {}),
+        ...(params.chainId !== undefined ? { chainId: params.chainId } : {}),
+      },
+      params.waitForTxn ?? false,
+      params.timeout,
+    );
+    return { kind: "transaction", ...sent };
+  }
   const client = await getSmartAccountClient(signer, { chainId: params.chainId });
   const config = chainConfigFor(signer, params.chainId);
   const { sendPreparedUserOperation, waitForTransaction } = await import("../smartAccounts/send");
@@ -58,6 +89,10 @@ export async function sendUserOperation(
     params.policyId,
     params.paymasterService,
   );
-  if (!params.waitForTxn) return sent;
-  return { hash: await waitForTransaction(client, sent.hash, params.timeout), request: sent.request };
+  if (!params.waitForTxn) return { kind: "userOperation", ...sent };
+  return {
+    kind: "userOperation",
+    hash: await waitForTransaction(client, sent.hash, params.timeout),
+    request: sent.request,
+  };
 }

@@ -175,6 +175,16 @@ export class SignerClient {
 
   // ---- signer API (DESIGN §3.1) ----
 
+  /** A single-use Sign-In with Ethereum nonce for this app, address and chain (EIP-4361). */
+  siweNonce(params: { address: `0x${string}`; chainId: number }) {
+    return this.call(signerRoutes.siweNonce, params);
+  }
+
+  /** Verifies a signed SIWE message; answers the service's token for the app's backend. */
+  siweVerify(params: { message: string; signature: `0x${string}` }) {
+    return this.call(signerRoutes.siweVerify, params);
+  }
+
   signerConfig(): Promise<SignerConfigResponse> {
     return this.call(signerRoutes.signerConfig, {});
   }

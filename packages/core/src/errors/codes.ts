@@ -62,6 +62,28 @@ export const SmartAccountErrorMessages = {
 /** Codes of smart-account errors (`SmartAccountError`). */
 export type SmartAccountErrorCode = keyof typeof SmartAccountErrorMessages;
 
+/** External wallets (EOA): the spec's wallet and WalletConnect texts (§8), and the connector errors. */
+export const ExternalWalletErrorMessages = {
+  WALLET_CONNECTION_FAILED: "The wallet's connection failed or was canceled.",
+  USER_REJECTED: "User rejected the request.",
+  WALLET_CONNECTION_TIMEOUT: "It looks like you need more time.",
+  WALLETCONNECT_CONFIG_MISSING: "The WalletConnect configuration is missing or incorrect.",
+  WALLET_CHAIN_UNSUPPORTED: "The connected wallet does not support this network",
+  CHAIN_NOT_CONFIGURED: "Chain not configured",
+  CONNECTOR_ALREADY_CONNECTED: "Connector already connected",
+  CONNECTOR_NOT_CONNECTED: "Connector not connected",
+  PROVIDER_NOT_FOUND: "Provider not found",
+  NO_CHAINS_ON_CONNECTOR: "No chains found on connector",
+  SWITCH_CHAIN_NOT_SUPPORTED: "The connector does not support programmatic chain switching",
+  CONNECTOR_CHAIN_MISMATCH: "The connector's chain differs from the connection's chain",
+  EXTERNAL_WALLET_NOT_CONNECTED: "No external wallet is connected",
+  EOA_USER_OPERATION_UNSUPPORTED:
+    "Batch and hex user operations cannot be sent from an external wallet: send one call {target, data, value}",
+  SIWE_FAILED: "Sign-In with Ethereum failed",
+} as const;
+/** Codes of external-wallet errors (`ExternalWalletError`). */
+export type ExternalWalletErrorCode = keyof typeof ExternalWalletErrorMessages;
+
 /**
  * The auth frame did not load in time, loaded but did not answer (`FRAME_UNAVAILABLE`: refused by its
  * frame-ancestors, a wrong URL, or this page's origin is not allowed), was closed, or failed in a way the
@@ -84,6 +106,7 @@ export type CoreErrorCode =
   | PasskeyErrorCode
   | OauthErrorCode
   | SmartAccountErrorCode
+  | ExternalWalletErrorCode
   | "OAUTH_FAILED"
   | "ACTIVITY_FAILED"
   | FrameErrorCode

@@ -4,6 +4,8 @@ export {
   type ApiErrorCode,
   type ConnectionErrorCode,
   type CoreErrorCode,
+  type ExternalWalletErrorCode,
+  ExternalWalletErrorMessages,
   type FrameErrorCode,
   type OauthErrorCode,
   OauthErrorMessages,
@@ -14,6 +16,7 @@ export {
   type SmartAccountErrorCode,
   SmartAccountErrorMessages,
 } from "./codes";
+export { ExternalWalletError, isUserRejected } from "./externalWallet";
 export { isOauthCancelled, OauthCancelledError, OauthError } from "./oauth";
 export { isPasskeyCancelled, PasskeyCancelledError, PasskeyError } from "./passkey";
 export { MfaRequiredError, SignerError } from "./signer";

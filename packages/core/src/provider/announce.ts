@@ -1,5 +1,7 @@
 import type { EIP1193Provider } from "viem";
 
+import { markOwnProvider } from "../externalWallets/discovery";
+
 /** EIP-6963's description of a wallet: a per-session UUID, its name, a square icon (data URI), its rdns. */
 export interface Eip6963ProviderInfo {
   uuid: string;
@@ -68,6 +70,8 @@ export function announceEip1193Provider(
     icon: options.info?.icon ?? LATCHKEY_ICON,
     rdns: options.info?.rdns ?? LATCHKEY_RDNS,
   });
+  // The embedded wallet is not an external wallet to sign in with: the modal's wallet list skips it.
+  markOwnProvider(provider);
   const detail = Object.freeze({ info, provider });
   const announce = () => {
     target.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail }));

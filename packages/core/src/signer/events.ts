@@ -1,4 +1,5 @@
 import type { AuthMethods } from "../client/types";
+import type { WalletConnectorInfo } from "../externalWallets/types";
 import type { User } from "../session/types";
 import type { SignerStatus } from "./status";
 
@@ -29,6 +30,8 @@ export interface SignerEvents {
   oauthProviderAdded: { providerName: string; oauthProviders: AuthMethods["oauthProviders"] };
   statusChanged: SignerStatus;
   errorChanged: SignerStateError | null;
+  /** An external wallet connected (and signed the SIWE message when on): spec §7 `eoa_connected`. */
+  externalWalletConnected: { address: `0x${string}`; chainId: number; connector: WalletConnectorInfo };
   /** The user changed: signed in, signed out, or the same session with new user data. */
   userChanged: User | null;
 }

@@ -105,6 +105,7 @@ export class Signer implements SignerBase {
       lifecycle: createLifecycle(this),
       authMethods: createAuthMethods(),
       smartAccountClients: new Map(),
+      lazy: {},
     };
     deriveEvents(this.store, emitter);
   }

@@ -6,7 +6,13 @@ import type { SignerBase, SignerState } from "./types";
 
 /** A signer before `init()`: nobody signed in yet, status INITIALIZING. */
 export function initialSignerState(): SignerState {
-  return { user: null, status: SignerStatus.INITIALIZING, error: null, mfaStatus: { mfaRequired: false } };
+  return {
+    user: null,
+    status: SignerStatus.INITIALIZING,
+    error: null,
+    mfaStatus: { mfaRequired: false },
+    externalWallet: { status: "disconnected" },
+  };
 }
 
 /** An error as the state keeps it: plain data, with the stable `code` of a LatchkeyError. */

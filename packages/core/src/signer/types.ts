@@ -2,6 +2,11 @@ import type { EmailMode } from "@latchkey/protocol";
 import type { OauthParams } from "../authMethods/oauth/url";
 import type { SignerClient } from "../client/signerClient";
 import type { MultiFactorCode, PasskeyCredentials } from "../client/types";
+import type {
+  ExternalWalletState,
+  ExternalWalletsOptions,
+  ExternalWalletsRuntime,
+} from "../externalWallets/types";
 import type { KeyHolder } from "../keyHolders/types";
 import type { Clock } from "../session/clock";
 import type { SessionEventTarget, SessionManager } from "../session/sessionManager";
@@ -53,6 +58,11 @@ export interface SignerOptions {
    * policy. The first is the default for `sendUserOperation`.
    */
   chains?: readonly SmartAccountChainConfig[];
+  /**
+   * External wallets (EOA): injected wallets the page announces (EIP-6963) and WalletConnect. Their
+   * chains are `chains` unless `externalWallets.chains` says otherwise.
+   */
+  externalWallets?: ExternalWalletsOptions;
 }
 
 /** What the signer's store holds (spec §3); `signer.getState()` answers it. */
@@ -64,6 +74,8 @@ export interface SignerState {
   isNewUser?: boolean;
   otpId?: string;
   authLinkingStatus?: { email: string; providerName?: string; idToken: string };
+  /** The external wallet (EOA) connection: its status, wallet, account, chain and SIWE proof. */
+  externalWallet: ExternalWalletState;
 }
 
 /** Sign in by email: a code or a magic link is mailed (new users are signed up). */
@@ -221,6 +233,8 @@ export interface SignerInternals {
   readonly authMethods: SignerAuthMethods;
   /** Smart-account clients made so far, by `chainId:ownerAddress` (smartAccounts/ loads them lazily). */
   readonly smartAccountClients: Map<string, Promise<LatchkeySmartAccountClient>>;
+  /** Parts loaded on first use: the external wallets' runtime (wagmi and the connectors). */
+  readonly lazy: { externalWallets?: Promise<ExternalWalletsRuntime> };
 }
 
 /**

@@ -7,6 +7,7 @@ import { prepareOauthRequestSchema } from "./oauth";
 import { passkeySignupRequestSchema } from "./passkeys";
 import { type SignerEndpointName, signerRoutes } from "./routes";
 import { listAuthMethodsSchema, signerConfigRequestSchema } from "./session";
+import { siweNonceRequestSchema, siweSessionRequestSchema, siweVerifyRequestSchema } from "./siwe";
 import { stampedRequestBodySchema } from "./stampedRequest";
 
 /**
@@ -33,6 +34,9 @@ export const signerApi = {
   authVerifyMultiFactor: withSchema(signerRoutes.authVerifyMultiFactor, mfaVerifySchema),
   authDeleteMultiFactors: withSchema(signerRoutes.authDeleteMultiFactors, mfaDeleteSchema),
   authValidateMultiFactors: withSchema(signerRoutes.authValidateMultiFactors, mfaValidateSchema),
+  siweNonce: withSchema(signerRoutes.siweNonce, siweNonceRequestSchema),
+  siweVerify: withSchema(signerRoutes.siweVerify, siweVerifyRequestSchema),
+  siweSession: withSchema(signerRoutes.siweSession, siweSessionRequestSchema),
 } as const satisfies Record<SignerEndpointName, Endpoint>;
 export type SignerApi = typeof signerApi;
 
@@ -46,4 +50,5 @@ export * from "./responses";
 export * from "./routes";
 export * from "./session";
 export * from "./signing";
+export * from "./siwe";
 export * from "./stampedRequest";

@@ -15,6 +15,7 @@ import type { PrepareOauthResponse } from "./oauth";
 import type { RouteResponse, SignerEndpointName, SignerRoutes } from "./routes";
 import type { AddOauthProviderResponse, AuthMethods, SignerConfigResponse, WhoamiResponse } from "./session";
 import type { SignPayloadResponse } from "./signing";
+import type { SiweNonceResponse, SiweSessionResponse, SiweVerifyResponse } from "./siwe";
 
 /**
  * The signer API's answers as schemas (DESIGN §3.1), each checked against the interface the route declares
@@ -159,6 +160,31 @@ export const validateMultiFactorsResponseSchema = schemaFor<ValidateMultiFactors
   }),
 );
 
+/** `/v1/siwe/nonce`: a single-use nonce and its life. */
+export const siweNonceResponseSchema = schemaFor<SiweNonceResponse>()(
+  z.object({ nonce: z.string(), issuedAt: z.iso.datetime(), expirationTime: z.iso.datetime() }),
+);
+
+/** `/v1/siwe/verify`: the session token and who it names. */
+export const siweVerifyResponseSchema = schemaFor<SiweVerifyResponse>()(
+  z.object({
+    token: z.string(),
+    address: z.string(),
+    chainId: z.number().int(),
+    expiresAt: z.iso.datetime(),
+  }),
+);
+
+/** `/v1/siwe/session`: what a valid session token says. */
+export const siweSessionResponseSchema = schemaFor<SiweSessionResponse>()(
+  z.object({
+    address: z.string(),
+    chainId: z.number().int(),
+    appId: z.string(),
+    expiresAt: z.iso.datetime(),
+  }),
+);
+
 /** Every signer-API route's answer (2xx), by route name: checked against the table's response types. */
 export const signerResponses = {
   signerConfig: signerConfigResponseSchema,
@@ -180,6 +206,9 @@ export const signerResponses = {
   authVerifyMultiFactor: multiFactorsResponseSchema,
   authDeleteMultiFactors: multiFactorsResponseSchema,
   authValidateMultiFactors: validateMultiFactorsResponseSchema,
+  siweNonce: siweNonceResponseSchema,
+  siweVerify: siweVerifyResponseSchema,
+  siweSession: siweSessionResponseSchema,
 } as const satisfies { [N in SignerEndpointName]: z.ZodType<RouteResponse<SignerRoutes[N]>> };
 
 /** Body of every non-2xx answer of the signer API: `{error, code, data?}`. */

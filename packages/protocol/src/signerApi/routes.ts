@@ -42,6 +42,14 @@ import type {
   WhoamiResponse,
 } from "./session";
 import type { SignPayloadResponse } from "./signing";
+import type {
+  SiweNonceResponse,
+  SiweSessionResponse,
+  SiweVerifyResponse,
+  siweNonceRequestSchema,
+  siweSessionRequestSchema,
+  siweVerifyRequestSchema,
+} from "./siwe";
 import type { stampedRequestBodySchema } from "./stampedRequest";
 
 /**
@@ -63,6 +71,8 @@ export interface StampedBinding {
 export interface Route<Request = unknown, Response = unknown> {
   path: `/v1/${string}`;
   stamped?: StampedBinding;
+  /** Called by the app's backend (server to server, with its API key), never by the browser client. */
+  backendOnly?: true;
   /** Type-level only: the JSON body the endpoint takes. */
   readonly _request?: Request;
   /** Type-level only: what the endpoint answers. */
@@ -76,6 +86,7 @@ export type RouteResponse<R> = R extends Route<unknown, infer S> ? S : never;
 const route = <Schema extends z.ZodType, Response>(r: {
   path: `/v1/${string}`;
   stamped?: StampedBinding;
+  backendOnly?: true;
 }): Route<z.input<Schema>, Response> => r;
 
 /** Query types of the signer API's own read-only stamped calls (beside the key-management ones). */
@@ -88,7 +99,8 @@ const WHOAMI_URL = "/public/v1/query/whoami";
 
 /**
  * Every signer-API route: the one table the client calls from and the server registers routes from (a
- * test checks that every entry has a route, and the client calls nothing else).
+ * test checks that every entry has a route, and the client calls nothing else, and every entry but the
+ * `backendOnly` ones).
  */
 export const signerRoutes = {
   signerConfig: route<typeof signerConfigRequestSchema, SignerConfigResponse>({ path: "/v1/signer-config" }),
@@ -159,6 +171,12 @@ export const signerRoutes = {
   }),
   authValidateMultiFactors: route<typeof mfaValidateSchema, ValidateMultiFactorsResponse>({
     path: "/v1/auth-validate-multi-factors",
+  }),
+  siweNonce: route<typeof siweNonceRequestSchema, SiweNonceResponse>({ path: "/v1/siwe/nonce" }),
+  siweVerify: route<typeof siweVerifyRequestSchema, SiweVerifyResponse>({ path: "/v1/siwe/verify" }),
+  siweSession: route<typeof siweSessionRequestSchema, SiweSessionResponse>({
+    path: "/v1/siwe/session",
+    backendOnly: true,
   }),
 } as const;
 export type SignerRoutes = typeof signerRoutes;

@@ -20,6 +20,7 @@ export function ConnectionError({
   body,
   icon,
   onRetry,
+  retryLabel,
   onAnotherMethod,
   onSkip,
 }: {
@@ -27,6 +28,8 @@ export function ConnectionError({
   body: string;
   icon?: ReactNode;
   onRetry: () => void;
+  /** The retry button's label: 'Try again' by default. */
+  retryLabel?: string;
   onAnotherMethod?: () => void;
   onSkip?: () => void;
 }) {
@@ -41,7 +44,7 @@ export function ConnectionError({
       </p>
       <div className="lk-actions">
         <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry}>
-          {texts.tryAgain}
+          {retryLabel ?? texts.tryAgain}
         </button>
         {onAnotherMethod && (
           <button type="button" className="lk-btn lk-btn-secondary" onClick={onAnotherMethod}>

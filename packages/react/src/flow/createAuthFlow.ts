@@ -1,4 +1,4 @@
-import type { Signer } from "@latchkey/core";
+import type { Signer, WalletConnectorInfo } from "@latchkey/core";
 import type { ResolvedUiConfig } from "../config";
 import { enTexts } from "../texts/en";
 import type { Texts } from "../texts/types";
@@ -36,9 +36,9 @@ export interface AuthFlow {
   readonly getTexts: () => Texts;
   readonly setTimer: (fn: () => void, ms: number) => unknown;
   /** In-flight attempts, one per kind: a new one aborts the previous (flow/internals.ts). */
-  readonly attempts: { passkey?: AbortController; oauth?: AbortController };
+  readonly attempts: { passkey?: AbortController; oauth?: AbortController; wallet?: AbortController };
   /** What the last attempt of each kind asked for: Try again repeats it. */
-  readonly last: { passkey?: PasskeyRequest; oauth?: SocialSection };
+  readonly last: { passkey?: PasskeyRequest; oauth?: SocialSection; wallet?: WalletConnectorInfo };
   /** The email mode of the service's signer config: asked once, asked again after a failure. */
   emailMode: Promise<EmailMode> | undefined;
   /**

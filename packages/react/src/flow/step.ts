@@ -1,3 +1,4 @@
+import type { WalletConnectorInfo } from "@latchkey/core";
 import type { OauthConfig } from "../types";
 
 /** Where a step is: waiting for the user, verifying, or done. */
@@ -27,9 +28,12 @@ export type AuthStep =
   | { type: "email_completing" }
   /** The provider being signed in with. */
   | { type: "oauth_completing"; config: OauthConfig; error?: Error }
+  /** The wallet list. */
   | { type: "pick_eoa" }
-  | { type: "eoa_connect" }
-  | { type: "wallet_connect" }
+  /** An injected wallet is asked to connect (and to sign the SIWE message). */
+  | { type: "eoa_connect"; connector: WalletConnectorInfo; error?: Error }
+  /** WalletConnect: the pairing `uri` as a QR code once the relay gave it. */
+  | { type: "wallet_connect"; connector: WalletConnectorInfo; uri?: string; error?: Error }
   | { type: "complete" };
 
 /** Steps of the modal (spec §2). */

@@ -1,5 +1,6 @@
 import { Fragment, type ReactNode } from "react";
 import { EmailForm } from "../components/EmailForm";
+import { ExternalWalletsButton } from "../components/ExternalWalletsButton";
 import { AlertIcon } from "../components/icons";
 import { PasskeyButtons } from "../components/PasskeyButtons";
 import { SocialButtons } from "../components/SocialButtons";
@@ -15,6 +16,8 @@ export function InitialStep({ transitions, step, ui }: StepProps<"initial">) {
   const method = (m: Exclude<AuthSection, SocialSection>, key: number) => {
     if (m.type === "email")
       return <EmailForm key={key} section={m} onSubmit={(email) => transitions.email.submit(email)} />;
+    if (m.type === "external_wallets")
+      return <ExternalWalletsButton key={key} transitions={transitions} section={m} />;
     return <PasskeyButtons key={key} transitions={transitions} section={m} label={hasEmail} />;
   };
   // Social buttons next to each other in a section are one group (a row of logos when many).

@@ -2,20 +2,25 @@ import type { ComponentType } from "react";
 import type { AuthStepType } from "../flow/step";
 import { EmailCompletingStep } from "./EmailCompleting";
 import { EmailVerifyStep } from "./EmailVerify";
+import { EoaConnectStep } from "./EoaConnect";
 import { InitialStep } from "./Initial";
 import { OauthCompletingStep } from "./OauthCompleting";
 import { OtpVerifyStep } from "./OtpVerify";
 import { PasskeyCreateStep } from "./PasskeyCreate";
 import { PasskeyCreateSuccessStep } from "./PasskeyCreateSuccess";
 import { PasskeyVerifyStep } from "./PasskeyVerify";
+import { PickEoaStep } from "./PickEoa";
 import { TotpVerifyStep } from "./TotpVerify";
 import type { StepProps } from "./types";
+import { WalletConnectStep } from "./WalletConnect";
 
 /**
- * The view of each step, given only its own step variant. New steps (wallets) are added here and
- * nowhere else.
+ * The view of each step, given only its own step variant; a step without a view does not compile (only
+ * `complete`, which closes the modal, has none).
  */
-export const STEP_VIEWS: { [T in AuthStepType]?: ComponentType<StepProps<T>> } = {
+export const STEP_VIEWS: {
+  [T in AuthStepType]: T extends "complete" ? undefined : ComponentType<StepProps<T>>;
+} = {
   initial: InitialStep,
   email_verify: EmailVerifyStep,
   otp_verify: OtpVerifyStep,
@@ -25,6 +30,11 @@ export const STEP_VIEWS: { [T in AuthStepType]?: ComponentType<StepProps<T>> } =
   passkey_create: PasskeyCreateStep,
   passkey_create_success: PasskeyCreateSuccessStep,
   oauth_completing: OauthCompletingStep,
+  pick_eoa: PickEoaStep,
+  eoa_connect: EoaConnectStep,
+  wallet_connect: WalletConnectStep,
+  // `complete` closes the modal: it has no view.
+  complete: undefined,
 };
 
 /** The current step's view; a step without a view shows initial. */

@@ -1,6 +1,7 @@
 import { version } from "react";
 import { baseCss } from "./base";
 import { methodCss } from "./methods";
+import { walletCss } from "./wallets";
 
 // React 19 hoists one copy of each stylesheet into <head> however often it renders (also on the server).
 // React 18 has no resource hoisting: there the sheet renders in place, beside what it styles, which works
@@ -25,4 +26,9 @@ export function BaseStyles() {
 /** The passkey, social and connection-error styles; the views that use them render it. */
 export function MethodStyles() {
   return <Sheet name="latchkey-methods" css={methodCss} />;
+}
+
+/** The wallet list, the wallet badge and the WalletConnect QR code; the wallet views render it. */
+export function WalletStyles() {
+  return <Sheet name="latchkey-wallets" css={walletCss} />;
 }

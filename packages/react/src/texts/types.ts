@@ -65,6 +65,24 @@ export interface Texts {
   followPopup: (provider: string) => string;
   couldNotConnect: (provider: string) => string;
   oauthFailedBody: string;
+  /** 'Continue with a wallet': the external wallets button. */
+  continueWithWallet: string;
+  selectYourWallet: string;
+  noWalletsAvailable: string;
+  /** 'Connecting to {wallet}' (eoa_connect, wallet_connect). */
+  connectingTo: (wallet: string) => string;
+  eoaConnectBody: string;
+  walletConnectBody: string;
+  /** Under the WalletConnect QR code. */
+  scanWithWallet: string;
+  copyLink: string;
+  linkCopied: string;
+  walletFailedBody: string;
+  walletWrongNetwork: string;
+  tryDifferentWallet: string;
+  walletConnectConfigBody: string;
+  connectionTimedOut: string;
+  needMoreTime: string;
   /**
    * Texts for the service's errors, by their stable code (`ErrorCode`). A code without a text shows the
    * service's own (English) message, as English does for every code.

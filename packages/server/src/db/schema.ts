@@ -198,7 +198,10 @@ export interface UserOauthProvidersTable {
 export interface ServiceKeysTable {
   id: string;
   purpose: string;
-  /** The key's EVM address (checksummed): public, what an operator registers on-chain. */
+  /**
+   * The key's public part: for a secp256k1 key its EVM address (checksummed), what an operator registers
+   * on-chain; for a P-256 key (the SIWE token signer) its compressed public key in hex.
+   */
   address: string;
   /** Sealed with the keyring under `service_key:<id>`. */
   sealed_key: string;
@@ -233,7 +236,21 @@ export interface SponsorshipUsageTable {
   updated_at: number;
 }
 
+/** Sign-In with Ethereum nonces: single use, bound to an app, an address and a chain. */
+export interface SiweNoncesTable {
+  /** Alphanumeric, from a CSPRNG. */
+  nonce: string;
+  app_id: string;
+  /** Lower case. */
+  address: string;
+  chain_id: number;
+  expires_at: number;
+  /** Set the first time the nonce is presented, whatever the outcome. */
+  used_at: number | null;
+}
+
 export interface Database {
+  siwe_nonces: SiweNoncesTable;
   service_keys: ServiceKeysTable;
   sponsorship_spend: SponsorshipSpendTable;
   sponsorship_usage: SponsorshipUsageTable;

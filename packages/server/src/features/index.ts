@@ -10,6 +10,7 @@ import { oauthFeature } from "./oauth/routes";
 import { openApiFeature } from "./openapi/routes";
 import { sessionFeature } from "./session/routes";
 import { signingFeature } from "./signing/routes";
+import { siweFeature } from "./siwe/routes";
 import { sponsorshipFeature } from "./sponsorship/routes";
 
 /** Every feature the service serves, registered in this order: a new feature is a folder plus one line. */
@@ -26,4 +27,5 @@ export const features: readonly Feature[] = [
   devMailboxFeature,
   openApiFeature,
   sponsorshipFeature,
+  siweFeature,
 ];

@@ -6,9 +6,9 @@ export const SWEEP_GRACE_MS = 24 * 60 * 60 * 1000;
 export const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 /**
- * Deletes what can never be used again: one-time codes, MFA challenges, prepared social sign-ins and
- * replay records past their life (plus the grace), and rate-limit windows long closed. Without it these
- * tables grow with every attempt, including an attacker's. Returns the rows deleted per table.
+ * Deletes what can never be used again: one-time codes, MFA challenges, prepared social sign-ins, SIWE
+ * nonces and replay records past their life (plus the grace), and rate-limit windows long closed. Without
+ * it these tables grow with every attempt, including an attacker's. Returns the rows deleted per table.
  */
 export async function sweepExpired(
   db: Db,
@@ -24,6 +24,9 @@ export async function sweepExpired(
   );
   counts.oauth_requests = count(
     await db.deleteFrom("oauth_requests").where("expires_at", "<", before).executeTakeFirst(),
+  );
+  counts.siwe_nonces = count(
+    await db.deleteFrom("siwe_nonces").where("expires_at", "<", before).executeTakeFirst(),
   );
   counts.stamp_replays = count(
     await db.deleteFrom("stamp_replays").where("expires_at", "<", now).executeTakeFirst(),

@@ -1,16 +1,32 @@
+import { p256 } from "@noble/curves/nist";
 import { secp256k1 } from "@noble/curves/secp256k1";
+import { sha256 } from "@noble/hashes/sha2";
 import { type Address, type Hex, hashMessage, toHex } from "viem";
 import { privateKeyToAddress, sign } from "viem/accounts";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
 
+/** Each purpose's curve: the paymaster signs EVM messages (secp256k1); SIWE tokens are ES256 JWTs (P-256). */
+const CURVES = { paymaster: "secp256k1", siwe: "p256" } as const;
+
 /** What a service key is for; one key per purpose. */
-export type ServiceKeyPurpose = "paymaster";
+export type ServiceKeyPurpose = keyof typeof CURVES;
+/** The purposes whose key is on `curve`. */
+type PurposeOn<C extends string> = {
+  [P in ServiceKeyPurpose]: (typeof CURVES)[P] extends C ? P : never;
+}[ServiceKeyPurpose];
 
 interface KeyRow {
   id: string;
-  address: Address;
+  /** The EVM address (secp256k1) or the compressed public key in hex (P-256): the row's `address`. */
+  publicPart: string;
   sealed: string;
+}
+
+/** The public part stored beside a key: what the key is checked against when it is opened. */
+function publicPartOf(purpose: ServiceKeyPurpose, key: Uint8Array): string {
+  if (CURVES[purpose] === "p256") return Buffer.from(p256.getPublicKey(key, true)).toString("hex");
+  return privateKeyToAddress(toHex(key));
 }
 
 /** What the keys need of the service (the context's Random, structurally: context.ts imports this module). */
@@ -22,14 +38,16 @@ interface ServiceKeysContext {
 }
 
 /**
- * secp256k1 keys the service itself holds, such as the signer of the verifying paymaster. Each is made
- * once (CSPRNG), sealed at rest by the keyring like every secret (`service_key:<id>`), and opened only to
- * sign. Under concurrent first use by several instances, the unique `purpose` decides: the first insert
- * wins and everyone reads that row. A master-key rotation re-wraps the data keys, so these need nothing.
+ * Keys the service itself holds: the signer of the verifying paymaster (secp256k1) and the signer of
+ * Sign-In with Ethereum session tokens (P-256). Each is made once (CSPRNG), sealed at rest by the keyring
+ * like every secret (`service_key:<id>`), and opened only to sign. Under concurrent first use by several
+ * instances, the unique `purpose` decides: the first insert wins and everyone reads that row. A master-key
+ * rotation re-wraps the data keys, so these need nothing.
  *
  * @example
  * const address = await ctx.serviceKeys.address("paymaster"); // what the operator registers on-chain
  * const signature = await ctx.serviceKeys.signMessageHash("paymaster", hash);
+ * const jws = await ctx.serviceKeys.signEs256("siwe", signingInput); // r‖s, 64 bytes
  */
 export class ServiceKeys {
   readonly #loaded = new Map<ServiceKeyPurpose, Promise<KeyRow>>();
@@ -40,16 +58,32 @@ export class ServiceKeys {
   }
 
   /** The key's address, creating the key on first use. */
-  async address(purpose: ServiceKeyPurpose): Promise<Address> {
-    return (await this.#row(purpose)).address;
+  async address(purpose: PurposeOn<"secp256k1">): Promise<Address> {
+    return (await this.#row(purpose)).publicPart as Address;
+  }
+
+  /** The key's public key, compressed SEC1 (33 bytes), creating the key on first use. */
+  async publicKey(purpose: PurposeOn<"p256">): Promise<Uint8Array> {
+    return Buffer.from((await this.#row(purpose)).publicPart, "hex");
   }
 
   /** An EIP-191 signature (`personal_sign`) over 32 bytes, as a verifying paymaster checks it. */
-  async signMessageHash(purpose: ServiceKeyPurpose, hash: Hex): Promise<Hex> {
+  async signMessageHash(purpose: PurposeOn<"secp256k1">, hash: Hex): Promise<Hex> {
     const row = await this.#row(purpose);
     const key = await this.#ctx.keyring.open(row.sealed, `service_key:${row.id}`);
     try {
       return await sign({ hash: hashMessage({ raw: hash }), privateKey: toHex(key), to: "hex" });
+    } finally {
+      key.fill(0);
+    }
+  }
+
+  /** An ES256 signature (JWS, RFC 7518 §3.4): ECDSA P-256 over SHA-256(`data`), r‖s in 64 bytes. */
+  async signEs256(purpose: PurposeOn<"p256">, data: Uint8Array): Promise<Uint8Array> {
+    const row = await this.#row(purpose);
+    const key = await this.#ctx.keyring.open(row.sealed, `service_key:${row.id}`);
+    try {
+      return p256.sign(sha256(data), key).toCompactRawBytes();
     } finally {
       key.fill(0);
     }
@@ -73,14 +107,14 @@ export class ServiceKeys {
     let row = await read();
     if (!row) {
       const id = this.#ctx.random.uuid();
-      const key = this.#newKey();
+      const key = this.#newKey(purpose);
       try {
         await db
           .insertInto("service_keys")
           .values({
             id,
             purpose,
-            address: privateKeyToAddress(toHex(key)),
+            address: publicPartOf(purpose, key),
             sealed_key: keyring.seal(key, `service_key:${id}`),
             created_at: this.#ctx.now(),
           })
@@ -92,24 +126,25 @@ export class ServiceKeys {
       row = await read();
       if (!row) throw new Error(`The ${purpose} service key could not be stored`);
     }
-    // Opened once here: a key that does not open (another master key) or does not match its address is
-    // an error at first use, not a bad signature later.
+    // Opened once here: a key that does not open (another master key) or does not match its public part
+    // is an error at first use, not a bad signature later.
     const key = await keyring.open(row.sealed_key, `service_key:${row.id}`);
     try {
-      if (privateKeyToAddress(toHex(key)) !== row.address)
-        throw new Error(`The ${purpose} service key does not match its address`);
+      if (publicPartOf(purpose, key) !== row.address)
+        throw new Error(`The ${purpose} service key does not match its public key`);
     } finally {
       key.fill(0);
     }
-    return { id: row.id, address: row.address as Address, sealed: row.sealed_key };
+    return { id: row.id, publicPart: row.address, sealed: row.sealed_key };
   }
 
-  #newKey(): Buffer {
+  #newKey(purpose: ServiceKeyPurpose): Buffer {
+    const curve = CURVES[purpose] === "p256" ? p256 : secp256k1;
     for (let i = 0; i < 16; i++) {
       const key = this.#ctx.random.bytes(32);
-      if (secp256k1.utils.isValidPrivateKey(key)) return key;
+      if (curve.utils.isValidPrivateKey(key)) return key;
       key.fill(0);
     }
-    throw new Error("The random source gave no valid secp256k1 key");
+    throw new Error(`The random source gave no valid ${CURVES[purpose]} key`);
   }
 }

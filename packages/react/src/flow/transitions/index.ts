@@ -1,6 +1,7 @@
 import type { AuthFlow } from "../createAuthFlow";
 import { flowInternals } from "../internals";
 import { emailTransitions } from "./email";
+import { eoaTransitions } from "./eoa";
 import { navigationTransitions } from "./navigation";
 import { oauthTransitions } from "./oauth";
 import { otpTransitions } from "./otp";
@@ -22,6 +23,7 @@ export function authTransitions(instance: AuthFlow) {
     passkey: passkeyTransitions(flow),
     passkeyOnSignup: passkeyOnSignupTransitions(flow),
     oauth: oauthTransitions(flow),
+    eoa: eoaTransitions(flow),
   };
 }
 

@@ -129,7 +129,11 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
     paths[`/signer${endpoint.path}`] = operation({
       id: name,
       summary: `Signer API ${endpoint.path}`,
-      description: stamped ? stampedDescription(stamped) : "Authenticated by the app's API key or JWT.",
+      description: stamped
+        ? stampedDescription(stamped)
+        : endpoint.backendOnly
+          ? "Called by the app's backend, authenticated by the app's API key or JWT."
+          : "Authenticated by the app's API key or JWT.",
       tag: TAGS.signer,
       security: [{ [APP_KEY]: [] }],
       request: component(`Signer${pascal(name)}Request`, endpoint.request, "input"),

@@ -445,6 +445,15 @@ describe("external wallets: WalletConnect through a local relay", () => {
         phoneAddress.toLowerCase(),
       );
       expect((await chain.publicClient.getBalance({ address: DEAD })) - before).toBe(1000n);
+
+      // After a reload the session is restored from the page's storage, without a new QR code.
+      await page.reload();
+      await expect.poll(() => page.getByTestId("wallet-status").textContent()).toBe("connected");
+      expect(await page.getByTestId("wallet-connector").textContent()).toBe("walletConnect");
+
+      // The user ends the session on the phone: the page is disconnected at once.
+      await phone.disconnect();
+      await expect.poll(() => page.getByTestId("wallet-status").textContent()).toBe("disconnected");
     } finally {
       await context.close();
     }

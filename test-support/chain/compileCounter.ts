@@ -1,49 +1,17 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import type { Abi, Hex } from "viem";
+import { type ContractArtifact, compileSolidity } from "./solc.js";
 
-/** A compiled contract: what deploying and calling it needs. */
-export interface ContractArtifact {
-  contractName: string;
-  abi: Abi;
-  bytecode: Hex;
-}
+export type { ContractArtifact } from "./solc.js";
 
 /** The source of the Counter contract. */
 export const COUNTER_SOURCE_PATH = fileURLToPath(new URL("./contracts/Counter.sol", import.meta.url));
 /** The committed artifact, `compileCounter()`'s output (regenerate: `node --import tsx test-support/chain/compileCounter.ts`). */
 export const COUNTER_ARTIFACT_PATH = fileURLToPath(new URL("./contracts/Counter.json", import.meta.url));
 
-/** The solc settings of the committed artifact: optimised (200 runs), evmVersion Cancun. */
-const SETTINGS = {
-  optimizer: { enabled: true, runs: 200 },
-  evmVersion: "cancun",
-  outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
-};
-
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-}
-
-/** Compiles contracts/Counter.sol with the `solc` npm package (0.8.28, JS build: runs offline). */
+/** Compiles contracts/Counter.sol (test-support/chain/solc.ts). */
 export function compileCounter(): ContractArtifact {
-  const solc = createRequire(import.meta.url)("solc") as {
-    compile(input: string): string;
-    version(): string;
-  };
-  const input = {
-    language: "Solidity",
-    sources: { "Counter.sol": { content: readFileSync(COUNTER_SOURCE_PATH, "utf8") } },
-    settings: SETTINGS,
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
-  if (errors.length) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join("\n")}`);
-  const counter = output.contracts["Counter.sol"]?.Counter;
-  if (!counter) throw new Error("solc: no Counter in the output");
-  return { contractName: "Counter", abi: counter.abi, bytecode: `0x${counter.evm.bytecode.object}` };
+  return compileSolidity(COUNTER_SOURCE_PATH, ["Counter"])[0] as ContractArtifact;
 }
 
 /** The committed artifact (contracts/Counter.json). */

@@ -16,7 +16,7 @@ interface Operation {
 interface Document {
   openapi: string;
   info: { version: string };
-  paths: Record<string, { post?: Operation }>;
+  paths: Record<string, { post?: Operation; get?: Omit<Operation, "requestBody"> }>;
   components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> };
 }
 
@@ -53,7 +53,11 @@ describe("GET /openapi.json", () => {
       ...Object.keys(querySchemas).map((name) => `/public/v1/query/${name}`),
       ...Object.values(activityTypes).map((a) => `/public/v1/submit/${a.path}`),
     ];
-    expect(Object.keys(doc.paths).sort()).toEqual([...expected].sort());
+    // Plus the one GET: the key of Sign-In with Ethereum tokens.
+    expect(Object.keys(doc.paths).sort()).toEqual([...expected, "/.well-known/jwks.json"].sort());
+    expect(doc.paths["/.well-known/jwks.json"]?.get?.responses?.["200"]).toMatchObject({
+      content: { "application/json": { schema: { $ref: "#/components/schemas/Jwks" } } },
+    });
     for (const path of expected) {
       const op = doc.paths[path]?.post;
       const ref = op?.requestBody?.content?.["application/json"]?.schema?.$ref ?? "";

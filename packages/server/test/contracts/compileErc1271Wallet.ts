@@ -1,14 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import type { Abi, Hex } from "viem";
-
-/** A compiled contract: what deploying and calling it needs. */
-export interface ContractArtifact {
-  contractName: string;
-  abi: Abi;
-  bytecode: Hex;
-}
+import { type ContractArtifact, compileSolidity } from "../../../../test-support/chain/solc";
 
 /** The committed artifact: the wallet and its CREATE2 factory. */
 export interface Erc1271WalletArtifacts {
@@ -24,35 +16,13 @@ export const ERC1271_WALLET_SOURCE_PATH = fileURLToPath(new URL("./Erc1271Wallet
  */
 export const ERC1271_WALLET_ARTIFACT_PATH = fileURLToPath(new URL("./Erc1271Wallet.json", import.meta.url));
 
-/** The solc settings of the committed artifact: those of test-support/chain's Counter (200 runs, Cancun). */
-const SETTINGS = {
-  optimizer: { enabled: true, runs: 200 },
-  evmVersion: "cancun",
-  outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
-};
-
-interface SolcOutput {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-}
-
-/** Compiles Erc1271Wallet.sol with the `solc` npm package (0.8.28, JS build: runs offline). */
+/** Compiles Erc1271Wallet.sol (test-support/chain/solc.ts, the Counter's settings). */
 export function compileErc1271Wallet(): Erc1271WalletArtifacts {
-  const solc = createRequire(import.meta.url)("solc") as { compile(input: string): string };
-  const input = {
-    language: "Solidity",
-    sources: { "Erc1271Wallet.sol": { content: readFileSync(ERC1271_WALLET_SOURCE_PATH, "utf8") } },
-    settings: SETTINGS,
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === "error");
-  if (errors.length) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join("\n")}`);
-  const artifact = (name: string): ContractArtifact => {
-    const compiled = output.contracts["Erc1271Wallet.sol"]?.[name];
-    if (!compiled) throw new Error(`solc: no ${name} in the output`);
-    return { contractName: name, abi: compiled.abi, bytecode: `0x${compiled.evm.bytecode.object}` };
-  };
-  return { wallet: artifact("Erc1271Wallet"), factory: artifact("Erc1271WalletFactory") };
+  const [wallet, factory] = compileSolidity(ERC1271_WALLET_SOURCE_PATH, [
+    "Erc1271Wallet",
+    "Erc1271WalletFactory",
+  ]);
+  return { wallet: wallet as ContractArtifact, factory: factory as ContractArtifact };
 }
 
 /** The committed artifact (Erc1271Wallet.json). */

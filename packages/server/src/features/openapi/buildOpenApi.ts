@@ -177,6 +177,33 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
     });
   }
 
+  // The key of Sign-In with Ethereum tokens (features/siwe): for backends that check tokens themselves.
+  const jwks = z.object({
+    keys: z.array(
+      z.object({
+        kty: z.literal("EC"),
+        crv: z.literal("P-256"),
+        x: z.string(),
+        y: z.string(),
+        kid: z.string().describe("RFC 7638 thumbprint"),
+        alg: z.literal("ES256"),
+        use: z.literal("sig"),
+      }),
+    ),
+  });
+  paths["/.well-known/jwks.json"] = {
+    get: {
+      operationId: "jwks",
+      summary: "The public key of Sign-In with Ethereum tokens (JWK Set)",
+      description:
+        "Public, any origin. A SIWE token (`/signer/v1/siwe/verify`) is an ES256 JWT signed by this key: " +
+        "`aud` is the app id, `sub` the CAIP-10 account.",
+      tags: [TAGS.signer],
+      security: [],
+      responses: { "200": { description: "Success", content: json(component("Jwks", jwks, "output")) } },
+    },
+  };
+
   const statuses = statusesOfCodes();
   return {
     openapi: "3.1.0",

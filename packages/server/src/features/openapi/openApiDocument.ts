@@ -35,6 +35,9 @@ export interface Operation {
   "x-latchkey-stamped"?: StampedBinding;
 }
 
+/** One `GET` of the service: no body; public ones have no security. */
+export type GetOperation = Omit<Operation, "requestBody" | "x-latchkey-stamped">;
+
 export type SecurityScheme =
   | { type: "http"; scheme: "bearer"; bearerFormat: string; description: string }
   | { type: "apiKey"; in: "header"; name: string; description: string };
@@ -43,7 +46,7 @@ export interface OpenApiDocument {
   openapi: "3.1.0";
   info: { title: string; version: string; description: string };
   tags: { name: string; description: string }[];
-  paths: Record<string, { post: Operation }>;
+  paths: Record<string, { post: Operation } | { get: GetOperation }>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, ResponseObject>;

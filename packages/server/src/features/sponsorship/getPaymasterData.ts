@@ -10,8 +10,9 @@ import {
   signedPaymasterData,
   VALID_FOR_SECONDS,
 } from "./paymasterData";
-import { onChain, resolveSender } from "./resolveSender";
-import { checkDailyLimits, previousReservation, readUsage, reserveSpend, utcDay } from "./spending";
+import { onChain } from "./resolveSender";
+import { checkDailyLimits, previousReservation, readUsage, reserveSpend } from "./spending";
+import { sponsoredOperation } from "./sponsoredOperation";
 
 /**
  * `pm_getPaymasterData` (ERC-7677): the signed paymaster fields. Every check of the stub, then the
@@ -35,18 +36,12 @@ export async function getPaymasterData(
   };
   const cost = operationCost(op, gas);
   checkOperationLimits(policy, cost);
-  const { userId } = await resolveSender(ctx, {
-    chain,
+  const { now, day, owner, key } = await sponsoredOperation(ctx, {
     appId: app.id,
-    sender: op.sender,
-    factory: op.factory,
-    factoryData: op.factoryData,
-    accountSalt: p.accountSalt,
+    policyId: policy.id,
+    chain,
+    paymaster: p,
   });
-  const now = ctx.now();
-  const day = utcDay(now);
-  const owner = { appId: app.id, policyId: policy.id, userId };
-  const key = { chainId: chain.chainId, sender: op.sender, nonce: op.nonce };
   // A pre-check without locks, so that a refused operation costs no call to the chain.
   const previous = await previousReservation(ctx.db, key, owner, day);
   checkDailyLimits(

@@ -8,8 +8,8 @@ import {
   PAYMASTER_VERIFICATION_GAS_LIMIT,
   stubPaymasterData,
 } from "./paymasterData";
-import { resolveSender } from "./resolveSender";
-import { checkDailyLimits, previousReservation, readUsage, utcDay } from "./spending";
+import { checkDailyLimits, previousReservation, readUsage } from "./spending";
+import { sponsoredOperation } from "./sponsoredOperation";
 
 /**
  * `pm_getPaymasterStubData` (ERC-7677): paymaster fields for gas estimation. Checks what can be checked
@@ -24,18 +24,12 @@ export async function getPaymasterStubData(
   const { policy, chain } = policyAndChain(ctx, app, p);
   const op = p.userOperation;
   checkCalls(policy, op.callData);
-  const { userId } = await resolveSender(ctx, {
-    chain,
+  const { now, day, owner, key } = await sponsoredOperation(ctx, {
     appId: app.id,
-    sender: op.sender,
-    factory: op.factory,
-    factoryData: op.factoryData,
-    accountSalt: p.accountSalt,
+    policyId: policy.id,
+    chain,
+    paymaster: p,
   });
-  const now = ctx.now();
-  const day = utcDay(now);
-  const owner = { appId: app.id, policyId: policy.id, userId };
-  const key = { chainId: chain.chainId, sender: op.sender, nonce: op.nonce };
   const retried = (await previousReservation(ctx.db, key, owner, day)) !== undefined;
   // Its cost is not known yet: a spend limit refuses here only when it has no room left at all.
   checkDailyLimits(

@@ -20,6 +20,11 @@ const bundlerPort = Number(process.env.BUNDLER_PORT ?? 4337);
 // A second, bare chain (no contracts) for external wallets to switch to, and a local WalletConnect relay.
 const secondChainPort = Number(process.env.SECOND_CHAIN_PORT ?? 8546);
 const relayPort = Number(process.env.RELAY_PORT ?? 8590);
+// A local Solana node (litesvm behind JSON-RPC and PubSub): the service's fee payer sponsors the dev app's
+// Solana transactions there, and the demo's faucet airdrops from it.
+const solanaPort = Number(process.env.SOLANA_PORT ?? 8899);
+/** What the service's Solana fee payer gets at start: 1,000 SOL, enough for 100 million sponsored fees. */
+const FEE_PAYER_LAMPORTS = 1_000n * 1_000_000_000n;
 
 /** The first stdout JSON line of `child` that `match` accepts (other lines are passed through to stderr). */
 function jsonEvent(child, match) {
@@ -70,6 +75,12 @@ const relayProcess = spawn(process.execPath, ["--import", "tsx", "test-support/w
   env: { ...process.env, RELAY_PORT: String(relayPort) },
 });
 const relayReady = jsonEvent(relayProcess, (e) => e.event === "ready");
+const solanaProcess = spawn(
+  process.execPath,
+  ["--import", "tsx", "test-support/solana/cli.ts", "--port", String(solanaPort)],
+  { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
+);
+const solanaReady = jsonEvent(solanaProcess, (e) => e.event === "ready");
 let chain;
 try {
   chain = await jsonEvent(chainProcess, (e) => e.event === "ready");
@@ -77,6 +88,19 @@ try {
   process.stderr.write(
     `The local chain did not start: ${e.message} (CHAIN_PORT and BUNDLER_PORT pick other ports)\n`,
   );
+  solanaProcess.kill("SIGTERM");
+  relayProcess.kill("SIGTERM");
+  process.exit(1);
+}
+let solana;
+try {
+  solana = await solanaReady;
+} catch (e) {
+  process.stderr.write(
+    `The local Solana node did not start: ${e.message} (SOLANA_PORT picks another port)\n`,
+  );
+  chainProcess.kill("SIGTERM");
+  relayProcess.kill("SIGTERM");
   process.exit(1);
 }
 mkdirSync(`${root}.latchkey`, { recursive: true });
@@ -89,6 +113,7 @@ writeFileSync(
         { chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster },
         { chainId: chain.secondChain.chainId, rpcUrl: chain.secondChain.rpcUrl },
       ],
+      solana: { rpcUrl: solana.url },
     },
     null,
     2,
@@ -123,6 +148,7 @@ const stop = async (code = 0) => {
   if (service.exitCode === null) service.kill("SIGTERM");
   if (chainProcess.exitCode === null) chainProcess.kill("SIGTERM");
   if (relayProcess.exitCode === null) relayProcess.kill("SIGTERM");
+  if (solanaProcess.exitCode === null) solanaProcess.kill("SIGTERM");
   process.exit(code);
 };
 process.once("SIGINT", () => void stop(0));
@@ -137,6 +163,10 @@ service.once("exit", (code) => {
 
 chainProcess.once("exit", (code) => {
   process.stderr.write(`The local chain exited (${code}).\n`);
+  void stop(code || 1);
+});
+solanaProcess.once("exit", (code) => {
+  process.stderr.write(`The local Solana node exited (${code}).\n`);
   void stop(code || 1);
 });
 
@@ -155,16 +185,19 @@ const announced = await new Promise((resolve) => {
       const mailbox = /Dev mailbox:\s+(\S+)/.exec(line)?.[1];
       const paymasterSigner = /Paymaster signer: (0x[0-9a-fA-F]{40})/.exec(line)?.[1];
       const policy = /Dev sponsorship: policy (\S+)/.exec(line)?.[1];
+      const solanaFeePayer = /Solana fee payer: ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(line)?.[1];
+      const solanaPolicy = /Dev Solana sponsorship: policy (\S+)/.exec(line)?.[1];
       if (url) seen.url = url;
       if (key) seen.apiKey = key;
       if (mailbox) seen.mailbox = mailbox;
       if (policy) seen.policyId = policy;
-      if (paymasterSigner) {
-        seen.paymasterSigner = paymasterSigner;
-        resolve(seen);
-      }
+      if (solanaFeePayer) seen.solanaFeePayer = solanaFeePayer;
+      if (solanaPolicy) seen.solanaPolicyId = solanaPolicy;
+      if (paymasterSigner) seen.paymasterSigner = paymasterSigner;
       nl = buffer.indexOf("\n");
     }
+    // The service prints its start lines in one write: the chunk with the paymaster's line has them all.
+    if (seen.paymasterSigner) resolve(seen);
   });
 });
 
@@ -182,6 +215,24 @@ process.env.VITE_LATCHKEY_CHAIN = JSON.stringify({
   bundlerUrl: chain.bundlerUrl,
   counter: chain.counter,
   policyId: announced.policyId,
+});
+// The service's Solana fee payer pays the fees it sponsors: it starts with 1,000 SOL.
+if (announced.solanaFeePayer) {
+  solanaProcess.stdin.write(
+    `${JSON.stringify({ airdrop: announced.solanaFeePayer, lamports: String(FEE_PAYER_LAMPORTS) })}\n`,
+  );
+  await jsonEvent(solanaProcess, (e) => e.event === "airdropped" || e.event === "error").then((e) => {
+    if (e.event === "error") throw new Error(`The Solana fee payer was not funded: ${e.message}`);
+  });
+} else {
+  process.stderr.write(
+    "The signer service announced no Solana fee payer: Solana transfers are not sponsored.\n",
+  );
+}
+process.env.VITE_LATCHKEY_SOLANA = JSON.stringify({
+  rpcUrl: solana.url,
+  ...(announced.solanaPolicyId ? { policyId: announced.solanaPolicyId } : {}),
+  ...(announced.solanaFeePayer ? { feePayer: announced.solanaFeePayer } : {}),
 });
 let relay;
 try {
@@ -218,6 +269,11 @@ process.stdout.write(
     `Sponsorship:     policy ${announced.policyId}, paymaster ${chain.paymaster} signed by ${announced.paymasterSigner}`,
     `Second chain:    ${chain.secondChain.rpcUrl} (chain ${chain.secondChain.chainId}), for external wallets to switch to`,
     `WalletConnect:   local relay ${relay.url}; pair a dev wallet with: npm run dev:wallet -- "<wc: link from the modal>"`,
+    `Solana:          ${solana.url} (litesvm; every transaction final at once)${
+      announced.solanaFeePayer
+        ? `, fee payer ${announced.solanaFeePayer} (1,000 SOL)${announced.solanaPolicyId ? `, policy ${announced.solanaPolicyId}` : ""}`
+        : ""
+    }`,
     "Press Ctrl+C to stop everything.",
     "",
   ].join("\n"),

@@ -5,12 +5,14 @@ import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Service } from "@latchkey/server";
+import { address, lamports } from "@solana/kit";
 import react from "@vitejs/plugin-react";
 import type { Browser, Page } from "playwright-core";
 import { build, defaultClientConditions } from "vite";
 import { type ChainStack, startChainStack } from "../../test-support/chain";
 import { launchChromium } from "../../test-support/chromium";
 import { devMailbox, startTestService } from "../../test-support/service";
+import { type SolanaRpcNode, startSolanaRpc } from "../../test-support/solana/rpc";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const ARTIFACTS = join(root, "e2e", "artifacts");
@@ -36,8 +38,16 @@ export interface Stack {
   holdNextLoadWith(param: string): Promise<string>;
   /** With `chain: true`: the local chain, bundler and paymaster the service sponsors the dev app on. */
   chain: ChainStack | undefined;
+  /**
+   * With `solana: true`: the local Solana node (litesvm) the service sponsors the dev app's Solana
+   * transactions on, its fee payer (funded with `FEE_PAYER_LAMPORTS`) and the dev app's policy.
+   */
+  solana: { node: SolanaRpcNode; feePayer: string; policyId: string } | undefined;
   close(): Promise<void>;
 }
+
+/** What the service's Solana fee payer is given at start in a stack with `solana: true`: 1,000 SOL. */
+export const FEE_PAYER_LAMPORTS = 1_000_000_000_000n;
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -64,6 +74,11 @@ export async function startStack(
      * the dev app's users on it, and the demo shows the smart account.
      */
     chain?: boolean;
+    /**
+     * Start a Solana node (litesvm): the service's fee payer (funded) sponsors the dev app's Solana
+     * transactions there (policy `dev-solana`), and the demo shows the Solana card.
+     */
+    solana?: boolean;
   } = {},
 ): Promise<Stack> {
   const hostName = opts.hostName ?? "127.0.0.1";
@@ -101,7 +116,9 @@ export async function startStack(
   const hostOrigin = `http://${hostName}:${(http.address() as AddressInfo).port}`;
 
   const chain = opts.chain ? await startChainStack() : undefined;
+  const solanaNode = opts.solana ? await startSolanaRpc() : undefined;
   const testService = await startTestService({
+    ...(solanaNode ? { solana: { rpcUrl: solanaNode.url } } : {}),
     ...(chain
       ? { chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }] }
       : {}),
@@ -127,6 +144,12 @@ export async function startStack(
   inject = `<script>window.LK_E2E=${JSON.stringify({ serviceUrl, devApiKey, magicLink: MAGIC_LINK_APP })}</script>`;
 
   if (chain) await chain.addPaymasterSigner(await service.paymasterSignerAddress());
+  let solana: Stack["solana"];
+  if (solanaNode) {
+    const feePayer = await service.solanaFeePayerAddress();
+    solanaNode.svm.airdrop(address(feePayer), lamports(FEE_PAYER_LAMPORTS));
+    solana = { node: solanaNode, feePayer, policyId: "dev-solana" };
+  }
   if (app === "demo") {
     process.env.VITE_LATCHKEY_CHAIN = chain
       ? JSON.stringify({
@@ -140,6 +163,9 @@ export async function startStack(
     // External wallets on the same chain (the demo's wallet sign-in); WalletConnect has its own tests.
     process.env.VITE_LATCHKEY_WALLETS = chain
       ? JSON.stringify({ chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl }] })
+      : "";
+    process.env.VITE_LATCHKEY_SOLANA = solana
+      ? JSON.stringify({ rpcUrl: solana.node.url, policyId: solana.policyId, feePayer: solana.feePayer })
       : "";
     process.env.VITE_LATCHKEY_URL = serviceUrl;
     process.env.VITE_LATCHKEY_API_KEY = devApiKey;
@@ -184,11 +210,13 @@ export async function startStack(
     otpCode: mailbox.otpCode,
     magicLink: mailbox.magicLink,
     chain,
+    solana,
     async close() {
       // Teardown never hangs a run: Chromium gets 15 s to close, and open keep-alive sockets are dropped.
       await Promise.race([browser.close(), new Promise((r) => setTimeout(r, 15_000))]);
       await testService.close();
       await chain?.stop();
+      await solanaNode?.close();
       http.closeAllConnections();
       await new Promise((r) => http.close(r));
       rmSync(dir, { recursive: true, force: true });

@@ -9,13 +9,17 @@ import {
   useSignTypedData,
   useUser,
 } from "@latchkey/react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { type Hex, verifyMessage, verifyTypedData } from "viem";
 import { Account } from "./Account";
 import type { DemoChain } from "./demoChain";
+import type { DemoSolana } from "./demoSolana";
 import { ExternalWalletDashboard } from "./ExternalWallet";
 import { OauthModeSwitch } from "./oauthMode";
 import { SmartAccountCard } from "./SmartAccount";
+
+// @solana/kit and the wallet-standard wallet load after sign-in, not with the page.
+const SolanaCard = lazy(() => import("./Solana"));
 
 export type ThemeMode = "light" | "dark";
 
@@ -148,6 +152,7 @@ export function App({
   mailboxUrl,
   demoChain,
   demoWallets,
+  demoSolana,
 }: {
   theme: ThemeMode;
   onTheme: (t: ThemeMode) => void;
@@ -156,6 +161,7 @@ export function App({
   mailboxUrl: string;
   demoChain: DemoChain | null;
   demoWallets: ExternalWalletsOptions | null;
+  demoSolana: DemoSolana | null;
 }) {
   const { openAuthModal } = useAuthModal();
   const { isConnected, isInitializing } = useSignerStatus();
@@ -247,6 +253,11 @@ export function App({
             <SignTypedDataCard address={user.address} />
           </div>
           {demoChain && <SmartAccountCard demo={demoChain} />}
+          {demoSolana && user.solanaAddress && (
+            <Suspense fallback={<section className="card solana">Loading Solana…</section>}>
+              <SolanaCard demo={demoSolana} owner={user.solanaAddress} />
+            </Suspense>
+          )}
           <Account />
           <p className="muted center">
             Signed in as {short(user.address)}.{" "}

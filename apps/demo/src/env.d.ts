@@ -8,4 +8,6 @@ interface ImportMetaEnv {
   readonly VITE_LATCHKEY_CHAIN?: string;
   /** JSON {chains: [{chainId, rpcUrl, name?}], walletConnect?: {projectId, relayUrl?}}: external wallets. */
   readonly VITE_LATCHKEY_WALLETS?: string;
+  /** JSON {rpcUrl, policyId?, feePayer?}: the local Solana node and the service's Solana sponsorship. */
+  readonly VITE_LATCHKEY_SOLANA?: string;
 }

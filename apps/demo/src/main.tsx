@@ -5,6 +5,7 @@ import { AnnounceWallet } from "./AnnounceWallet";
 import { App, type ThemeMode } from "./App";
 import "./app.css";
 import { readDemoChain } from "./demoChain";
+import { readDemoSolana } from "./demoSolana";
 import { readDemoWallets } from "./demoWallets";
 import { DEMO_PROVIDERS, useOauthMode } from "./oauthMode";
 
@@ -15,6 +16,8 @@ const mailboxUrl = import.meta.env.VITE_LATCHKEY_MAILBOX ?? `${serviceUrl}/dev/m
 const demoChain = readDemoChain(import.meta.env.VITE_LATCHKEY_CHAIN);
 // External wallets on the dev chains, and WalletConnect through `npm start`'s local relay.
 const demoWallets = readDemoWallets(import.meta.env.VITE_LATCHKEY_WALLETS);
+// The local Solana node of `npm start` (litesvm) and the dev app's Solana sponsorship policy.
+const demoSolana = readDemoSolana(import.meta.env.VITE_LATCHKEY_SOLANA);
 
 function Root() {
   const [theme, setTheme] = useState<ThemeMode>(() =>
@@ -32,6 +35,7 @@ function Root() {
         redirectUrl: `${location.origin}/`,
         ...(demoChain ? { chains: [demoChain.config] } : {}),
         ...(demoWallets ? { externalWallets: demoWallets } : {}),
+        ...(demoSolana ? { solana: { rpcUrl: demoSolana.rpcUrl, chain: "solana:localnet" as const } } : {}),
         ui: {
           illustrationStyle: "flat",
           termsUrl: "https://example.com/terms",
@@ -57,6 +61,7 @@ function Root() {
         mailboxUrl={mailboxUrl}
         demoChain={demoChain}
         demoWallets={demoWallets}
+        demoSolana={demoSolana}
       />
       <AuthModal />
       {demoChain && <AnnounceWallet />}

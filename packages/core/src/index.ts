@@ -73,6 +73,11 @@ export {
   preparePopupOauth,
 } from "./actions/preparePopupOauth";
 export {
+  type RegisterSolanaWalletParameters,
+  type RegisterSolanaWalletReturnType,
+  registerSolanaWallet,
+} from "./actions/registerSolanaWallet";
+export {
   type RemoveEmailErrorType,
   type RemoveEmailReturnType,
   removeEmail,
@@ -100,6 +105,12 @@ export {
   type RequireUserReturnType,
   requireUser,
 } from "./actions/requireUser";
+export {
+  type SendSolanaTransactionErrorType,
+  type SendSolanaTransactionParameters,
+  type SendSolanaTransactionReturnType,
+  sendSolanaTransaction,
+} from "./actions/sendSolanaTransaction";
 export {
   type SendUserOperationErrorType,
   type SendUserOperationParameters,
@@ -192,6 +203,9 @@ export {
   SmartAccountError,
   type SmartAccountErrorCode,
   SmartAccountErrorMessages,
+  SolanaError,
+  type SolanaErrorCode,
+  SolanaErrorMessages,
 } from "./errors";
 export type {
   EoaTransactionRequest,
@@ -252,4 +266,17 @@ export type {
   UserOperationCallInput,
   UserOperationInput,
 } from "./smartAccounts/types";
+export type { SolanaChain, SolanaOptions } from "./solana/options";
+export type {
+  SolanaCommitment,
+  SolanaInstructionInput,
+  SolanaRpcLike,
+  Web3PublicKeyInput,
+  Web3TransactionInstructionInput,
+} from "./solana/types";
+export type {
+  LatchkeySolanaWallet,
+  LatchkeySolanaWalletFeatures,
+  LatchkeySolanaWalletOptions,
+} from "./solana/wallet";
 export { SDK_VERSION } from "./version";

@@ -34,3 +34,12 @@ export const SIWE_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 export const SIWE_MESSAGE_MAX_LENGTH = 4096;
 /** How far in the future a SIWE message's `Issued At` may be (clocks disagree a little). */
 export const SIWE_MAX_CLOCK_SKEW_MS = 60 * 1000;
+/**
+ * The service's JSON-RPC method (at `POST /rpc/v1`) that makes its Solana fee payer pay for a transaction:
+ * params `[{policyId, serializedTransaction}]` (base64 wire transaction, the user's signature may be
+ * missing), result `{serializedTransaction}`: the same instructions with the service's fee payer set and
+ * its signature added; the client adds the user's signature over the returned message and sends it.
+ */
+export const SOLANA_FEE_PAYER_METHOD = "latchkey_requestFeePayer";
+/** Solana commitment the client waits for after sending (spec §9). */
+export const SOLANA_COMMITMENT = "confirmed";

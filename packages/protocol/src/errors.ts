@@ -195,12 +195,21 @@ export const RpcErrorCode = {
   /** Not a JSON-RPC 2.0 request (or batch of them). */
   INVALID_REQUEST: -32600,
   METHOD_NOT_FOUND: -32601,
-  /** The params are malformed, or name an unknown policy, another chain or another EntryPoint. */
+  /**
+   * The params are malformed, or name an unknown policy, another chain or another EntryPoint; or the
+   * Solana transaction does not decode, is too large or loads accounts from lookup tables.
+   */
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
-  /** Sponsorship cannot be served now: the chain is not set up for it, or its node does not answer. */
+  /**
+   * Sponsorship cannot be served now: the chain is not set up for it, its node does not answer, or the
+   * Solana fee payer cannot pay.
+   */
   RESOURCE_UNAVAILABLE: -32002,
-  /** The policy refuses this operation: its sender, a call target or selector, or its gas or cost. */
+  /**
+   * The policy refuses this operation: its sender, a call target or selector, its gas or cost; for Solana
+   * a program or instruction, lamports moved, the fee, a use of the fee payer, or a stale blockhash.
+   */
   TRANSACTION_REJECTED: -32003,
   /** A daily limit of the policy is reached (per user or per app). */
   LIMIT_EXCEEDED: -32005,
@@ -216,7 +225,7 @@ export const SponsorshipErrorCode = {
   INVALID_REQUEST: "INVALID_REQUEST",
   METHOD_NOT_FOUND: "METHOD_NOT_FOUND",
   INVALID_PARAMS: "INVALID_PARAMS",
-  /** `context.policyId` names no policy of this app. */
+  /** `context.policyId` (Solana: `policyId`) names no policy of this app, of that kind. */
   POLICY_NOT_FOUND: "POLICY_NOT_FOUND",
   /** The chain id param is not the policy's chain. */
   WRONG_CHAIN: "WRONG_CHAIN",
@@ -228,7 +237,10 @@ export const SponsorshipErrorCode = {
   CHAIN_UNAVAILABLE: "CHAIN_UNAVAILABLE",
   /** The sender is not a SimpleAccount of the configured factory. */
   UNSUPPORTED_ACCOUNT: "UNSUPPORTED_ACCOUNT",
-  /** The account's owner is not an embedded wallet of this app's users. */
+  /**
+   * The account's owner is not an embedded wallet of this app's users; for Solana, no signer of the
+   * transaction (besides the fee payer) is a Solana account of this app's users.
+   */
   UNKNOWN_SENDER: "UNKNOWN_SENDER",
   /** A call goes to a contract the policy does not allow. */
   TARGET_NOT_ALLOWED: "TARGET_NOT_ALLOWED",
@@ -240,6 +252,30 @@ export const SponsorshipErrorCode = {
   OPERATION_LIMIT_EXCEEDED: "OPERATION_LIMIT_EXCEEDED",
   /** A daily limit (`data.limit`, e.g. operationsPerUserPerDay) is reached until `data.resetsAt`. */
   DAILY_LIMIT_EXCEEDED: "DAILY_LIMIT_EXCEEDED",
+  /**
+   * Solana: `serializedTransaction` is not a base64 legacy or v0 wire transaction the runtime would accept
+   * (it does not decode, an index points nowhere, an account is listed twice, it is above 1232 bytes).
+   */
+  SOLANA_TRANSACTION_INVALID: "SOLANA_TRANSACTION_INVALID",
+  /** Solana: a v0 transaction loads accounts from address lookup tables, which could hide the fee payer. */
+  SOLANA_LOOKUP_TABLES_NOT_SUPPORTED: "SOLANA_LOOKUP_TABLES_NOT_SUPPORTED",
+  /** Solana: an instruction calls a program the policy does not allow (`data.programId`, `data.instruction`). */
+  PROGRAM_NOT_ALLOWED: "PROGRAM_NOT_ALLOWED",
+  /** Solana: an instruction's data starts with none of the prefixes the policy allows for its program. */
+  INSTRUCTION_NOT_ALLOWED: "INSTRUCTION_NOT_ALLOWED",
+  /**
+   * Solana: an instruction names the service's fee payer (as an account or a program), so it could debit,
+   * assign or close it: the fee payer pays the fee and nothing else.
+   */
+  FEE_PAYER_MISUSE: "FEE_PAYER_MISUSE",
+  /** Solana: the System program instructions move more lamports than the policy's `lamportsPerTransaction`. */
+  LAMPORTS_LIMIT_EXCEEDED: "LAMPORTS_LIMIT_EXCEEDED",
+  /** Solana: the fee (signatures and priority fee) is above the policy's `feeLamportsPerTransaction`. */
+  FEE_LIMIT_EXCEEDED: "FEE_LIMIT_EXCEEDED",
+  /** Solana: the fee payer's balance on the configured node cannot pay this fee (the operator must fund it). */
+  SOLANA_SPONSORSHIP_UNAVAILABLE: "SOLANA_SPONSORSHIP_UNAVAILABLE",
+  /** Solana: the configured node says the transaction's blockhash is no longer valid; build it again. */
+  SOLANA_BLOCKHASH_EXPIRED: "SOLANA_BLOCKHASH_EXPIRED",
   INTERNAL: "INTERNAL",
 } as const;
 export type SponsorshipErrorCode = (typeof SponsorshipErrorCode)[keyof typeof SponsorshipErrorCode];

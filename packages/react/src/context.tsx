@@ -2,6 +2,7 @@ import {
   createSigner,
   type ExternalWalletsOptions,
   type Signer,
+  type SignerOptions,
   type SmartAccountChainConfig,
 } from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
@@ -35,6 +36,11 @@ export interface LatchkeyConfig {
    * { projectId, relayUrl? } }`); users connect them from an `external_wallets` section of the modal.
    */
   externalWallets?: ExternalWalletsOptions;
+  /**
+   * The user's Solana wallet: `{ rpcUrl, policyId?, chain? }` (`policyId` names a Solana sponsorship
+   * policy of this app on the service: its fee payer pays the fees). `useSolanaTransaction` sends there.
+   */
+  solana?: SignerOptions["solana"];
   ui?: UiConfig;
 }
 
@@ -103,6 +109,7 @@ export function LatchkeyProvider({
         ...(config.appId ? { appId: config.appId } : {}),
         ...(config.redirectUrl ? { redirectUrl: config.redirectUrl } : {}),
         ...(config.chains ? { chains: config.chains } : {}),
+        ...(config.solana ? { solana: config.solana } : {}),
         ...externalWalletsOf(config),
       });
     const store = createAuthUiStore();

@@ -18,6 +18,7 @@ export { type UseSignerStatusResult, useSignerStatus } from "./hooks/useSignerSt
 export { useSignMessage } from "./hooks/useSignMessage";
 export { type UseSignTypedDataReturnType, useSignTypedData } from "./hooks/useSignTypedData";
 export { type UseSmartAccountClientResult, useSmartAccountClient } from "./hooks/useSmartAccountClient";
+export { type UseSolanaTransactionOptions, useSolanaTransaction } from "./hooks/useSolanaTransaction";
 export { useSwitchExternalWalletChain } from "./hooks/useSwitchExternalWalletChain";
 export { useUser } from "./hooks/useUser";
 export { useWaitForUserOperationTransaction } from "./hooks/useWaitForUserOperationTransaction";
@@ -26,6 +27,7 @@ export { switchExternalWalletChainMutationOptions } from "./query/externalWallet
 export { logoutMutationOptions } from "./query/logout";
 export { type SignMessageVariables, signMessageMutationOptions } from "./query/signMessage";
 export { type SignTypedDataVariables, signTypedDataMutationOptions } from "./query/signTypedData";
+export type { SolanaTransactionVariables } from "./query/solana";
 export { en } from "./texts/en";
 export type { Locale, LocaleCode, TextOverrides, Texts } from "./texts/types";
 export type {

@@ -17,6 +17,7 @@ describe("server rendering", () => {
         const { isOpen } = lk.useAuthModal();
         lk.useAuthError();
         lk.useSignMessage();
+        lk.useSolanaTransaction();
         return h("p", null, status + " " + String(user) + " " + isOpen);
       }
       const html = renderToString(
@@ -107,6 +108,7 @@ describe("server rendering", () => {
         "useSigner",
         "useSignerStatus",
         "useSmartAccountClient",
+        "useSolanaTransaction",
         "useSwitchExternalWalletChain",
         "useUser",
         "useWaitForUserOperationTransaction",

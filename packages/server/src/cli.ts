@@ -32,8 +32,8 @@ Options:
   --port <n>            Port (default 8787, or PORT; 0 picks a free one)
   --host <addr>         Address to bind (default 127.0.0.1; 0.0.0.0 behind a proxy in a container)
   --db <url|path>       SQLite file path or postgres:// URL (default ${".latchkey/latchkey.db"})
-  --config <file>       JSON config file: apps (and their sponsorship policies), chains, smtp, rate
-                        limits, trustProxy, publicUrl (see the README)
+  --config <file>       JSON config file: apps (and their sponsorship policies), chains, solana, smtp,
+                        rate limits, trustProxy, publicUrl (see the README)
   --workers <n|auto>    Processes sharing the port and the database (default 1)
   --log-level <level>   fatal, error, warn, info (default), debug, trace or silent
   --dev                 Dev mode: a dev app (any local port may use it), a dev master key file, the dev
@@ -87,6 +87,20 @@ Options:
   -h, --help         This help
 
 ${ENVIRONMENT}`,
+  "solana-fee-payer": `Usage: latchkey solana-fee-payer [options]
+
+Print the Solana address (base58) of the key that pays the fees of sponsored Solana transactions
+(latchkey_requestFeePayer at /rpc/v1, the apps' "solanaPolicies"). Fund it with SOL on the cluster your
+users send to; it pays fees only. The key is made on first use (here or by serve), sealed at rest under
+the master key; it is never printed.
+
+Options:
+  --db <url|path>    The database (as serve)
+  --config <file>    Take the database and master key file from this config file
+  --dev              Use the dev master key file (.latchkey/master.key), as serve --dev does
+  -h, --help         This help
+
+${ENVIRONMENT}`,
 };
 
 const USAGE = `Usage: latchkey <command> [options]
@@ -97,6 +111,7 @@ Commands:
   app create          Create an app and print its API key
   rotate-master-key   Re-wrap data keys under a new master key
   paymaster-signer    Print the paymaster signer's address (to register on-chain)
+  solana-fee-payer    Print the Solana fee payer's address (to fund with SOL)
 
 Run \`latchkey <command> --help\` for a command's options and environment.
 `;
@@ -136,7 +151,9 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`Re-wrapped ${n} data key(s). Start the service with the new master key.\n`);
     return 0;
   }
-  if (command === "paymaster-signer") return paymasterSigner(rest);
+  if (command === "paymaster-signer") return printServiceKey(rest, (keys) => keys.address("paymaster"));
+  if (command === "solana-fee-payer")
+    return printServiceKey(rest, (keys) => keys.solanaAddress("solanaFeePayer"));
   process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
   return 1;
 }
@@ -178,6 +195,7 @@ async function serve(args: string[]): Promise<number> {
     rateLimits: file.rateLimits,
     apps: file.apps,
     chains: file.chains,
+    ...(file.solana ? { solana: file.solana } : {}),
     logLevel: values["log-level"] ?? file.logLevel ?? "info",
     trustProxy: file.trustProxy,
     devOrigins: values["dev-origin"] ?? process.env.LATCHKEY_DEV_ORIGINS?.split(",").filter(Boolean),
@@ -250,11 +268,15 @@ async function serve(args: string[]): Promise<number> {
         lines.push(
           `Dev sponsorship: policy ${policy.id} pays for the dev app's users on chain ${policy.chainId}`,
         );
+      for (const policy of service.devApp.app.sponsorship.solanaPolicies)
+        lines.push(`Dev Solana sponsorship: policy ${policy.id}`);
     }
     if ((options.chains ?? []).some((c) => c.paymaster))
       lines.push(
         `Paymaster signer: ${await service.paymasterSignerAddress()} (add it to the paymaster's signers)`,
       );
+    if (options.solana || (options.apps ?? []).some((a) => a.sponsorship?.solanaPolicies?.length))
+      lines.push(`Solana fee payer: ${await service.solanaFeePayerAddress()}`);
     process.stdout.write(`${lines.join("\n")}\n`);
   }
   const stop = async () => {
@@ -273,7 +295,11 @@ function devEmailMode(value: string | undefined): { devEmailMode?: "OTP" | "MAGI
   return { devEmailMode: mode };
 }
 
-async function paymasterSigner(args: string[]): Promise<number> {
+/** Prints the public part of one of the service's keys (making the key on first use). */
+async function printServiceKey(
+  args: string[],
+  publicPart: (keys: ServiceKeys) => Promise<string>,
+): Promise<number> {
   const { values } = parseArgs({
     args,
     options: { db: { type: "string" }, config: { type: "string" }, dev: { type: "boolean", default: false } },
@@ -298,7 +324,7 @@ async function paymasterSigner(args: string[]): Promise<number> {
       now: Date.now,
       random: { uuid: randomUUID, bytes: randomBytes },
     });
-    process.stdout.write(`${await keys.address("paymaster")}\n`);
+    process.stdout.write(`${await publicPart(keys)}\n`);
   } finally {
     await opened.close();
   }

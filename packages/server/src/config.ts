@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isLoopbackAnyPort } from "@latchkey/protocol";
+import { isAddress as isSolanaAddress } from "@solana/kit";
 import { getAddress } from "viem";
 import { z } from "zod";
 import { MAIL_LOCALES } from "./mail/locales";
@@ -95,9 +96,13 @@ export const chainsSchema = z.array(chainConfigSchema).superRefine((chains, c) =
  * A sponsorship policy: which chain, which contracts (and functions) a sponsored user operation may call,
  * and what it may cost. Daily limits count per UTC day, for this policy.
  */
+const policyIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1-64 letters, digits, '_', '.' or '-'");
+
 export const sponsorshipPolicySchema = z.object({
   /** What the client passes as `context.policyId`, e.g. "pol_counter". */
-  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "must be 1-64 letters, digits, '_', '.' or '-'"),
+  id: policyIdSchema,
   chainId: z.number().int().positive(),
   /** When set, every call of the operation must go to one of these (and, if listed, these functions). */
   allowedTargets: z
@@ -133,16 +138,99 @@ export const sponsorshipPolicySchema = z.object({
 });
 export type SponsorshipPolicy = z.infer<typeof sponsorshipPolicySchema>;
 
-export const sponsorshipConfigSchema = z.object({
-  policies: z.array(sponsorshipPolicySchema).superRefine((policies, c) => {
+/** A Solana address (base58 of 32 bytes), e.g. a program id. */
+export const solanaAddressSchema = z
+  .string()
+  .refine((a) => isSolanaAddress(a), "must be a Solana address (base58 of 32 bytes)");
+
+/** Lamports: a whole number, or a decimal string (up to u64); kept as a decimal string. */
+const lamportsSchema = z
+  .union([z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,20}$/)], {
+    error: 'must be lamports: a whole number, or a decimal string such as "10000000000"',
+  })
+  .transform((v) => BigInt(v).toString())
+  .refine((v) => BigInt(v) < 2n ** 64n, "must fit in 64 bits");
+
+/** What the fee payer pays at most for one transaction when the policy does not say: 0.0001 SOL. */
+export const DEFAULT_FEE_LAMPORTS_PER_TRANSACTION = "100000";
+
+/**
+ * A Solana fee sponsorship policy (`latchkey_requestFeePayer` at /rpc/v1): which programs (and
+ * instructions) a sponsored transaction may call, and what it may move and cost. The service's fee payer
+ * pays the fee only: a transaction that names it in an instruction is always refused. The ComputeBudget
+ * program is always allowed (it sets the compute limit and the priority fee, which `feeLamportsPerTransaction`
+ * bounds). Daily limits count per UTC day, for this policy.
+ */
+export const solanaSponsorshipPolicySchema = z
+  .object({
+    /** What the client passes as `policyId`; unique across the app's EVM and Solana policies. */
+    id: policyIdSchema,
+    /** When set, every instruction must call one of these programs (and, if listed, these instructions). */
+    allowedPrograms: z
+      .array(
+        z
+          .object({
+            programId: solanaAddressSchema,
+            /**
+             * Hex prefixes of the instruction data, e.g. "02000000" (the System program's transfer); an
+             * instruction whose data starts with none of them is refused.
+             */
+            instructions: z
+              .array(
+                z
+                  .string()
+                  .regex(
+                    /^(0x)?([0-9a-fA-F]{2}){1,64}$/,
+                    'must be hex bytes the instruction data starts with, e.g. "02000000"',
+                  )
+                  .transform((h) => h.replace(/^0x/, "").toLowerCase()),
+              )
+              .min(1)
+              .optional(),
+          })
+          .strict(),
+      )
+      .optional(),
+    limits: z
+      .object({
+        /**
+         * Lamports moved by the System program's transfer, transferWithSeed, createAccount,
+         * createAccountWithSeed and withdrawNonceAccount instructions, summed over the transaction.
+         */
+        lamportsPerTransaction: lamportsSchema.optional(),
+        /** 5000 per signature plus the priority fee (compute unit price × limit): what the fee payer pays. */
+        feeLamportsPerTransaction: lamportsSchema.default(DEFAULT_FEE_LAMPORTS_PER_TRANSACTION),
+        transactionsPerUserPerDay: countSchema.optional(),
+        feeLamportsPerUserPerDay: lamportsSchema.optional(),
+        transactionsPerAppPerDay: countSchema.optional(),
+        feeLamportsPerAppPerDay: lamportsSchema.optional(),
+      })
+      .strict()
+      .prefault({}),
+  })
+  .strict();
+export type SolanaSponsorshipPolicy = z.infer<typeof solanaSponsorshipPolicySchema>;
+
+export const sponsorshipConfigSchema = z
+  .object({
+    /** ERC-7677 paymaster policies (EVM user operations). */
+    policies: z.array(sponsorshipPolicySchema).default([]),
+    /** Solana fee payer policies (`latchkey_requestFeePayer`). */
+    solanaPolicies: z.array(solanaSponsorshipPolicySchema).default([]),
+  })
+  .superRefine((config, c) => {
+    // One namespace: a client's policyId names one policy, whichever method it is sent to.
     const seen = new Set<string>();
-    for (const [i, p] of policies.entries()) {
-      if (seen.has(p.id))
-        c.addIssue({ code: "custom", path: [i, "id"], message: `policy ${p.id} is listed twice` });
-      seen.add(p.id);
-    }
-  }),
-});
+    for (const [list, policies] of [
+      ["policies", config.policies],
+      ["solanaPolicies", config.solanaPolicies],
+    ] as const)
+      for (const [i, p] of policies.entries()) {
+        if (seen.has(p.id))
+          c.addIssue({ code: "custom", path: [list, i, "id"], message: `policy ${p.id} is listed twice` });
+        seen.add(p.id);
+      }
+  });
 export type SponsorshipConfig = z.infer<typeof sponsorshipConfigSchema>;
 
 export const appConfigSchema = z.object({
@@ -174,11 +262,26 @@ export const appConfigSchema = z.object({
   oauthRedirectUrls: z.array(returnUrlSchema).default([]),
   /** The language of the app's mails: sign-in codes, magic links, security notices. */
   locale: z.enum(MAIL_LOCALES).default("en"),
-  /** Gas sponsorship (ERC-7677 paymaster at /rpc/v1): the policies a client picks by `policyId`. */
+  /**
+   * Sponsorship at /rpc/v1: gas for EVM user operations (ERC-7677 paymaster, `policies`) and fees of
+   * Solana transactions (`solanaPolicies`); a client picks a policy by its id.
+   */
   sponsorship: sponsorshipConfigSchema.optional(),
 });
 /** An app as written in a config file (defaults may be left out). */
 export type AppConfig = z.input<typeof appConfigSchema>;
+
+/**
+ * The service's Solana settings. Sponsorship works without them; with `rpcUrl` the service refuses a
+ * transaction whose blockhash the node no longer knows, and one its fee payer cannot pay.
+ */
+export const solanaConfigSchema = z
+  .object({
+    /** A Solana JSON-RPC node (HTTP), e.g. https://api.devnet.solana.com. */
+    rpcUrl: z.string().url(),
+  })
+  .strict();
+export type SolanaConfig = z.infer<typeof solanaConfigSchema>;
 
 export const rateLimitsSchema = z.object({
   windowSeconds: z.number().int().positive().default(600),
@@ -218,6 +321,8 @@ export const fileConfigSchema = z.object({
    * any is listed, only these chains may sign in; their nodes check contract wallets' signatures).
    */
   chains: chainsSchema.default([]),
+  /** Solana: the node the fee payer's transactions go to, asked whether a blockhash is still valid. */
+  solana: solanaConfigSchema.optional(),
 });
 export type FileConfig = z.infer<typeof fileConfigSchema>;
 

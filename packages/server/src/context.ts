@@ -1,3 +1,4 @@
+import type { Rpc, SolanaRpcApi } from "@solana/kit";
 import type { PublicClient } from "viem";
 import type { ChainSettings, RateLimits } from "./config";
 import type { Keyring } from "./crypto/keyring";
@@ -40,6 +41,12 @@ export interface ConfiguredChain extends ChainSettings {
   client: PublicClient;
 }
 
+/** The Solana node from the service's config (`solana.rpcUrl`), with a JSON-RPC client for it. */
+export interface ConfiguredSolana {
+  rpcUrl: string;
+  rpc: Rpc<SolanaRpcApi>;
+}
+
 export interface AuditFields {
   appId?: string;
   userId?: string;
@@ -68,7 +75,9 @@ export interface ServiceContext {
   dev: boolean;
   /** EVM chains the service reads for sponsorship and SIWE contract-wallet signatures, by chain id. */
   chains: ReadonlyMap<number, ConfiguredChain>;
-  /** Keys the service itself holds (the paymaster signer), created on first use, sealed at rest. */
+  /** The Solana node fee-payer requests are checked against (fresh blockhash, funded fee payer), if set. */
+  solana?: ConfiguredSolana;
+  /** Keys the service itself holds (paymaster signer, Solana fee payer), created on first use, sealed at rest. */
   serviceKeys: ServiceKeys;
   /** The service's public base URL (OAuth callback, SIWE tokens' `iss`); else taken from each request. */
   publicUrl?: string;

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt, randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { createSolanaRpc } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
 import { createPublicClient, http as httpTransport } from "viem";
 import { z } from "zod";
@@ -11,6 +12,8 @@ import {
   chainsSchema,
   type RateLimits,
   rateLimitsSchema,
+  type SolanaConfig,
+  solanaConfigSchema,
 } from "./config";
 import type { ConfiguredChain, Random, ServiceContext } from "./context";
 import { Keyring, loadMasterKey } from "./crypto/keyring";
@@ -40,6 +43,11 @@ export interface ServiceOptions {
    * with Ethereum (when set, only these chains sign in; their nodes check contract wallets' signatures).
    */
   chains?: ChainConfig[];
+  /**
+   * Solana: the node whose view of blockhashes and of the fee payer's balance Solana fee sponsorship
+   * checks against. Without it, sponsorship still works and skips those checks.
+   */
+  solana?: SolanaConfig;
   logLevel?: string;
   /** Where log lines go (default stdout). */
   logStream?: NodeJS.WritableStream;
@@ -75,6 +83,11 @@ export interface Service {
    * rest): add it to the paymaster's signers.
    */
   paymasterSignerAddress(): Promise<`0x${string}`>;
+  /**
+   * The Solana address (base58) of the key that pays sponsored Solana transactions' fees (made on first
+   * use, sealed at rest): fund it with SOL on the cluster the apps' users send to.
+   */
+  solanaFeePayerAddress(): Promise<string>;
   listen(opts: { port: number; host?: string }): Promise<string>;
   /** Stops taking requests, lets in-flight ones finish (up to `closeGraceMs`), then closes storage. */
   close(): Promise<void>;
@@ -101,6 +114,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
   const dev = opts.dev ?? false;
   const dataDir = opts.dataDir ?? ".latchkey";
   const chainSettings = parseChains(opts.chains ?? []);
+  const solanaSettings = parseSolana(opts.solana);
   checkPolicyChains(opts.apps ?? [], chainSettings);
   const opened = openDatabase(opts.db);
   try {
@@ -162,6 +176,9 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       dev,
       chains,
       serviceKeys: new ServiceKeys({ db, keyring, now, random }),
+      ...(solanaSettings
+        ? { solana: { rpcUrl: solanaSettings.rpcUrl, rpc: createSolanaRpc(solanaSettings.rpcUrl) } }
+        : {}),
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl.replace(/\/$/, "") } : {}),
       async audit(event, f, into = db) {
         await into
@@ -204,6 +221,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       http,
       devApp,
       paymasterSignerAddress: () => ctx.serviceKeys.address("paymaster"),
+      solanaFeePayerAddress: () => ctx.serviceKeys.solanaAddress("solanaFeePayer"),
       async listen({ port, host = "127.0.0.1" }) {
         await http.listen({ port, host });
         const addr = http.server.address();
@@ -239,6 +257,13 @@ function parseChains(chains: ChainConfig[]) {
   return parsed.data;
 }
 
+function parseSolana(solana: SolanaConfig | undefined) {
+  if (!solana) return undefined;
+  const parsed = solanaConfigSchema.safeParse(solana);
+  if (!parsed.success) throw new Error(`Invalid solana: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
 /** A policy on a chain the service does not know could never sponsor anything: said at start. */
 function checkPolicyChains(apps: AppConfig[], chains: { chainId: number }[]) {
   const known = new Set(chains.map((c) => c.chainId));
@@ -256,6 +281,19 @@ function checkPolicyChains(apps: AppConfig[], chains: { chainId: number }[]) {
 
 /** The dev app's policy id for a chain: its users' operations there are sponsored (dev only). */
 export const devPolicyId = (chainId: number) => `dev-${chainId}`;
+
+/** The dev app's Solana policy, when the service has a Solana node: its users' transactions are sponsored. */
+export const DEV_SOLANA_POLICY_ID = "dev-solana";
+
+function devSolanaPolicies(solana: SolanaConfig | undefined) {
+  if (!solana) return [];
+  return [
+    {
+      id: DEV_SOLANA_POLICY_ID,
+      limits: { transactionsPerUserPerDay: 1_000, lamportsPerTransaction: 10_000_000_000 },
+    },
+  ];
+}
 
 function devSponsorshipPolicies(chains: readonly ChainConfig[]) {
   return chains
@@ -284,8 +322,12 @@ async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: Node
       allowedOrigins: origins,
       emailMode: opts.devEmailMode ?? "OTP",
       magicLinkRedirectUrls: opts.devMagicLinkUrls ?? origins.map((origin) => `${origin}/`),
-      // Dev only: every chain with a paymaster sponsors the dev app's users (policy `dev-<chainId>`).
-      sponsorship: { policies: devSponsorshipPolicies(opts.chains ?? []) },
+      // Dev only: every chain with a paymaster sponsors the dev app's users (policy `dev-<chainId>`), and
+      // so does the Solana fee payer when a Solana node is set (policy `dev-solana`, up to 10 SOL moved).
+      sponsorship: {
+        policies: devSponsorshipPolicies(opts.chains ?? []),
+        solanaPolicies: devSolanaPolicies(opts.solana),
+      },
     },
   );
   if (!apiKey) {

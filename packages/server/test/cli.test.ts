@@ -44,7 +44,13 @@ describe("latchkey CLI", () => {
         envs.add(m[1] as string);
     expect(envs.size).toBeGreaterThan(5);
     let all = serve;
-    for (const command of [["app", "create"], ["migrate"], ["rotate-master-key"], ["paymaster-signer"]]) {
+    for (const command of [
+      ["app", "create"],
+      ["migrate"],
+      ["rotate-master-key"],
+      ["paymaster-signer"],
+      ["solana-fee-payer"],
+    ]) {
       const out = (await run(process.execPath, [BIN, ...command, "--help"])).stdout;
       expect(out).toContain(`Usage: latchkey ${command.join(" ")}`);
       all += out;
@@ -147,6 +153,26 @@ describe("latchkey CLI", () => {
       await new Promise((r) => setTimeout(r, 500));
       await database.drop();
     }
+  });
+
+  it("solana-fee-payer prints the Solana fee payer's address: the one serve prints, beside the dev app's Solana policy", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-cli-"));
+    const config = join(dir, "config.json");
+    writeFileSync(config, JSON.stringify({ solana: { rpcUrl: "http://127.0.0.1:9" } }));
+    const env = { ...process.env, LATCHKEY_MASTER_KEY: "" };
+    const printed = (await run(process.execPath, [BIN, "solana-fee-payer", "--dev"], { cwd: dir, env }))
+      .stdout;
+    expect(printed).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}\n$/);
+    const again = (await run(process.execPath, [BIN, "solana-fee-payer", "--dev"], { cwd: dir, env })).stdout;
+    expect(again).toBe(printed);
+    child = spawn(
+      process.execPath,
+      [BIN, "serve", "--dev", "--port", "0", "--config", config, "--log-level", "warn"],
+      { cwd: dir, env },
+    );
+    const out = await waitForLine(child, /Solana fee payer: \S+\n/);
+    expect(out).toContain(`Solana fee payer: ${printed}`);
+    expect(out).toContain("Dev Solana sponsorship: policy dev-solana\n");
   });
 
   it("refuses to start without a master key outside dev mode", async () => {

@@ -7,11 +7,12 @@ import {
   type RouteRequest,
   type RouteResponse,
   SDK_VERSION_HEADER,
+  SOLANA_FEE_PAYER_METHOD,
   type StampedRequest,
   signerQueryTypes,
   signerRoutes,
 } from "@latchkey/protocol";
-import { ActivityError, SignerApiError } from "../errors";
+import { ActivityError, SignerApiError, SolanaError } from "../errors";
 import type { KeyHolder } from "../keyHolders/types";
 import { SDK_VERSION } from "../version";
 import type {
@@ -369,6 +370,45 @@ export class SignerClient {
     multiFactors: MultiFactorCode[];
   }): Promise<ValidateMultiFactorsResponse> {
     return this.call(signerRoutes.authValidateMultiFactors, params);
+  }
+
+  // ---- the service's JSON-RPC endpoint (`/rpc/v1`) ----
+
+  #rpcId = 0;
+
+  /**
+   * Has the service's Solana fee payer pay for a transaction under the app's `policyId` (JSON-RPC
+   * `latchkey_requestFeePayer` at `/rpc/v1`, authenticated by the app's key like the signer API). Takes
+   * the base64 wire transaction (the user's signature may be missing); answers it with the service's fee
+   * payer set and signed. A refusal throws a SolanaError SPONSORSHIP_REFUSED whose `reason` is the
+   * service's `error.data.code` (e.g. POLICY_NOT_FOUND).
+   */
+  async requestSolanaFeePayer(params: {
+    policyId: string;
+    serializedTransaction: string;
+  }): Promise<{ serializedTransaction: string }> {
+    this.#rpcId += 1;
+    const answer = await this.#post<{
+      result?: { serializedTransaction?: unknown };
+      error?: { code?: number; message?: string; data?: { code?: unknown } };
+    }>(
+      "/rpc/v1",
+      JSON.stringify({ jsonrpc: "2.0", id: this.#rpcId, method: SOLANA_FEE_PAYER_METHOD, params: [params] }),
+    );
+    if (answer.error) {
+      const reason = typeof answer.error.data?.code === "string" ? answer.error.data.code : undefined;
+      const message = answer.error.message ?? `JSON-RPC error ${answer.error.code}`;
+      throw new SolanaError("SPONSORSHIP_REFUSED", {
+        details: reason ? `${reason}: ${message}` : message,
+        ...(reason ? { reason } : {}),
+      });
+    }
+    const serializedTransaction = answer.result?.serializedTransaction;
+    if (typeof serializedTransaction !== "string")
+      throw new SolanaError("SPONSORSHIP_REFUSED", {
+        details: "the service answered no serializedTransaction",
+      });
+    return { serializedTransaction };
   }
 
   // ---- key-management API (DESIGN §3.3) ----

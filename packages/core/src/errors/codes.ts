@@ -62,6 +62,29 @@ export const SmartAccountErrorMessages = {
 /** Codes of smart-account errors (`SmartAccountError`). */
 export type SmartAccountErrorCode = keyof typeof SmartAccountErrorMessages;
 
+/** Sending Solana transactions and the embedded Solana wallet (wallet standard). */
+export const SolanaErrorMessages = {
+  SOLANA_CONNECTION_MISSING:
+    "Missing connection: no Solana RPC (pass connection, or set solana.rpcUrl in the signer options)",
+  SOLANA_POLICY_MISSING:
+    "Missing policyId: a sponsored Solana transaction needs a policy (pass policyId, or set solana.policyId in the signer options)",
+  SOLANA_INVALID_INPUT: "Invalid Solana transaction input",
+  INSUFFICIENT_FUNDS:
+    "The Solana account holds too little SOL for this transaction (the lamports it moves, and its fee unless sponsored)",
+  INSUFFICIENT_FUNDS_FOR_RENT:
+    "The transaction would leave an account below the rent-exempt minimum (a new account needs at least 890,880 lamports)",
+  BLOCKHASH_EXPIRED: "The transaction's blockhash expired before it was confirmed",
+  SPONSORSHIP_REFUSED: "Solana fee sponsorship was refused",
+  SPONSORED_TRANSACTION_MISMATCH:
+    "The fee payer service answered a transaction that differs from the one sent; it was not signed",
+  SOLANA_TRANSACTION_FAILED: "The Solana transaction failed",
+  SOLANA_SEND_FAILED: "The Solana transaction could not be sent",
+  SOLANA_CHAIN_UNSUPPORTED: "The Latchkey wallet does not serve this Solana chain",
+  SOLANA_ACCOUNT_MISMATCH: "The account is not the signed-in user's Solana account",
+} as const;
+/** Codes of Solana errors (`SolanaError`). */
+export type SolanaErrorCode = keyof typeof SolanaErrorMessages;
+
 /** External wallets (EOA): the spec's wallet and WalletConnect texts (§8), and the connector errors. */
 export const ExternalWalletErrorMessages = {
   WALLET_CONNECTION_FAILED: "The wallet's connection failed or was canceled.",
@@ -106,6 +129,7 @@ export type CoreErrorCode =
   | PasskeyErrorCode
   | OauthErrorCode
   | SmartAccountErrorCode
+  | SolanaErrorCode
   | ExternalWalletErrorCode
   | "OAUTH_FAILED"
   | "ACTIVITY_FAILED"

@@ -15,9 +15,12 @@ export {
   SignerErrorMessages,
   type SmartAccountErrorCode,
   SmartAccountErrorMessages,
+  type SolanaErrorCode,
+  SolanaErrorMessages,
 } from "./codes";
 export { ExternalWalletError, isUserRejected } from "./externalWallet";
 export { isOauthCancelled, OauthCancelledError, OauthError } from "./oauth";
 export { isPasskeyCancelled, PasskeyCancelledError, PasskeyError } from "./passkey";
 export { MfaRequiredError, SignerError } from "./signer";
 export { SmartAccountError } from "./smartAccount";
+export { SolanaError } from "./solana";

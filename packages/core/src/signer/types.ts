@@ -13,6 +13,7 @@ import type { SessionEventTarget, SessionManager } from "../session/sessionManag
 import type { SessionStorageLike } from "../session/storage";
 import type { SessionType, User } from "../session/types";
 import type { LatchkeySmartAccountClient, SmartAccountChainConfig } from "../smartAccounts/types";
+import type { SolanaOptions } from "../solana/options";
 import type { Emitter, SignerEvents, SignerStateError } from "./events";
 import type { SignerStatus } from "./status";
 import type { Store } from "./store";
@@ -63,6 +64,11 @@ export interface SignerOptions {
    * chains are `chains` unless `externalWallets.chains` says otherwise.
    */
   externalWallets?: ExternalWalletsOptions;
+  /**
+   * Solana: the RPC URL to send through, the sponsorship policy (fees paid by the service's fee payer)
+   * and the cluster the wallet-standard wallet announces.
+   */
+  solana?: SolanaOptions;
 }
 
 /** What the signer's store holds (spec §3); `signer.getState()` answers it. */

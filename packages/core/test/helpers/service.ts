@@ -1,4 +1,4 @@
-import type { Service } from "@latchkey/server";
+import type { Service, ServiceOptions } from "@latchkey/server";
 import { devMailbox, startTestService } from "../../../../test-support/service";
 
 export interface TestService {
@@ -14,13 +14,22 @@ export interface TestService {
 
 /** The service in dev mode (dev app, dev mailbox) on SQLite in memory, for the client's tests. */
 export async function startService(
-  opts: { now?: () => number; devOrigins?: string[]; devMagicLinkUrls?: string[] } = {},
+  opts: {
+    now?: () => number;
+    devOrigins?: string[];
+    devMagicLinkUrls?: string[];
+    /** A Solana node: the dev app's Solana fee payer policy `dev-solana` comes with it. */
+    solana?: { rpcUrl: string };
+    apps?: ServiceOptions["apps"];
+  } = {},
 ): Promise<TestService> {
   const t = await startTestService({
     dev: true,
     devOrigins: opts.devOrigins ?? ["http://127.0.0.1:1"],
     devMagicLinkUrls: opts.devMagicLinkUrls ?? ["http://127.0.0.1:1/app"],
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.solana ? { solana: opts.solana } : {}),
+    ...(opts.apps ? { apps: opts.apps } : {}),
   });
   const mailbox = devMailbox(t.service);
   return {

@@ -26,7 +26,7 @@ export interface App {
   jwt?: { issuer: string; jwksUrl: string; audience?: string };
   /** The language of the app's mails. */
   locale: MailLocale;
-  /** Gas sponsorship policies (features/sponsorship); none when the app sponsors nothing. */
+  /** Sponsorship policies, EVM and Solana (features/sponsorship); none when the app sponsors nothing. */
   sponsorship: SponsorshipConfig;
 }
 
@@ -111,8 +111,14 @@ function toApp(row: AppRow): App {
       ? (JSON.parse(row.oauth_redirect_urls) as string[])
       : (JSON.parse(row.magic_link_urls) as string[]),
     ...(row.jwt_config ? { jwt: JSON.parse(row.jwt_config) as NonNullable<App["jwt"]> } : {}),
-    sponsorship: row.sponsorship ? (JSON.parse(row.sponsorship) as SponsorshipConfig) : { policies: [] },
+    sponsorship: storedSponsorship(row.sponsorship),
   };
+}
+
+/** The stored policies (rows written before Solana sponsorship have no `solanaPolicies`). */
+function storedSponsorship(json: string | null | undefined): SponsorshipConfig {
+  const stored = json ? (JSON.parse(json) as Partial<SponsorshipConfig>) : {};
+  return { policies: stored.policies ?? [], solanaPolicies: stored.solanaPolicies ?? [] };
 }
 
 /**
@@ -142,7 +148,10 @@ export async function upsertApp(
       oauth_redirect_urls: cfg.oauthRedirectUrls.length ? JSON.stringify(cfg.oauthRedirectUrls) : null,
       jwt_config: cfg.jwt ? JSON.stringify(cfg.jwt) : null,
       locale: cfg.locale,
-      sponsorship: cfg.sponsorship?.policies.length ? JSON.stringify(cfg.sponsorship) : null,
+      sponsorship:
+        cfg.sponsorship?.policies.length || cfg.sponsorship?.solanaPolicies.length
+          ? JSON.stringify(cfg.sponsorship)
+          : null,
       updated_at: now,
     };
     if (existing) {

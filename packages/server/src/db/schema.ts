@@ -13,7 +13,7 @@ export interface AppsTable {
   /** JSON `{issuer, jwksUrl, audience?}` when the app's backend may authenticate with a JWT. */
   jwt_config: string | null;
   locale: string;
-  /** JSON `{policies: [...]}` (config.ts sponsorshipConfigSchema) when the app sponsors gas. */
+  /** JSON `{policies, solanaPolicies}` (config.ts sponsorshipConfigSchema) when the app sponsors anything. */
   sponsorship?: string | null;
   created_at: number;
   updated_at: number;
@@ -200,7 +200,8 @@ export interface ServiceKeysTable {
   purpose: string;
   /**
    * The key's public part: for a secp256k1 key its EVM address (checksummed), what an operator registers
-   * on-chain; for a P-256 key (the SIWE token signer) its compressed public key in hex.
+   * on-chain; for a P-256 key (the SIWE token signer) its compressed public key in hex; for an ed25519
+   * key (the Solana fee payer) its Solana address (base58).
    */
   address: string;
   /** Sealed with the keyring under `service_key:<id>`. */
@@ -224,14 +225,37 @@ export interface SponsorshipSpendTable {
   created_at: number;
   updated_at: number;
 }
-/** Daily totals per policy, for the app (`scope` "app") and per user (`scope` "user:<id>"). */
+/**
+ * One row per Solana transaction the fee payer signed, keyed by the fee payer's signature (the
+ * transaction's id; ed25519 is deterministic, so the same message asked for again is the same row).
+ */
+export interface SolanaSponsorshipSpendTable {
+  /** Base58 of the fee payer's 64-byte signature. */
+  signature: string;
+  app_id: string;
+  policy_id: string;
+  user_id: string;
+  /** The user's Solana address that signs the transaction. */
+  user_address: string;
+  /** UTC day `YYYY-MM-DD` the spend counts for. */
+  day: string;
+  /** The most the fee payer pays for it (signatures and priority fee), decimal lamports. */
+  fee_lamports: string;
+  /** Lamports its System program instructions move, decimal. */
+  lamports: string;
+  created_at: number;
+  updated_at: number;
+}
+/**
+ * Daily totals per policy (EVM or Solana: the ids are one namespace per app), for the app (`scope` "app") and per user (`scope` "user:<id>"). */
 export interface SponsorshipUsageTable {
   app_id: string;
   policy_id: string;
   scope: string;
   day: string;
+  /** Operations (EVM) or transactions (Solana). */
   operations: number;
-  /** Decimal wei. */
+  /** The amount reserved: decimal wei (EVM) or fee lamports (Solana). */
   wei: string;
   updated_at: number;
 }
@@ -254,6 +278,7 @@ export interface Database {
   service_keys: ServiceKeysTable;
   sponsorship_spend: SponsorshipSpendTable;
   sponsorship_usage: SponsorshipUsageTable;
+  solana_sponsorship_spend: SolanaSponsorshipSpendTable;
   oauth_requests: OauthRequestsTable;
   user_oauth_providers: UserOauthProvidersTable;
   authenticators: AuthenticatorsTable;

@@ -36,6 +36,10 @@ export async function attachDevIdentityProvider(
       emailMode: app.emailMode,
       magicLinkRedirectUrls: app.magicLinkRedirectUrls,
       oauthRedirectUrls: app.oauthRedirectUrls,
+      // What the dev app already has stays: its sponsorship policies (EVM and Solana), mail language, JWT.
+      sponsorship: app.sponsorship,
+      locale: app.locale,
+      ...(app.jwt ? { jwt: app.jwt } : {}),
       oauthProviders: [
         { id: "google", issuer: idp.issuer, ...client, allowInsecureHttp: true },
         { id: "auth0", issuer: auth0.issuer, ...client, allowInsecureHttp: true, auth0Connection: "dev" },

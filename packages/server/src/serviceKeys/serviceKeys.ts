@@ -1,13 +1,18 @@
+import { ed25519 } from "@noble/curves/ed25519";
 import { p256 } from "@noble/curves/nist";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { sha256 } from "@noble/hashes/sha2";
+import { base58 } from "@scure/base";
 import { type Address, type Hex, hashMessage, toHex } from "viem";
 import { privateKeyToAddress, sign } from "viem/accounts";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
 
-/** Each purpose's curve: the paymaster signs EVM messages (secp256k1); SIWE tokens are ES256 JWTs (P-256). */
-const CURVES = { paymaster: "secp256k1", siwe: "p256" } as const;
+/**
+ * Each purpose's curve: the paymaster signs EVM messages (secp256k1); SIWE tokens are ES256 JWTs (P-256);
+ * the Solana fee payer signs the transactions it pays for (ed25519).
+ */
+const CURVES = { paymaster: "secp256k1", siwe: "p256", solanaFeePayer: "ed25519" } as const;
 
 /** What a service key is for; one key per purpose. */
 export type ServiceKeyPurpose = keyof typeof CURVES;
@@ -18,7 +23,10 @@ type PurposeOn<C extends string> = {
 
 interface KeyRow {
   id: string;
-  /** The EVM address (secp256k1) or the compressed public key in hex (P-256): the row's `address`. */
+  /**
+   * The EVM address (secp256k1), the compressed public key in hex (P-256) or the Solana address (ed25519,
+   * base58 of the public key): the row's `address`.
+   */
   publicPart: string;
   sealed: string;
 }
@@ -26,6 +34,7 @@ interface KeyRow {
 /** The public part stored beside a key: what the key is checked against when it is opened. */
 function publicPartOf(purpose: ServiceKeyPurpose, key: Uint8Array): string {
   if (CURVES[purpose] === "p256") return Buffer.from(p256.getPublicKey(key, true)).toString("hex");
+  if (CURVES[purpose] === "ed25519") return base58.encode(ed25519.getPublicKey(key));
   return privateKeyToAddress(toHex(key));
 }
 
@@ -38,8 +47,8 @@ interface ServiceKeysContext {
 }
 
 /**
- * Keys the service itself holds: the signer of the verifying paymaster (secp256k1) and the signer of
- * Sign-In with Ethereum session tokens (P-256). Each is made once (CSPRNG), sealed at rest by the keyring
+ * Keys the service itself holds: the signer of the verifying paymaster (secp256k1), the signer of
+ * Sign-In with Ethereum session tokens (P-256) and the Solana fee payer (ed25519). Each is made once (CSPRNG), sealed at rest by the keyring
  * like every secret (`service_key:<id>`), and opened only to sign. Under concurrent first use by several
  * instances, the unique `purpose` decides: the first insert wins and everyone reads that row. A master-key
  * rotation re-wraps the data keys, so these need nothing.
@@ -48,6 +57,8 @@ interface ServiceKeysContext {
  * const address = await ctx.serviceKeys.address("paymaster"); // what the operator registers on-chain
  * const signature = await ctx.serviceKeys.signMessageHash("paymaster", hash);
  * const jws = await ctx.serviceKeys.signEs256("siwe", signingInput); // r‖s, 64 bytes
+ * const feePayer = await ctx.serviceKeys.solanaAddress("solanaFeePayer"); // base58, to fund
+ * const signature = await ctx.serviceKeys.signEd25519("solanaFeePayer", messageBytes); // 64 bytes
  */
 export class ServiceKeys {
   readonly #loaded = new Map<ServiceKeyPurpose, Promise<KeyRow>>();
@@ -65,6 +76,22 @@ export class ServiceKeys {
   /** The key's public key, compressed SEC1 (33 bytes), creating the key on first use. */
   async publicKey(purpose: PurposeOn<"p256">): Promise<Uint8Array> {
     return Buffer.from((await this.#row(purpose)).publicPart, "hex");
+  }
+
+  /** The key's Solana address (base58 of the ed25519 public key), creating the key on first use. */
+  async solanaAddress(purpose: PurposeOn<"ed25519">): Promise<string> {
+    return (await this.#row(purpose)).publicPart;
+  }
+
+  /** An ed25519 signature (RFC 8032, 64 bytes) over `message`, as Solana checks a transaction's. */
+  async signEd25519(purpose: PurposeOn<"ed25519">, message: Uint8Array): Promise<Uint8Array> {
+    const row = await this.#row(purpose);
+    const key = await this.#ctx.keyring.open(row.sealed, `service_key:${row.id}`);
+    try {
+      return ed25519.sign(message, key);
+    } finally {
+      key.fill(0);
+    }
   }
 
   /** An EIP-191 signature (`personal_sign`) over 32 bytes, as a verifying paymaster checks it. */
@@ -139,6 +166,8 @@ export class ServiceKeys {
   }
 
   #newKey(purpose: ServiceKeyPurpose): Buffer {
+    // Any 32 bytes are an ed25519 secret key (RFC 8032 §5.1.5 hashes them).
+    if (CURVES[purpose] === "ed25519") return this.#ctx.random.bytes(32);
     const curve = CURVES[purpose] === "p256" ? p256 : secp256k1;
     for (let i = 0; i < 16; i++) {
       const key = this.#ctx.random.bytes(32);

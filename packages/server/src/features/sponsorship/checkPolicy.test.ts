@@ -2,7 +2,7 @@ import { encodeFunctionData, toFunctionSelector } from "viem";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { appConfigSchema, chainsSchema, type SponsorshipPolicy, sponsorshipPolicySchema } from "../../config";
-import { checkCalls, checkOperationLimits, operationCost } from "./checkPolicy";
+import { checkCalls, checkOperationLimits, dailyLimitsOf, operationCost } from "./checkPolicy";
 import { decodeCalls, simpleAccountCallsAbi } from "./decodeCalls";
 import { RpcError } from "./jsonRpc";
 import { checkDailyLimits, utcDay } from "./spending";
@@ -170,30 +170,32 @@ describe("limits", () => {
   it("holds the daily limits per user and per app, until midnight UTC", () => {
     const now = Date.UTC(2030, 0, 1, 23, 59);
     expect(utcDay(now)).toBe("2030-01-01");
-    const usage = { app: { operations: 9, wei: 900n }, user: { operations: 2, wei: 200n } };
-    const daily = policy({
-      limits: {
-        operationsPerUserPerDay: 3,
-        weiPerUserPerDay: "300",
-        operationsPerAppPerDay: 10,
-        weiPerAppPerDay: "1000",
-      },
-    });
-    expect(refusal(() => checkDailyLimits(daily, usage, { operations: 1, wei: 100n }, now))).toBeUndefined();
-    expect(refusal(() => checkDailyLimits(daily, usage, { operations: 1, wei: 101n }, now))).toMatchObject({
+    const usage = { app: { count: 9, amount: 900n }, user: { count: 2, amount: 200n } };
+    const daily = dailyLimitsOf(
+      policy({
+        limits: {
+          operationsPerUserPerDay: 3,
+          weiPerUserPerDay: "300",
+          operationsPerAppPerDay: 10,
+          weiPerAppPerDay: "1000",
+        },
+      }),
+    );
+    expect(refusal(() => checkDailyLimits(daily, usage, { count: 1, amount: 100n }, now))).toBeUndefined();
+    expect(refusal(() => checkDailyLimits(daily, usage, { count: 1, amount: 101n }, now))).toMatchObject({
       code: -32005,
       reason: "DAILY_LIMIT_EXCEEDED",
       limit: "weiPerUserPerDay",
       resetsAt: "2030-01-02T00:00:00.000Z",
     });
-    const busyApp = { ...usage, app: { operations: 10, wei: 0n } };
-    expect(refusal(() => checkDailyLimits(daily, busyApp, { operations: 1, wei: 1n }, now))).toMatchObject({
+    const busyApp = { ...usage, app: { count: 10, amount: 0n } };
+    expect(refusal(() => checkDailyLimits(daily, busyApp, { count: 1, amount: 1n }, now))).toMatchObject({
       limit: "operationsPerAppPerDay",
     });
     // A retried operation adds no operation.
-    const full = { ...usage, user: { operations: 3, wei: 200n } };
-    expect(refusal(() => checkDailyLimits(daily, full, { operations: 0, wei: 10n }, now))).toBeUndefined();
-    expect(refusal(() => checkDailyLimits(daily, full, { operations: 1, wei: 10n }, now))).toMatchObject({
+    const full = { ...usage, user: { count: 3, amount: 200n } };
+    expect(refusal(() => checkDailyLimits(daily, full, { count: 0, amount: 10n }, now))).toBeUndefined();
+    expect(refusal(() => checkDailyLimits(daily, full, { count: 1, amount: 10n }, now))).toMatchObject({
       limit: "operationsPerUserPerDay",
     });
   });

@@ -5,6 +5,7 @@ import type { ConfiguredChain, ServiceContext } from "../../context";
 import { decodeCalls } from "./decodeCalls";
 import { rpcError } from "./jsonRpc";
 import type { PaymasterParams, UserOperationParams } from "./parseParams";
+import type { PolicyDailyLimits } from "./spending";
 
 export interface SponsoringChain extends ConfiguredChain {
   paymaster: `0x${string}`;
@@ -118,4 +119,36 @@ export function checkOperationLimits(policy: SponsorshipPolicy, cost: { gas: big
       `The operation may cost ${cost.wei} wei, above policy ${policy.id}'s limit of ${weiPerOperation}`,
       { limit: "weiPerOperation", max: weiPerOperation, requested: cost.wei.toString() },
     );
+}
+
+/** The policy's daily limits: operations and wei, per user and per app. */
+export function dailyLimitsOf(policy: SponsorshipPolicy): PolicyDailyLimits {
+  const { limits } = policy;
+  return {
+    policyId: policy.id,
+    limits: [
+      {
+        limit: "operationsPerUserPerDay",
+        scope: "user",
+        measure: "count",
+        max: limits.operationsPerUserPerDay,
+        unit: "operations",
+      },
+      {
+        limit: "weiPerUserPerDay",
+        scope: "user",
+        measure: "amount",
+        max: limits.weiPerUserPerDay,
+        unit: "wei",
+      },
+      {
+        limit: "operationsPerAppPerDay",
+        scope: "app",
+        measure: "count",
+        max: limits.operationsPerAppPerDay,
+        unit: "operations",
+      },
+      { limit: "weiPerAppPerDay", scope: "app", measure: "amount", max: limits.weiPerAppPerDay, unit: "wei" },
+    ],
+  };
 }

@@ -1,7 +1,13 @@
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
-import { checkCalls, checkOperationLimits, operationCost, policyAndChain } from "./checkPolicy";
+import {
+  checkCalls,
+  checkOperationLimits,
+  dailyLimitsOf,
+  operationCost,
+  policyAndChain,
+} from "./checkPolicy";
 import { rpcError } from "./jsonRpc";
 import { parsePaymasterParams } from "./parseParams";
 import {
@@ -11,7 +17,7 @@ import {
   VALID_FOR_SECONDS,
 } from "./paymasterData";
 import { onChain } from "./resolveSender";
-import { checkDailyLimits, previousReservation, readUsage, reserveSpend } from "./spending";
+import { addedUsage, checkDailyLimits, readUsage, reserveSpend } from "./spending";
 import { sponsoredOperation } from "./sponsoredOperation";
 
 /**
@@ -36,18 +42,18 @@ export async function getPaymasterData(
   };
   const cost = operationCost(op, gas);
   checkOperationLimits(policy, cost);
-  const { now, day, owner, key } = await sponsoredOperation(ctx, {
+  const { now, day, owner, record } = await sponsoredOperation(ctx, {
     appId: app.id,
     policyId: policy.id,
     chain,
     paymaster: p,
   });
+  const daily = dailyLimitsOf(policy);
   // A pre-check without locks, so that a refused operation costs no call to the chain.
-  const previous = await previousReservation(ctx.db, key, owner, day);
   checkDailyLimits(
-    policy,
+    daily,
     await readUsage(ctx.db, owner, day),
-    { operations: previous === undefined ? 1 : 0, wei: cost.wei - (previous ?? 0n) },
+    addedUsage(await record.previous(ctx.db, owner, day), cost.wei),
     now,
   );
   const signed = await onChain(() =>
@@ -65,7 +71,7 @@ export async function getPaymasterData(
       `The paymaster ${chain.paymaster} on chain ${chain.chainId} does not answer getHash`,
     );
   });
-  await reserveSpend(ctx, { policy, owner, key, wei: cost.wei });
+  await reserveSpend(ctx, { policy: daily, owner, record, amount: cost.wei });
   const answer: Record<string, unknown> = { ...signed };
   // Limits the client did not send are ours: it must send the operation with them, as signed.
   if (op.paymasterVerificationGasLimit === undefined)

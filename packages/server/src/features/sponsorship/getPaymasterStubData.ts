@@ -1,14 +1,14 @@
 import { toHex } from "viem";
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
-import { checkCalls, policyAndChain } from "./checkPolicy";
+import { checkCalls, dailyLimitsOf, policyAndChain } from "./checkPolicy";
 import { parsePaymasterParams } from "./parseParams";
 import {
   PAYMASTER_POST_OP_GAS_LIMIT,
   PAYMASTER_VERIFICATION_GAS_LIMIT,
   stubPaymasterData,
 } from "./paymasterData";
-import { checkDailyLimits, previousReservation, readUsage } from "./spending";
+import { checkDailyLimits, readUsage } from "./spending";
 import { sponsoredOperation } from "./sponsoredOperation";
 
 /**
@@ -24,18 +24,18 @@ export async function getPaymasterStubData(
   const { policy, chain } = policyAndChain(ctx, app, p);
   const op = p.userOperation;
   checkCalls(policy, op.callData);
-  const { now, day, owner, key } = await sponsoredOperation(ctx, {
+  const { now, day, owner, record } = await sponsoredOperation(ctx, {
     appId: app.id,
     policyId: policy.id,
     chain,
     paymaster: p,
   });
-  const retried = (await previousReservation(ctx.db, key, owner, day)) !== undefined;
+  const retried = (await record.previous(ctx.db, owner, day)) !== undefined;
   // Its cost is not known yet: a spend limit refuses here only when it has no room left at all.
   checkDailyLimits(
-    policy,
+    dailyLimitsOf(policy),
     await readUsage(ctx.db, owner, day),
-    { operations: retried ? 0 : 1, wei: 1n },
+    { count: retried ? 0 : 1, amount: 1n },
     now,
   );
   return {

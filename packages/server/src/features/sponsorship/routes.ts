@@ -1,21 +1,27 @@
-import { ErrorCode, RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
+import { ErrorCode, RpcErrorCode, SOLANA_FEE_PAYER_METHOD, SponsorshipErrorCode } from "@latchkey/protocol";
 import { ApiError } from "../../errors";
 import { appOf } from "../../http/plugins/appApiKey";
 import { defineFeature } from "../defineFeature";
 import { getPaymasterData } from "./getPaymasterData";
 import { getPaymasterStubData } from "./getPaymasterStubData";
 import { answerJsonRpc, errorResponse, rpcError } from "./jsonRpc";
+import { requestFeePayer } from "./solana/requestFeePayer";
 
 /**
  * `POST /rpc/v1`: the service's JSON-RPC 2.0 endpoint (one call or a batch), authenticated like the signer
- * API by the app's `Authorization: Bearer <API key or app JWT>`. It serves the ERC-7677 paymaster methods
- * `pm_getPaymasterStubData` and `pm_getPaymasterData` for EntryPoint v0.8 user operations, under the app's
- * sponsorship policies (`context.policyId`).
+ * API by the app's `Authorization: Bearer <API key or app JWT>`. It serves, under the app's sponsorship
+ * policies:
+ * - the ERC-7677 paymaster methods `pm_getPaymasterStubData` and `pm_getPaymasterData` for EntryPoint v0.8
+ *   user operations (`context.policyId`, a policy of `sponsorship.policies`);
+ * - `latchkey_requestFeePayer` (`SOLANA_FEE_PAYER_METHOD`), params `[{policyId, serializedTransaction}]`:
+ *   the service's Solana fee payer pays for a base64 wire transaction, result `{serializedTransaction}`
+ *   with the fee payer set and signed (a policy of `sponsorship.solanaPolicies`; solana/requestFeePayer.ts).
  *
  * Answers: HTTP 200 with a JSON-RPC result or error for anything the body says (bad JSON -32700, not a
- * request -32600, unknown method -32601, bad params -32602, policy -32003, daily limit -32005; the reason
- * in `error.data.code`), 204 when the body held only notifications; a missing or unknown key, a refused
- * origin, a body too large or not JSON keep the signer API's statuses (401, 403, 413, 415).
+ * request -32600, unknown method -32601, bad params -32602, node or fee payer unavailable -32002, policy
+ * -32003, daily limit -32005; the reason in `error.data.code`, a `SponsorshipErrorCode`), 204 when the
+ * body held only notifications; a missing or unknown key, a refused origin, a body too large or not JSON
+ * keep the signer API's statuses (401, 403, 413, 415).
  */
 export const sponsorshipFeature = defineFeature({
   name: "sponsorship",
@@ -54,6 +60,7 @@ export const sponsorshipFeature = defineFeature({
           {
             pm_getPaymasterStubData: (rpcParams) => getPaymasterStubData(ctx, { app: client, rpcParams }),
             pm_getPaymasterData: (rpcParams) => getPaymasterData(ctx, { app: client, rpcParams }),
+            [SOLANA_FEE_PAYER_METHOD]: (rpcParams) => requestFeePayer(ctx, { app: client, rpcParams }),
           },
           (err) => req.log.error({ err }, "JSON-RPC call failed"),
         );

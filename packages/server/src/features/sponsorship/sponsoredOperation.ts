@@ -1,11 +1,11 @@
 import type { ConfiguredChain, ServiceContext } from "../../context";
 import type { PaymasterParams } from "./parseParams";
 import { resolveSender } from "./resolveSender";
-import { utcDay } from "./spending";
+import { userOperationSpend, utcDay } from "./spending";
 
 /**
  * Whose operation this is, for both paymaster methods: the user the sender belongs to (proven by the
- * factory), the spending owner and day, and the operation's key (chain, sender, nonce) for its reservation.
+ * factory), the spending owner and day, and the operation's reservation (by chain, sender and nonce).
  */
 export async function sponsoredOperation(
   ctx: Pick<ServiceContext, "db" | "now">,
@@ -26,6 +26,6 @@ export async function sponsoredOperation(
     now,
     day: utcDay(now),
     owner: { appId, policyId, userId },
-    key: { chainId: chain.chainId, sender: op.sender, nonce: op.nonce },
+    record: userOperationSpend({ chainId: chain.chainId, sender: op.sender, nonce: op.nonce }),
   };
 }

@@ -524,6 +524,30 @@ export function round(n: number, digits: number): number {
   return Math.round(n * f) / f;
 }
 
+/** Latency figures of sequential samples in ms: count, mean, p50, p90 and max (one decimal). */
+export function latencyStats(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
+  return {
+    n: s.length,
+    meanMs: round(s.reduce((a, b) => a + b, 0) / s.length, 1),
+    p50Ms: round(at(0.5), 1),
+    p90Ms: round(at(0.9), 1),
+    maxMs: round(s[s.length - 1] ?? Number.NaN, 1),
+  };
+}
+
+/** Runs `fn` `n` times one after the other and answers each run's duration in ms. */
+export async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
 export function machineInfo() {
   const cpus = os.cpus();
   return {

@@ -22,7 +22,6 @@ import {
 } from "@latchkey/core";
 import { SOLANA_FEE_PAYER_METHOD } from "@latchkey/protocol";
 import {
-  AccountRole,
   type Address,
   address,
   appendTransactionMessageInstruction,
@@ -33,7 +32,6 @@ import {
   createTransactionMessage,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
-  type Instruction,
   lamports,
   pipe,
   sendAndConfirmTransactionFactory,
@@ -42,13 +40,14 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
 } from "@solana/kit";
+import { systemTransfer } from "../test-support/solana/transfer";
 import {
   type LoadResult,
+  latencyStats,
   machineInfo,
   printErrors,
   REPO_ROOT,
   readOtpCode,
-  round,
   runBench,
   runLoad,
   runRecord,
@@ -56,55 +55,17 @@ import {
   scaleArg,
   startService,
   table,
+  timed,
   writeResults,
 } from "./lib";
 
 const APP = { id: "bench-sol", apiKey: "lk_bench_solana_fee_payer_key_0001", policyId: "pol_bench_sol" };
 const SOL = 1_000_000_000n;
-const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
 
 const scale = scaleArg();
 const N = Math.max(5, Math.round(50 * scale));
 const LOAD_N = Math.max(100, Math.round(2000 * scale));
 const CONNECTIONS = 16;
-
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
-  return {
-    n: s.length,
-    meanMs: round(s.reduce((a, b) => a + b, 0) / s.length, 1),
-    p50Ms: round(at(0.5), 1),
-    p90Ms: round(at(0.9), 1),
-    maxMs: round(s[s.length - 1] ?? Number.NaN, 1),
-  };
-}
-
-async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn(i);
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
-
-/** A System program transfer (instruction 2: u32 index, u64 lamports, little-endian). */
-function transferInstruction(from: Address, to: Address, amount: bigint): Instruction {
-  const data = new Uint8Array(12);
-  const view = new DataView(data.buffer);
-  view.setUint32(0, 2, true);
-  view.setBigUint64(4, amount, true);
-  return {
-    programAddress: SYSTEM_PROGRAM,
-    accounts: [
-      { address: from, role: AccountRole.WRITABLE_SIGNER },
-      { address: to, role: AccountRole.WRITABLE },
-    ],
-    data,
-  };
-}
 
 /** The Solana node as its own process (test-support/solana/cli.ts), so its work is not on this loop. */
 async function startSolanaNode(): Promise<{ url: string; wsUrl: string; stop(): void }> {
@@ -196,8 +157,7 @@ async function main() {
           createTransactionMessage({ version: 0 }),
           (m) => setTransactionMessageFeePayerSigner(local, m),
           (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-          (m) =>
-            appendTransactionMessageInstruction(transferInstruction(local.address, recipient, amount++), m),
+          (m) => appendTransactionMessageInstruction(systemTransfer(local.address, recipient, amount++), m),
         ),
       );
       assertIsTransactionWithBlockhashLifetime(tx);
@@ -239,7 +199,7 @@ async function main() {
             (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
             (m) =>
               appendTransactionMessageInstruction(
-                transferInstruction(owner, recipient, 10_000_000n + BigInt(i)),
+                systemTransfer(owner, recipient, 10_000_000n + BigInt(i)),
                 m,
               ),
           ),
@@ -278,9 +238,9 @@ async function main() {
     printErrors(concurrent);
 
     const rows = [
-      { path: "transfer, local key (kit)", ...stats(localKey) },
-      { path: "transfer, embedded, user pays", ...stats(unsponsored) },
-      { path: "transfer, embedded, sponsored", ...stats(sponsored) },
+      { path: "transfer, local key (kit)", ...latencyStats(localKey) },
+      { path: "transfer, embedded, user pays", ...latencyStats(unsponsored) },
+      { path: "transfer, embedded, sponsored", ...latencyStats(sponsored) },
     ];
     const throughput = [
       { method: SOLANA_FEE_PAYER_METHOD, ...runRecord(single) },

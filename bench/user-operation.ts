@@ -22,7 +22,7 @@ import { formatUserOperationRequest, type UserOperation } from "viem/account-abs
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type ChainStack, counterAbi, smartAccountChainOf, startChainStack } from "../test-support/chain";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
-import { machineInfo, round, runBench, scaleArg, table, writeResults } from "./lib";
+import { latencyStats, machineInfo, round, runBench, scaleArg, table, timed, writeResults } from "./lib";
 
 const POLL_MS = 100;
 const APP = { id: "bench", apiKey: "lk_bench_user_operations_key_0001", policyId: "pol_bench" };
@@ -30,28 +30,6 @@ const APP = { id: "bench", apiKey: "lk_bench_user_operations_key_0001", policyId
 const scale = scaleArg();
 const N = Math.max(3, Math.round(20 * scale));
 const PM_N = Math.max(10, Math.round(200 * scale));
-
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))] ?? Number.NaN;
-  return {
-    n: s.length,
-    meanMs: round(s.reduce((a, b) => a + b, 0) / s.length, 1),
-    p50Ms: round(at(0.5), 1),
-    p90Ms: round(at(0.9), 1),
-    maxMs: round(s[s.length - 1] ?? Number.NaN, 1),
-  };
-}
-
-async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn(i);
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
 
 async function signIn(
   svc: TestService,
@@ -165,15 +143,15 @@ async function main() {
     const data = await timed(PM_N, () => rpc("pm_getPaymasterData"));
 
     const rows = [
-      { path: "EOA tx, local key", ...stats(eoaLocal) },
-      { path: "EOA tx, embedded key", ...stats(eoaEmbedded) },
-      { path: "user op, first (deploys)", ...stats(first) },
-      { path: "user op, self-paid", ...stats(selfPaid) },
-      { path: "user op, sponsored", ...stats(sponsored) },
-      { path: "pm_getPaymasterStubData", ...stats(stub) },
-      { path: "pm_getPaymasterData", ...stats(data) },
+      { path: "EOA tx, local key", ...latencyStats(eoaLocal) },
+      { path: "EOA tx, embedded key", ...latencyStats(eoaEmbedded) },
+      { path: "user op, first (deploys)", ...latencyStats(first) },
+      { path: "user op, self-paid", ...latencyStats(selfPaid) },
+      { path: "user op, sponsored", ...latencyStats(sponsored) },
+      { path: "pm_getPaymasterStubData", ...latencyStats(stub) },
+      { path: "pm_getPaymasterData", ...latencyStats(data) },
     ];
-    const ratio = (a: number[], b: number[]) => round(stats(a).p50Ms / stats(b).p50Ms, 2);
+    const ratio = (a: number[], b: number[]) => round(latencyStats(a).p50Ms / latencyStats(b).p50Ms, 2);
     const ratios = {
       selfPaidVsEoaEmbedded: ratio(selfPaid, eoaEmbedded),
       sponsoredVsEoaEmbedded: ratio(sponsored, eoaEmbedded),

@@ -1,10 +1,9 @@
-import type { Page } from "playwright-core";
 import { type Hex, isHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
 import { installInjectedWallet } from "../test-support/wallets";
-import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+import { type Stack, shot, signUpInDemo, startStack } from "./helpers/stack";
 
 // The demo with the dev chain of `npm start` (hardhat + EntryPoint v0.8 + alto + the service's paymaster):
 // a new user, with no ETH, sends sponsored user operations that change a contract's state.
@@ -21,27 +20,6 @@ const counter = () => {
   return chain.publicClient.readContract({ address: chain.counter, abi: counterAbi, functionName: "number" });
 };
 
-async function signUp(page: Page, email: string) {
-  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
-  await page.getByPlaceholder("Email").fill(email);
-  const sent = s.mailCount(email);
-  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
-  await typeOtp(page, await s.otpCode(email, sent));
-  await page.getByTestId("evm-address").waitFor();
-  // The demo offers a passkey after sign-up: skip it (the passkey flow has its own tests).
-  const offered = await page
-    .getByRole("dialog")
-    .getByRole("heading", { name: "Add a passkey" })
-    .waitFor({ timeout: 5000 })
-    .then(
-      () => true,
-      () => false,
-    );
-  if (offered) await page.getByRole("dialog").getByRole("button", { name: "Skip" }).click();
-  await page.getByRole("dialog").waitFor({ state: "detached" });
-}
-
 describe("demo: smart account", () => {
   it("a new user sees their smart account and sends a sponsored operation and a batch, paying nothing", async () => {
     const chain = s.chain as NonNullable<Stack["chain"]>;
@@ -54,7 +32,7 @@ describe("demo: smart account", () => {
     await page.waitForFunction(
       () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
     );
-    await signUp(page, "smart-demo@example.com");
+    await signUpInDemo(s, page, "smart-demo@example.com");
 
     const addressCell = page.getByTestId("smart-account-address");
     await expect.poll(() => addressCell.textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);

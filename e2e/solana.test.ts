@@ -1,6 +1,4 @@
 import {
-  AccountRole,
-  type Address,
   address,
   appendTransactionMessageInstruction,
   compileTransaction,
@@ -9,7 +7,6 @@ import {
   getBase58Decoder,
   getPublicKeyFromAddress,
   getTransactionEncoder,
-  type Instruction,
   pipe,
   type SignatureBytes,
   setTransactionMessageFeePayer,
@@ -18,7 +15,8 @@ import {
 } from "@solana/kit";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+import { systemTransfer } from "../test-support/solana/transfer";
+import { type Stack, shot, signUpInDemo, startStack } from "./helpers/stack";
 
 // The demo with the Solana node of `npm start` (litesvm) and the service's fee payer: a new user, with no
 // SOL, sends a sponsored transfer; with SOL from the dev faucet, pays a transfer's fee or lets the app pay;
@@ -35,27 +33,6 @@ const DEMO_RECIPIENT = "DemoRecipient1111111111111111111111111111111";
 const FEE = 5000n; // lamports per signature
 const solana = () => s.solana as NonNullable<Stack["solana"]>;
 const balance = (account: string) => solana().node.svm.getBalance(address(account)) ?? 0n;
-
-async function signUp(page: Page, email: string) {
-  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
-  await page.getByPlaceholder("Email").fill(email);
-  const sent = s.mailCount(email);
-  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
-  await typeOtp(page, await s.otpCode(email, sent));
-  await page.getByTestId("evm-address").waitFor();
-  // The demo offers a passkey after sign-up: skip it (the passkey flow has its own tests).
-  const offered = await page
-    .getByRole("dialog")
-    .getByRole("heading", { name: "Add a passkey" })
-    .waitFor({ timeout: 5000 })
-    .then(
-      () => true,
-      () => false,
-    );
-  if (offered) await page.getByRole("dialog").getByRole("button", { name: "Skip" }).click();
-  await page.getByRole("dialog").waitFor({ state: "detached" });
-}
 
 /** The signature the card shows, or null. */
 async function shownSignature(page: Page): Promise<string | null> {
@@ -90,22 +67,6 @@ async function expectConfirmed(signature: string) {
   expect(value[0]?.confirmationStatus).toBe("finalized");
 }
 
-/** A System program transfer of `amount` lamports (instruction 2: u32 index, u64 lamports, little-endian). */
-function transfer(from: Address, to: Address, amount: bigint): Instruction {
-  const data = new Uint8Array(12);
-  const view = new DataView(data.buffer);
-  view.setUint32(0, 2, true);
-  view.setBigUint64(4, amount, true);
-  return {
-    programAddress: address("11111111111111111111111111111111"),
-    accounts: [
-      { address: from, role: AccountRole.WRITABLE_SIGNER },
-      { address: to, role: AccountRole.WRITABLE },
-    ],
-    data,
-  };
-}
-
 describe("demo: Solana", () => {
   it("a new user sends sponsored and paid transfers, and dapps use the wallet-standard wallet", async () => {
     const { feePayer, node } = solana();
@@ -119,7 +80,7 @@ describe("demo: Solana", () => {
       await page.waitForFunction(
         () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
       );
-      await signUp(page, "solana-demo@example.com");
+      await signUpInDemo(s, page, "solana-demo@example.com");
 
       const owner = (await page.getByTestId("solana-card-address").textContent()) as string;
       expect(owner).toBe(await page.getByTestId("solana-address").textContent());
@@ -245,7 +206,7 @@ describe("demo: Solana", () => {
             (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
             (m) =>
               appendTransactionMessageInstruction(
-                transfer(address(owner), address(DEMO_RECIPIENT), 2_000_000n),
+                systemTransfer(address(owner), address(DEMO_RECIPIENT), 2_000_000n),
                 m,
               ),
           ),

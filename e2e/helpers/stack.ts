@@ -234,3 +234,28 @@ export async function typeOtp(page: Page, code: string): Promise<void> {
   await page.getByLabel("Digit 1 of 6").focus();
   await page.keyboard.type(code, { delay: 20 });
 }
+
+/**
+ * Signs a new user up in the demo by email code, as a person would: Sign in, the address, Continue, the
+ * code from the dev mailbox; then skips the passkey the demo offers after sign-up (the passkey flow has
+ * its own tests) and waits for the modal to close.
+ */
+export async function signUpInDemo(s: Stack, page: Page, email: string): Promise<void> {
+  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
+  await page.getByPlaceholder("Email").fill(email);
+  const sent = s.mailCount(email);
+  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
+  await typeOtp(page, await s.otpCode(email, sent));
+  await page.getByTestId("evm-address").waitFor();
+  const offered = await page
+    .getByRole("dialog")
+    .getByRole("heading", { name: "Add a passkey" })
+    .waitFor({ timeout: 5000 })
+    .then(
+      () => true,
+      () => false,
+    );
+  if (offered) await page.getByRole("dialog").getByRole("button", { name: "Skip" }).click();
+  await page.getByRole("dialog").waitFor({ state: "detached" });
+}

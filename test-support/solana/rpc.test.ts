@@ -1,6 +1,4 @@
 import {
-  AccountRole,
-  address,
   airdropFactory,
   appendTransactionMessageInstruction,
   assertIsTransactionWithBlockhashLifetime,
@@ -10,7 +8,6 @@ import {
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getSignatureFromTransaction,
-  type Instruction,
   isSolanaError,
   lamports,
   pipe,
@@ -25,23 +22,7 @@ import {
 } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SolanaRpcNode, startSolanaRpc } from "./rpc";
-
-const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
-
-function transfer(from: TransactionSigner, to: string, amount: bigint): Instruction {
-  const data = new Uint8Array(12);
-  const view = new DataView(data.buffer);
-  view.setUint32(0, 2, true);
-  view.setBigUint64(4, amount, true);
-  return {
-    programAddress: SYSTEM_PROGRAM,
-    accounts: [
-      { address: from.address, role: AccountRole.WRITABLE_SIGNER, signer: from } as never,
-      { address: address(to), role: AccountRole.WRITABLE },
-    ],
-    data,
-  };
-}
+import { systemTransfer } from "./transfer";
 
 let node: SolanaRpcNode;
 let rpc: Rpc<SolanaRpcApi>;
@@ -53,7 +34,7 @@ async function signedTransfer(from: TransactionSigner, to: string, amount: bigin
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(from, m),
       (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
-      (m) => appendTransactionMessageInstruction(transfer(from, to, amount), m),
+      (m) => appendTransactionMessageInstruction(systemTransfer(from, to, amount), m),
     ),
   );
 }

@@ -49,6 +49,7 @@ import type {
 import { build, type Metafile } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SolanaRpcNode, startSolanaRpc } from "../../../test-support/solana/rpc";
+import { systemTransfer } from "../../../test-support/solana/transfer";
 import { startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
 
@@ -59,7 +60,7 @@ const FEE = 5_000n;
 /** A fresh account needs this much to exist (0 bytes of data). */
 const RENT_EXEMPT = 890_880n;
 const DEV_POLICY = "dev-solana";
-const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
+const _SYSTEM_PROGRAM = address("11111111111111111111111111111111");
 
 let node: SolanaRpcNode;
 let svc: TestService;
@@ -72,24 +73,6 @@ let unfunded: Awaited<ReturnType<typeof signInWithOtp>>;
 const balance = (account: string) => node.svm.getBalance(address(account)) ?? 0n;
 const fresh = () => Keypair.generate().publicKey.toBase58();
 const solanaAddressOf = (s: typeof funded) => s.user?.solanaAddress as string;
-
-function transferData(amount: bigint): Uint8Array {
-  const data = new Uint8Array(12);
-  const view = new DataView(data.buffer);
-  view.setUint32(0, 2, true);
-  view.setBigUint64(4, amount, true);
-  return data;
-}
-function kitTransfer(from: string, to: string, amount: bigint): Instruction {
-  return {
-    programAddress: SYSTEM_PROGRAM,
-    accounts: [
-      { address: address(from), role: AccountRole.WRITABLE_SIGNER },
-      { address: address(to), role: AccountRole.WRITABLE },
-    ],
-    data: transferData(amount),
-  };
-}
 
 /** An Rpc over the node that counts calls and, `staleAnswers` times, expires the blockhash it just gave. */
 function staleBlockhashRpc(staleAnswers: number) {
@@ -175,8 +158,8 @@ describe("sendSolanaTransaction", () => {
     const before = balance(user);
     await sendSolanaTransaction(funded, {
       instructions: [
-        kitTransfer(user, a, RENT_EXEMPT),
-        kitTransfer(user, b, RENT_EXEMPT + 1n),
+        systemTransfer(user, a, RENT_EXEMPT),
+        systemTransfer(user, b, RENT_EXEMPT + 1n),
         SystemProgram.transfer({
           fromPubkey: new PublicKey(user),
           toPubkey: new PublicKey(c),
@@ -268,7 +251,7 @@ describe("sendSolanaTransaction", () => {
     );
     expect(
       await errorOf(
-        sendSolanaTransaction(funded, { transfer, instructions: [kitTransfer(fresh(), fresh(), 1n)] }),
+        sendSolanaTransaction(funded, { transfer, instructions: [systemTransfer(fresh(), fresh(), 1n)] }),
       ),
     ).toMatchInlineSnapshot(
       `[SolanaError: Invalid Solana transaction input: pass exactly one of instructions or transfer]`,
@@ -283,7 +266,7 @@ describe("sendSolanaTransaction", () => {
   it("refuses instructions that need another account's signature", async () => {
     const other = fresh();
     const error = await errorOf(
-      sendSolanaTransaction(funded, { instructions: [kitTransfer(other, fresh(), 1n)] }),
+      sendSolanaTransaction(funded, { instructions: [systemTransfer(other, fresh(), 1n)] }),
     );
     expect(error.code).toBe("SOLANA_INVALID_INPUT");
     expect(error.message).toBe(
@@ -297,7 +280,7 @@ describe("sendSolanaTransaction", () => {
     const user = solanaAddressOf(funded);
     const to = fresh();
     const [userBefore, otherBefore] = [balance(user), balance(other.address)];
-    const instruction = kitTransfer(other.address, to, RENT_EXEMPT);
+    const instruction = systemTransfer(other.address, to, RENT_EXEMPT);
     await sendSolanaTransaction(funded, {
       instructions: [
         {
@@ -600,7 +583,7 @@ describe("registerSolanaWallet: a wallet-standard wallet", () => {
               { blockhash: blockhash(fresh()), lastValidBlockHeight: 1n },
               m,
             ),
-          (m) => appendTransactionMessageInstructions([kitTransfer(user, to, RENT_EXEMPT)], m),
+          (m) => appendTransactionMessageInstructions([systemTransfer(user, to, RENT_EXEMPT)], m),
         ),
       );
       const [signedV0] = await wallet.features["solana:signTransaction"].signTransaction({
@@ -638,7 +621,7 @@ describe("registerSolanaWallet: a wallet-standard wallet", () => {
           createTransactionMessage({ version: 0 }),
           (m) => setTransactionMessageFeePayer(address(user), m),
           (m) => setTransactionMessageLifetimeUsingBlockhash(latest, m),
-          (m) => appendTransactionMessageInstructions([kitTransfer(user, to, RENT_EXEMPT)], m),
+          (m) => appendTransactionMessageInstructions([systemTransfer(user, to, RENT_EXEMPT)], m),
         ),
       );
       const [sent] = await wallet.features["solana:signAndSendTransaction"].signAndSendTransaction({

@@ -39,6 +39,7 @@ import { toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import { type SolanaRpcNode, startSolanaRpc } from "../../../test-support/solana/rpc";
+import { systemTransfer } from "../../../test-support/solana/transfer";
 import { type AppConfig, appConfigSchema, fileConfigSchema } from "../src/config";
 import { createService } from "../src/createService";
 import { attachDevIdentityProvider } from "../src/dev/devStack";
@@ -79,18 +80,6 @@ function u32u64(tag: number, value: bigint, size = 12): Uint8Array {
   view.setUint32(0, tag, true);
   view.setBigUint64(4, value, true);
   return data;
-}
-
-/** System program transfer: u32 LE 2, u64 LE lamports; [from (writable signer), to (writable)]. */
-function transfer(from: string, to: string, amount: bigint): Instruction {
-  return {
-    programAddress: SYSTEM,
-    accounts: [
-      { address: address(from), role: AccountRole.WRITABLE_SIGNER },
-      { address: address(to), role: AccountRole.WRITABLE },
-    ],
-    data: u32u64(2, amount),
-  };
 }
 
 function computeUnitLimit(units: number): Instruction {
@@ -270,7 +259,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     alice = await signUp(`alice-${kind}@example.com`);
     const bob = await newAddress();
     const blockhash = await latestBlockhash();
-    const sent = await wire(alice.solanaAddress, [transfer(alice.solanaAddress, bob, 5_000_000n)], {
+    const sent = await wire(alice.solanaAddress, [systemTransfer(alice.solanaAddress, bob, 5_000_000n)], {
       blockhash,
     });
     const answer = await requestFeePayer("pol_transfers", sent);
@@ -321,7 +310,11 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const bob = await newAddress();
     const sent = await wire(
       alice.solanaAddress,
-      [computeUnitLimit(1_000), computeUnitPrice(2_000_000n), transfer(alice.solanaAddress, bob, 2_000_000n)],
+      [
+        computeUnitLimit(1_000),
+        computeUnitPrice(2_000_000n),
+        systemTransfer(alice.solanaAddress, bob, 2_000_000n),
+      ],
       { version: "legacy" },
     );
     const { json } = await rpcCall({
@@ -352,7 +345,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     onTestFinished(() => idp.close());
     const dev = await signUp(`dev-${kind}@example.com`, svc.devApiKey as string);
     const bob = await newAddress();
-    const sent = await wire(dev.solanaAddress, [transfer(dev.solanaAddress, bob, 3_000_000n)]);
+    const sent = await wire(dev.solanaAddress, [systemTransfer(dev.solanaAddress, bob, 3_000_000n)]);
     const { json } = await rpcCall(feePayerCall("dev-solana", sent), {
       authorization: `Bearer ${svc.devApiKey}`,
     });
@@ -371,7 +364,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     };
     const cases: [Instruction[], number, string, Record<string, unknown>][] = [
       [
-        [transfer(alice.solanaAddress, bob, 1_000_000n), memo],
+        [systemTransfer(alice.solanaAddress, bob, 1_000_000n), memo],
         -32003,
         "PROGRAM_NOT_ALLOWED",
         { programId: MEMO, instruction: 1 },
@@ -390,13 +383,16 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
         { programId: SYSTEM, instruction: 0 },
       ],
       [
-        [transfer(alice.solanaAddress, bob, 600_000_000n), transfer(alice.solanaAddress, bob, 500_000_000n)],
+        [
+          systemTransfer(alice.solanaAddress, bob, 600_000_000n),
+          systemTransfer(alice.solanaAddress, bob, 500_000_000n),
+        ],
         -32003,
         "LAMPORTS_LIMIT_EXCEEDED",
         { limit: "lamportsPerTransaction", max: "1000000000", requested: "1100000000" },
       ],
       [
-        [computeUnitPrice(1_000_000n), transfer(alice.solanaAddress, bob, 1_000_000n)],
+        [computeUnitPrice(1_000_000n), systemTransfer(alice.solanaAddress, bob, 1_000_000n)],
         -32003,
         "FEE_LIMIT_EXCEEDED",
         { limit: "feeLamportsPerTransaction", max: "20000", requested: "210000" },
@@ -409,7 +405,10 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     // The default fee limit (100,000 lamports) holds where the policy sets none.
     const pricey = await requestFeePayer(
       "pol_open",
-      await wire(alice.solanaAddress, [computeUnitPrice(1_000_000n), transfer(alice.solanaAddress, bob, 1n)]),
+      await wire(alice.solanaAddress, [
+        computeUnitPrice(1_000_000n),
+        systemTransfer(alice.solanaAddress, bob, 1n),
+      ]),
     );
     expect(pricey.error?.data).toMatchObject({ code: "FEE_LIMIT_EXCEEDED", max: "100000" });
     expect(await spendRows(alice.userId)).toHaveLength(2);
@@ -419,13 +418,13 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const bob = await newAddress();
     const cases: Instruction[][] = [
       // A transfer out of the fee payer's account.
-      [transfer(feePayer, bob, 1_000_000n), transfer(alice.solanaAddress, bob, 1_000_000n)],
+      [systemTransfer(feePayer, bob, 1_000_000n), systemTransfer(alice.solanaAddress, bob, 1_000_000n)],
       // The fee payer only read by an instruction.
       [
         {
-          ...transfer(alice.solanaAddress, bob, 1_000_000n),
+          ...systemTransfer(alice.solanaAddress, bob, 1_000_000n),
           accounts: [
-            ...(transfer(alice.solanaAddress, bob, 1n).accounts ?? []),
+            ...(systemTransfer(alice.solanaAddress, bob, 1n).accounts ?? []),
             { address: feePayer, role: AccountRole.READONLY },
           ],
         },
@@ -447,7 +446,10 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
       });
     }
     // Even as the client's fee payer and the only signer: a transfer out of it is refused.
-    const drain = await requestFeePayer("pol_open", await wire(feePayer, [transfer(feePayer, bob, SOL)]));
+    const drain = await requestFeePayer(
+      "pol_open",
+      await wire(feePayer, [systemTransfer(feePayer, bob, SOL)]),
+    );
     expect(drain.error?.data.code).toBe("FEE_PAYER_MISUSE");
     expect(balance(bob)).toBe(0n);
   });
@@ -457,7 +459,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const bob = await newAddress();
     const strangers = await requestFeePayer(
       "pol_open",
-      await wire(stranger, [transfer(stranger, bob, 1_000_000n)]),
+      await wire(stranger, [systemTransfer(stranger, bob, 1_000_000n)]),
     );
     expect(strangers.error).toMatchObject({
       code: -32003,
@@ -466,13 +468,13 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const devUser = await signUp(`dev2-${kind}@example.com`, svc.devApiKey as string, 0n);
     const otherApp = await requestFeePayer(
       "pol_open",
-      await wire(devUser.solanaAddress, [transfer(devUser.solanaAddress, bob, 1_000_000n)]),
+      await wire(devUser.solanaAddress, [systemTransfer(devUser.solanaAddress, bob, 1_000_000n)]),
     );
     expect(otherApp.error?.data.code).toBe("UNKNOWN_SENDER");
     // Alice as the client's fee payer only: once the service pays, she signs nothing, so it is not hers.
     const feeOnly = await requestFeePayer(
       "pol_open",
-      await wire(alice.solanaAddress, [transfer(stranger, bob, 1n)]),
+      await wire(alice.solanaAddress, [systemTransfer(stranger, bob, 1n)]),
     );
     expect(feeOnly.error?.data).toMatchObject({ code: "UNKNOWN_SENDER", signers: [stranger] });
     const noSigner = await requestFeePayer(
@@ -484,7 +486,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
 
   it("refuses an unknown policy and an EVM one", async () => {
     const sent = await wire(alice.solanaAddress, [
-      transfer(alice.solanaAddress, await newAddress(), 1_000_000n),
+      systemTransfer(alice.solanaAddress, await newAddress(), 1_000_000n),
     ]);
     expect((await requestFeePayer("pol_nope", sent)).error).toMatchObject({
       code: -32602,
@@ -517,7 +519,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
 
   it("refuses a blockhash the node no longer knows", async () => {
     const sent = await wire(alice.solanaAddress, [
-      transfer(alice.solanaAddress, await newAddress(), 1_000_000n),
+      systemTransfer(alice.solanaAddress, await newAddress(), 1_000_000n),
     ]);
     node.svm.expireBlockhash();
     const answer = await requestFeePayer("pol_open", sent);
@@ -527,7 +529,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     );
     // Built again on a recent blockhash, it is paid.
     const again = await wire(alice.solanaAddress, [
-      transfer(alice.solanaAddress, await newAddress(), 1_000_000n),
+      systemTransfer(alice.solanaAddress, await newAddress(), 1_000_000n),
     ]);
     expect((await requestFeePayer("pol_open", again)).result?.serializedTransaction).toEqual(
       expect.any(String),
@@ -537,9 +539,9 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
   it("holds a user's daily transactions; the same transaction asked for again counts once", async () => {
     const carol = await signUp(`carol-${kind}@example.com`);
     const bob = await newAddress();
-    const first = await wire(carol.solanaAddress, [transfer(carol.solanaAddress, bob, 1_000_000n)]);
-    const second = await wire(carol.solanaAddress, [transfer(carol.solanaAddress, bob, 2_000_000n)]);
-    const third = await wire(carol.solanaAddress, [transfer(carol.solanaAddress, bob, 3_000_000n)]);
+    const first = await wire(carol.solanaAddress, [systemTransfer(carol.solanaAddress, bob, 1_000_000n)]);
+    const second = await wire(carol.solanaAddress, [systemTransfer(carol.solanaAddress, bob, 2_000_000n)]);
+    const third = await wire(carol.solanaAddress, [systemTransfer(carol.solanaAddress, bob, 3_000_000n)]);
     const a = await requestFeePayer("pol_quota", first);
     expect((await requestFeePayer("pol_quota", second)).result).toBeDefined();
     const refused = await requestFeePayer("pol_quota", third);
@@ -555,7 +557,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     expect((await spendRows(carol.userId)).filter((r) => r.policy_id === "pol_quota")).toHaveLength(2);
     // Another user still has their own two.
     const dave = await signUp(`dave-${kind}@example.com`);
-    const daves = await wire(dave.solanaAddress, [transfer(dave.solanaAddress, bob, 1_000_000n)]);
+    const daves = await wire(dave.solanaAddress, [systemTransfer(dave.solanaAddress, bob, 1_000_000n)]);
     expect((await requestFeePayer("pol_quota", daves)).result).toBeDefined();
   });
 
@@ -563,9 +565,9 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const erin = await signUp(`erin-${kind}@example.com`);
     const frank = await signUp(`frank-${kind}@example.com`);
     const bob = await newAddress();
-    const erins = await wire(erin.solanaAddress, [transfer(erin.solanaAddress, bob, 1_000_000n)]);
+    const erins = await wire(erin.solanaAddress, [systemTransfer(erin.solanaAddress, bob, 1_000_000n)]);
     expect((await requestFeePayer("pol_app_budget", erins)).result).toBeDefined();
-    const franks = await wire(frank.solanaAddress, [transfer(frank.solanaAddress, bob, 1_000_000n)]);
+    const franks = await wire(frank.solanaAddress, [systemTransfer(frank.solanaAddress, bob, 1_000_000n)]);
     const refused = await requestFeePayer("pol_app_budget", franks);
     expect(refused.error).toMatchObject({
       code: -32005,
@@ -584,7 +586,9 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
       const blockhash = await latestBlockhash();
       const txs = await Promise.all(
         [1n, 2n, 3n, 4n, 5n, 6n].map((n) =>
-          wire(grace.solanaAddress, [transfer(grace.solanaAddress, bob, n * 1_000_000n)], { blockhash }),
+          wire(grace.solanaAddress, [systemTransfer(grace.solanaAddress, bob, n * 1_000_000n)], {
+            blockhash,
+          }),
         ),
       );
       const answers = await Promise.all(
@@ -603,7 +607,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
 
   it("answers malformed input with JSON-RPC errors and HTTP 200, never a 500", async () => {
     const good = await wire(alice.solanaAddress, [
-      transfer(alice.solanaAddress, await newAddress(), 1_000_000n),
+      systemTransfer(alice.solanaAddress, await newAddress(), 1_000_000n),
     ]);
     const goodBytes = Buffer.from(good, "base64");
     const call = (params: unknown) => ({ jsonrpc: "2.0", id: 7, method: SOLANA_FEE_PAYER_METHOD, params });
@@ -623,10 +627,13 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const twoPrices = await wire(alice.solanaAddress, [
       computeUnitPrice(1n),
       computeUnitPrice(1n),
-      transfer(alice.solanaAddress, await newAddress(), 1_000_000n),
+      systemTransfer(alice.solanaAddress, await newAddress(), 1_000_000n),
     ]);
     const shortTransfer = await wire(alice.solanaAddress, [
-      { ...transfer(alice.solanaAddress, await newAddress(), 1n), data: new Uint8Array([2, 0, 0, 0, 1]) },
+      {
+        ...systemTransfer(alice.solanaAddress, await newAddress(), 1n),
+        data: new Uint8Array([2, 0, 0, 0, 1]),
+      },
     ]);
     const cases: [unknown, number, string][] = [
       [call(undefined), -32602, "INVALID_PARAMS"],
@@ -715,7 +722,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
           headers,
         );
         const user = address(signup.json.solanaAddress as string);
-        const sent = await wire(user, [transfer(user, await newAddress(), 1_000_000n)]);
+        const sent = await wire(user, [systemTransfer(user, await newAddress(), 1_000_000n)]);
         const answer = await rpcCall(feePayerCall("dev-solana", sent), headers, other.url);
         expect(answer.status).toBe(200);
         expect(answer.json.error).toMatchObject(s.expect);

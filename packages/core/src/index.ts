@@ -171,7 +171,7 @@ export {
 } from "./actions/waitForUserOperationTransaction";
 export { type WatchWalletConnectorsParameters, watchWalletConnectors } from "./actions/watchWalletConnectors";
 export type { OauthMode, OauthParams } from "./authMethods/oauth/url";
-export { SignerClient, type SignerClientOptions } from "./client/signerClient";
+export { type JsonRpcAnswer, SignerClient, type SignerClientOptions } from "./client/signerClient";
 export type * from "./client/types";
 export { createSigner } from "./createSigner";
 export {

@@ -7,12 +7,11 @@ import {
   type RouteRequest,
   type RouteResponse,
   SDK_VERSION_HEADER,
-  SOLANA_FEE_PAYER_METHOD,
   type StampedRequest,
   signerQueryTypes,
   signerRoutes,
 } from "@latchkey/protocol";
-import { ActivityError, SignerApiError, SolanaError } from "../errors";
+import { ActivityError, SignerApiError } from "../errors";
 import type { KeyHolder } from "../keyHolders/types";
 import { SDK_VERSION } from "../version";
 import type {
@@ -62,6 +61,12 @@ const TERMINAL_FAILURES = new Set([
   "ACTIVITY_STATUS_REJECTED",
   "ACTIVITY_STATUS_CONSENSUS_NEEDED",
 ]);
+
+/** A JSON-RPC 2.0 answer of the service's `/rpc/v1`: a result, or an error with its reason in `data.code`. */
+export interface JsonRpcAnswer {
+  result?: unknown;
+  error?: { code?: number; message?: string; data?: { code?: unknown } };
+}
 
 /**
  * Typed HTTP client of the signer API (`/signer/v1/*`, DESIGN §3.1) and of the stamped key-management
@@ -377,38 +382,16 @@ export class SignerClient {
   #rpcId = 0;
 
   /**
-   * Has the service's Solana fee payer pay for a transaction under the app's `policyId` (JSON-RPC
-   * `latchkey_requestFeePayer` at `/rpc/v1`, authenticated by the app's key like the signer API). Takes
-   * the base64 wire transaction (the user's signature may be missing); answers it with the service's fee
-   * payer set and signed. A refusal throws a SolanaError SPONSORSHIP_REFUSED whose `reason` is the
-   * service's `error.data.code` (e.g. POLICY_NOT_FOUND).
+   * One call to the service's JSON-RPC endpoint (`POST /rpc/v1`, authenticated by the app's key like the
+   * signer API): the answer's `result` or `error` as sent, for the caller to interpret (e.g. the Solana
+   * fee payer, `latchkey_requestFeePayer`, whose refusals name their reason in `error.data.code`).
    */
-  async requestSolanaFeePayer(params: {
-    policyId: string;
-    serializedTransaction: string;
-  }): Promise<{ serializedTransaction: string }> {
+  async jsonRpc(method: string, params: unknown): Promise<JsonRpcAnswer> {
     this.#rpcId += 1;
-    const answer = await this.#post<{
-      result?: { serializedTransaction?: unknown };
-      error?: { code?: number; message?: string; data?: { code?: unknown } };
-    }>(
+    return this.#post<JsonRpcAnswer>(
       "/rpc/v1",
-      JSON.stringify({ jsonrpc: "2.0", id: this.#rpcId, method: SOLANA_FEE_PAYER_METHOD, params: [params] }),
+      JSON.stringify({ jsonrpc: "2.0", id: this.#rpcId, method, params }),
     );
-    if (answer.error) {
-      const reason = typeof answer.error.data?.code === "string" ? answer.error.data.code : undefined;
-      const message = answer.error.message ?? `JSON-RPC error ${answer.error.code}`;
-      throw new SolanaError("SPONSORSHIP_REFUSED", {
-        details: reason ? `${reason}: ${message}` : message,
-        ...(reason ? { reason } : {}),
-      });
-    }
-    const serializedTransaction = answer.result?.serializedTransaction;
-    if (typeof serializedTransaction !== "string")
-      throw new SolanaError("SPONSORSHIP_REFUSED", {
-        details: "the service answered no serializedTransaction",
-      });
-    return { serializedTransaction };
   }
 
   // ---- key-management API (DESIGN §3.3) ----

@@ -1,5 +1,5 @@
 // Loaded with ./send: the service's fee payer pays, and what it answers is checked before the user signs.
-import { SponsorshipErrorCode } from "@latchkey/protocol";
+import { SOLANA_FEE_PAYER_METHOD, SponsorshipErrorCode } from "@latchkey/protocol";
 import {
   AccountRole,
   type Address,
@@ -47,7 +47,7 @@ export async function sponsorTransaction(
 ): Promise<Transaction> {
   let serializedTransaction: string;
   try {
-    ({ serializedTransaction } = await client.requestSolanaFeePayer({
+    ({ serializedTransaction } = await requestFeePayer(client, {
       policyId,
       serializedTransaction: getBase64EncodedWireTransaction(transaction),
     }));
@@ -114,4 +114,30 @@ export function checkSponsoredTransaction(sponsored: Transaction, expected: Expe
     )
       throw mismatch(`instruction ${i} names other accounts or roles`);
   });
+}
+
+/**
+ * `latchkey_requestFeePayer` on the service: the transaction with the service's fee payer set and signed.
+ * A refusal is a SPONSORSHIP_REFUSED SolanaError whose `reason` is the service's `error.data.code`.
+ */
+async function requestFeePayer(
+  client: SignerClient,
+  params: { policyId: string; serializedTransaction: string },
+): Promise<{ serializedTransaction: string }> {
+  const answer = await client.jsonRpc(SOLANA_FEE_PAYER_METHOD, [params]);
+  if (answer.error) {
+    const reason = typeof answer.error.data?.code === "string" ? answer.error.data.code : undefined;
+    const message = answer.error.message ?? `JSON-RPC error ${answer.error.code}`;
+    throw new SolanaError("SPONSORSHIP_REFUSED", {
+      details: reason ? `${reason}: ${message}` : message,
+      ...(reason ? { reason } : {}),
+    });
+  }
+  const serializedTransaction = (answer.result as { serializedTransaction?: unknown } | undefined)
+    ?.serializedTransaction;
+  if (typeof serializedTransaction !== "string")
+    throw new SolanaError("SPONSORSHIP_REFUSED", {
+      details: "the service answered no serializedTransaction",
+    });
+  return { serializedTransaction };
 }

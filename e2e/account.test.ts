@@ -85,6 +85,26 @@ describe("demo account page", () => {
     await passkeys.getByText("No passkey yet.").waitFor();
     await totp.getByRole("button", { name: "Turn off" }).click();
     await totp.getByText("Off: add a second step to email sign-ins.").waitFor();
+
+    // The security activity lists each of those changes, newest first, as the service recorded them.
+    const trail = page.getByTestId("audit-trail");
+    await trail.getByRole("heading", { name: "Security activity" }).waitFor();
+    await trail.locator('li[data-event="mfa.removed"]').waitFor();
+    const events = await trail.locator("li").evaluateAll((items) => items.map((li) => li.dataset.event));
+    expect(events.slice(0, 8)).toEqual([
+      "mfa.removed",
+      "passkey.removed",
+      "oauth.unlinked",
+      "oauth.linked",
+      "mfa.enabled",
+      "mfa.requested",
+      "passkey.added",
+      "user.signin",
+    ]);
+    await trail.getByText("Social sign-in linked").waitFor();
+    expect(await trail.locator('li[data-event="oauth.linked"]').textContent()).toContain("google");
+    await trail.getByText("Account created").waitFor();
+    await shot(page, "54-demo-security-activity");
   });
 
   it("changes the email with a code to the new address, and never removes the last way in", async () => {

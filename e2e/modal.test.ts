@@ -64,8 +64,16 @@ describe("magic link", () => {
         .getByTestId("status")
         .filter({ hasText: /^CONNECTED$/ })
         .waitFor();
-      // The auth parameters are stripped; the page's own stay.
-      expect(new URL(landing.url()).search).toBe("?app=ml");
+      // The auth parameters are stripped; the page's own stay, and so does the signup marker of a link
+      // that made a new account (spec §4, §9) until the modal resets.
+      expect(new URL(landing.url()).search).toBe(round === "signup" ? "?app=ml&lk-signup=true" : "?app=ml");
+      if (round === "signup") {
+        await landing.getByRole("button", { name: "Open sign-in" }).click();
+        await dialog(landing).getByRole("button", { name: "Close" }).click();
+        await dialog(landing).waitFor({ state: "detached" });
+        expect(new URL(landing.url()).search).toBe("?app=ml");
+        expect(await landing.getByTestId("status").textContent()).toBe("CONNECTED");
+      }
       // The tab that asked hears of it: its modal completes and closes.
       await page
         .getByTestId("status")
@@ -270,6 +278,28 @@ describe("UI config", () => {
     await toOtpStep(page, "support@example.com");
     expect(await dialog(page).getByText("Contact support").count()).toBe(0);
     expect(await dialog(page).locator("footer").textContent()).toContain("Email not received?");
+    await page.close();
+  });
+
+  it("session settings (spec §3): the auth frame's element id and the session lifetime", async () => {
+    const session = { iframeId: "my-auth-frame", expirationSeconds: 600 };
+    const page = await open({}, `&session=${encodeURIComponent(JSON.stringify(session))}`);
+    const frame = page.locator("iframe#my-auth-frame");
+    expect(await frame.getAttribute("src")).toMatch(new RegExp(`^${s.serviceUrl}/frames/auth`));
+    await openModal(page);
+    const email = "session-settings@example.com";
+    const sent = s.mailCount(email);
+    await toOtpStep(page, email);
+    const before = Date.now();
+    await typeOtp(page, await s.otpCode(email, sent));
+    await page
+      .getByTestId("status")
+      .filter({ hasText: /^CONNECTED$/ })
+      .waitFor();
+    // The session lasts what the settings asked: ten minutes, not the default fifteen.
+    const expires = await page.evaluate(() => window.lkSigner.sessionManager.getSession()?.expirationDateMs);
+    expect(expires).toBeGreaterThanOrEqual(before + 590_000);
+    expect(expires).toBeLessThanOrEqual(Date.now() + 600_000);
     await page.close();
   });
 

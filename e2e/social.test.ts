@@ -148,18 +148,18 @@ describe("social sign-in", () => {
   });
 
   it("a failed sign-in shows 'Couldn't connect to {provider}': Try again, Use another method", async () => {
-    // Twitch is not configured for the dev app: the service refuses the sign-in.
+    // LinkedIn is not configured for the dev app: the sign-in cannot start.
     const page = await open({
-      sections: [[{ type: "social", authProviderId: "twitch" }]],
+      sections: [[{ type: "social", authProviderId: "linkedin", displayName: "LinkedIn" }]],
       supportUrl: "https://example.com/support",
     });
     await openModal(page);
     const popup = page.waitForEvent("popup");
-    await dialog(page).getByRole("button", { name: "Continue with Twitch" }).click();
+    await dialog(page).getByRole("button", { name: "Continue with LinkedIn" }).click();
     await popup;
     const view = dialog(page).getByTestId("lk-connection-error");
     await view.waitFor();
-    expect(await view.getByRole("heading").textContent()).toBe("Couldn't connect to Twitch");
+    expect(await view.getByRole("heading").textContent()).toBe("Couldn't connect to LinkedIn");
     expect(await view.getByRole("alert").textContent()).toBe("The connection failed or canceled");
     expect(await view.getByRole("button").allTextContents()).toEqual(["Try again", "Use another method"]);
     expect(await dialog(page).textContent()).toContain("Need help? Contact support");

@@ -79,6 +79,8 @@ export async function startStack(
      * transactions there (policy `dev-solana`), and the demo shows the Solana card.
      */
     solana?: boolean;
+    /** The service's clock (tests move it forward instead of waiting). */
+    now?: () => number;
   } = {},
 ): Promise<Stack> {
   const hostName = opts.hostName ?? "127.0.0.1";
@@ -118,6 +120,7 @@ export async function startStack(
   const chain = opts.chain ? await startChainStack() : undefined;
   const solanaNode = opts.solana ? await startSolanaRpc() : undefined;
   const testService = await startTestService({
+    ...(opts.now ? { now: opts.now } : {}),
     ...(solanaNode ? { solana: { rpcUrl: solanaNode.url } } : {}),
     ...(chain
       ? { chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }] }

@@ -7,6 +7,7 @@ import * as core from "@latchkey/core";
 import {
   AuthCard,
   AuthModal,
+  type LatchkeyConfig,
   LatchkeyProvider,
   type LocaleCode,
   type TextOverrides,
@@ -164,6 +165,8 @@ createRoot(document.getElementById("root") as HTMLElement).render(
       // The magic link comes back to this page with the same app.
       redirectUrl: magic ? `${location.origin}/?app=ml` : `${location.origin}/`,
       ...(externalWallets ? { externalWallets } : {}),
+      // `?session=<JSON>`: session settings of spec §3 (iframeId, rootOrgId, rpId, expirationSeconds…).
+      ...(JSON.parse(params.get("session") ?? "{}") as Partial<LatchkeyConfig>),
       ui: {
         ...ui,
         onAuthSuccess: () => {

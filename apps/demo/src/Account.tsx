@@ -1,10 +1,18 @@
-import type { Signer } from "@latchkey/core";
-import { useSigner } from "@latchkey/react";
-import { type FormEvent, useCallback, useEffect, useState } from "react";
+import {
+  useAddOauthProvider,
+  useAddPasskey,
+  useAuthMethods,
+  useMfa,
+  useRemoveEmail,
+  useRemoveOauthProvider,
+  useRemovePasskey,
+  useSetEmail,
+  useSigner,
+} from "@latchkey/react";
+import { type FormEvent, useEffect, useState } from "react";
+import { ExportWallet } from "./ExportWallet";
 import { DEMO_PROVIDERS, useOauthMode } from "./oauthMode";
 import "./account.css";
-
-type AuthMethods = Awaited<ReturnType<Signer["listAuthMethods"]>>;
 
 const PROVIDER_NAMES: Record<string, string> = { google: "Google", auth0: "Auth0" };
 // WebAuthn relying parties are host names: on http://127.0.0.1 the browser refuses every passkey.
@@ -17,12 +25,10 @@ function errorMessage(error: unknown): string {
 
 /** The authenticator-app setup: QR code (drawn in the browser) and secret, confirmed with a code. */
 function TotpSetup({
-  signer,
   factor,
   onDone,
   onCancel,
 }: {
-  signer: Signer;
   factor: { multiFactorId: string; multiFactorTotpUrl: string };
   onDone: () => void;
   onCancel: () => void;
@@ -31,6 +37,7 @@ function TotpSetup({
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const { verifyMfaAsync } = useMfa();
   useEffect(() => {
     let live = true;
     // The QR code library is loaded only here, not with the page.
@@ -48,7 +55,7 @@ function TotpSetup({
     setBusy(true);
     setError("");
     try {
-      await signer.verifyMfa({ multiFactorId: factor.multiFactorId, multiFactorCode: code });
+      await verifyMfaAsync({ multiFactorId: factor.multiFactorId, multiFactorCode: code });
       onDone();
     } catch (err) {
       setError(errorMessage(err));
@@ -107,13 +114,13 @@ function EmailMethod({
   email,
   busy,
   run,
-  signer,
 }: {
   email: string | null;
   busy: string;
   run: (what: string, action: () => Promise<unknown>) => Promise<void>;
-  signer: Signer;
 }) {
+  const { sendVerificationCodeAsync, setEmailAsync } = useSetEmail();
+  const { removeEmailAsync } = useRemoveEmail();
   const [editing, setEditing] = useState(false);
   const [next, setNext] = useState("");
   const [otpId, setOtpId] = useState("");
@@ -127,13 +134,13 @@ function EmailMethod({
   const sendCode = (event: FormEvent) => {
     event.preventDefault();
     void run("email-code", async () => {
-      setOtpId((await signer.sendVerificationCode({ contact: next })).otpId);
+      setOtpId((await sendVerificationCodeAsync({ contact: next })).otpId);
     });
   };
   const confirm = (event: FormEvent) => {
     event.preventDefault();
     void run("email-set", async () => {
-      await signer.setEmail({ email: next, otpId, verificationCode: code });
+      await setEmailAsync({ email: next, otpId, verificationCode: code });
       close();
     });
   };
@@ -155,7 +162,7 @@ function EmailMethod({
               type="button"
               className="linkish"
               disabled={busy !== ""}
-              onClick={() => run("email-remove", () => signer.removeEmail())}
+              onClick={() => run("email-remove", () => removeEmailAsync())}
             >
               Stop signing in by email
             </button>
@@ -209,7 +216,13 @@ function EmailMethod({
  */
 export function Account() {
   const signer = useSigner();
-  const [methods, setMethods] = useState<AuthMethods | null>(null);
+  // Each change below refetches the list itself (the hooks invalidate it).
+  const { authMethods: methods, error: loadError, refetch } = useAuthMethods();
+  const { addPasskeyAsync } = useAddPasskey();
+  const { removePasskeyAsync } = useRemovePasskey();
+  const { addOauthProviderAsync } = useAddOauthProvider();
+  const { removeOauthProviderAsync } = useRemoveOauthProvider();
+  const { factors: mfaFactors, addMfaAsync, removeMfaAsync } = useMfa();
   const [busy, setBusy] = useState("");
   const [error, setError] = useState("");
   // A TOTP factor being set up (added, not confirmed yet).
@@ -217,20 +230,10 @@ export function Account() {
     null,
   );
 
-  const refresh = useCallback(async () => {
-    try {
-      setMethods(await signer.listAuthMethods());
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  }, [signer]);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
   // A provider linked by redirect is added when the page comes back; a failure is the signer's error.
   useEffect(() => {
     const offs = [
-      signer.on("oauthProviderAdded", () => void refresh()),
+      signer.on("oauthProviderAdded", () => void refetch()),
       signer.on("errorChanged", (e) => e && setError(e.message)),
     ];
     const initial = signer.getState().error;
@@ -238,7 +241,7 @@ export function Account() {
     return () => {
       for (const off of offs) off();
     };
-  }, [signer, refresh]);
+  }, [signer, refetch]);
   const oauthMode = useOauthMode();
 
   const run = async (what: string, action: () => Promise<unknown>) => {
@@ -246,7 +249,6 @@ export function Account() {
     setError("");
     try {
       await action();
-      await refresh();
     } catch (e) {
       setError(errorMessage(e));
     } finally {
@@ -254,16 +256,16 @@ export function Account() {
     }
   };
 
-  const factors = methods?.mfaFactors ?? [];
+  const factors = mfaFactors ?? methods?.mfaFactors ?? [];
   const linked = new Set(methods?.oauthProviders.map((p) => p.providerName));
   return (
     <section className="card methods" data-testid="account">
       <h3>Sign-in methods</h3>
       <p className="muted">Ways to get back into this wallet. Keep at least one.</p>
-      {!methods && !error && <p className="muted">Loading…</p>}
+      {!methods && !error && !loadError && <p className="muted">Loading…</p>}
       {methods && (
         <>
-          <EmailMethod email={methods.email ?? null} busy={busy} run={run} signer={signer} />
+          <EmailMethod email={methods.email ?? null} busy={busy} run={run} />
 
           <div className="method" data-testid="passkeys">
             <div className="method-head">
@@ -272,7 +274,7 @@ export function Account() {
                 type="button"
                 className="btn"
                 disabled={busy !== ""}
-                onClick={() => run("add-passkey", () => signer.addPasskey())}
+                onClick={() => run("add-passkey", () => addPasskeyAsync())}
               >
                 {busy === "add-passkey" ? "Waiting for your device…" : "Add a passkey"}
               </button>
@@ -297,7 +299,9 @@ export function Account() {
                     className="linkish"
                     disabled={busy !== ""}
                     onClick={() =>
-                      run(`rm-${p.authenticatorId}`, () => signer.removePasskey(p.authenticatorId))
+                      run(`rm-${p.authenticatorId}`, () =>
+                        removePasskeyAsync({ authenticatorId: p.authenticatorId }),
+                      )
                     }
                   >
                     Remove
@@ -321,14 +325,14 @@ export function Account() {
                       if (oauthMode === "redirect") {
                         // The page leaves for the provider; the link is made when it comes back.
                         void run(`link-${p.authProviderId}`, () =>
-                          signer.addOauthProvider({ authProviderId: p.authProviderId, mode: "redirect" }),
+                          addOauthProviderAsync({ authProviderId: p.authProviderId, mode: "redirect" }),
                         );
                         return;
                       }
                       // Inside the click: the pop-up may only open here.
                       signer.preparePopupOauth();
                       void run(`link-${p.authProviderId}`, () =>
-                        signer.addOauthProvider({ authProviderId: p.authProviderId, mode: "popup" }),
+                        addOauthProviderAsync({ authProviderId: p.authProviderId, mode: "popup" }),
                       );
                     }}
                   >
@@ -350,7 +354,9 @@ export function Account() {
                     className="linkish"
                     disabled={busy !== ""}
                     onClick={() =>
-                      run(`unlink-${p.providerId}`, () => signer.removeOauthProvider(p.providerId))
+                      run(`unlink-${p.providerId}`, () =>
+                        removeOauthProviderAsync({ providerId: p.providerId }),
+                      )
                     }
                   >
                     Remove
@@ -370,7 +376,7 @@ export function Account() {
                   disabled={busy !== ""}
                   onClick={() =>
                     run("totp-off", () =>
-                      signer.removeMfa({ multiFactorIds: factors.map((f) => f.multiFactorId) }),
+                      removeMfaAsync({ multiFactorIds: factors.map((f) => f.multiFactorId) }),
                     )
                   }
                 >
@@ -382,7 +388,7 @@ export function Account() {
                     type="button"
                     className="btn"
                     disabled={busy !== ""}
-                    onClick={() => run("totp-on", async () => setNewFactor(await signer.addMfa()))}
+                    onClick={() => run("totp-on", async () => setNewFactor(await addMfaAsync()))}
                   >
                     Turn on
                   </button>
@@ -396,22 +402,19 @@ export function Account() {
             </p>
             {newFactor && (
               <TotpSetup
-                signer={signer}
                 factor={newFactor}
                 // An unconfirmed factor does not count; the next Turn on replaces it.
                 onCancel={() => setNewFactor(null)}
-                onDone={() => {
-                  setNewFactor(null);
-                  void refresh();
-                }}
+                onDone={() => setNewFactor(null)}
               />
             )}
           </div>
         </>
       )}
-      {error && (
+      {methods && <ExportWallet />}
+      {(error || loadError) && (
         <div className="verdict bad" role="alert">
-          {error}
+          {error || errorMessage(loadError)}
         </div>
       )}
     </section>

@@ -12,10 +12,12 @@ import {
 import { lazy, Suspense, useState } from "react";
 import { type Hex, verifyMessage, verifyTypedData } from "viem";
 import { Account } from "./Account";
+import { AuditTrail } from "./AuditTrail";
 import type { DemoChain } from "./demoChain";
 import type { DemoSolana } from "./demoSolana";
 import { ExternalWalletDashboard } from "./ExternalWallet";
 import { OauthModeSwitch } from "./oauthMode";
+import { PolicyDemo } from "./PolicyDemo";
 import { SmartAccountCard } from "./SmartAccount";
 
 // @solana/kit and the wallet-standard wallet load after sign-in, not with the page.
@@ -252,6 +254,7 @@ export function App({
             <SignMessageCard address={user.address} />
             <SignTypedDataCard address={user.address} />
           </div>
+          <PolicyDemo chainId={demoChain?.config.chain.id ?? 31337} />
           {demoChain && <SmartAccountCard demo={demoChain} />}
           {demoSolana && user.solanaAddress && (
             <Suspense fallback={<section className="card solana">Loading Solana…</section>}>
@@ -259,6 +262,7 @@ export function App({
             </Suspense>
           )}
           <Account />
+          <AuditTrail />
           <p className="muted center">
             Signed in as {short(user.address)}.{" "}
             <button type="button" className="linkish" onClick={() => logout()}>

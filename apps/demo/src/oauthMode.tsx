@@ -27,9 +27,17 @@ export function useOauthMode(): OauthMode {
   );
 }
 
-/** The dev service's providers: its local OpenID Connect provider stands in for both. */
+/**
+ * The dev service's providers: its local OpenID Connect provider stands in for Google and Auth0, and local
+ * stand-ins that behave as each real one does for Apple, Facebook, Twitch, GitHub and Discord.
+ */
 export const DEMO_PROVIDERS = [
   { authProviderId: "google" },
+  { authProviderId: "apple" },
+  { authProviderId: "facebook" },
+  { authProviderId: "twitch" },
+  { authProviderId: "github" },
+  { authProviderId: "discord" },
   { authProviderId: "auth0", displayName: "Auth0" },
 ] as const;
 

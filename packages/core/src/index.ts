@@ -46,6 +46,16 @@ export {
 } from "./actions/disconnect";
 export { disconnectExternalWallet } from "./actions/disconnectExternalWallet";
 export {
+  DEFAULT_EXPORT_IFRAME_ID,
+  type ExportStepUp,
+  type ExportWalletErrorType,
+  type ExportWalletParameters,
+  type ExportWalletReturnType,
+  exportWallet,
+  type StepUpMethod,
+  stepUpMethodsOf,
+} from "./actions/exportWallet";
+export {
   type GetMfaFactorsErrorType,
   type GetMfaFactorsReturnType,
   getMfaFactors,
@@ -62,6 +72,13 @@ export {
   getSmartAccountClient,
 } from "./actions/getSmartAccountClient";
 export { type GetWalletConnectorsReturnType, getWalletConnectors } from "./actions/getWalletConnectors";
+export {
+  type AuditEvent,
+  type ListAuditEventsErrorType,
+  type ListAuditEventsParameters,
+  type ListAuditEventsReturnType,
+  listAuditEvents,
+} from "./actions/listAuditEvents";
 export {
   type ListAuthMethodsErrorType,
   type ListAuthMethodsReturnType,
@@ -164,6 +181,12 @@ export {
   verifyMfa,
 } from "./actions/verifyMfa";
 export {
+  type WaitForActivityErrorType,
+  type WaitForActivityParameters,
+  type WaitForActivityReturnType,
+  waitForActivity,
+} from "./actions/waitForActivity";
+export {
   type WaitForUserOperationTransactionErrorType,
   type WaitForUserOperationTransactionParameters,
   type WaitForUserOperationTransactionReturnType,
@@ -257,7 +280,13 @@ export type {
   SignerOptions,
   SignerState,
 } from "./signer/types";
-export { AUTH_URL_PARAMS, type AuthUrlParams, readAuthUrlParams, type UrlWindow } from "./signer/urlParams";
+export {
+  AUTH_URL_PARAMS,
+  type AuthUrlParams,
+  readAuthUrlParams,
+  SIGNUP_URL_PARAM,
+  type UrlWindow,
+} from "./signer/urlParams";
 export type {
   LatchkeySmartAccountClient,
   PaymasterServiceInput,

@@ -115,6 +115,23 @@ describe("passkey sign-up and login through the signer", () => {
     expect(passkeys.calls.get).toBe(1);
   });
 
+  it("the root org id as a session setting (spec §3): the login asks no signer config; another org is refused", async () => {
+    const { rootOrgId } = await newSigner(undefined).client.signerConfig();
+    const paths: string[] = [];
+    const recording: typeof fetch = (input, init) => {
+      paths.push(new URL(String(input)).pathname);
+      return fetch(input, init);
+    };
+    const given = newSigner(passkeys, { rootOrgId, fetch: recording });
+    const result = await given.authenticate({ type: "passkey" });
+    expect(result.user?.address).toBe(address);
+    expect(paths).not.toContain("/signer/v1/signer-config");
+
+    const wrong = newSigner(passkeys, { rootOrgId: "00000000-0000-4000-8000-000000000000" });
+    await expect(wrong.authenticate({ type: "passkey" })).rejects.toMatchObject({ name: "SignerApiError" });
+    expect(wrong.status).toBe(SignerStatus.DISCONNECTED);
+  });
+
   it("an email without an account makes a passkey; an email with one signs in with a passkey", async () => {
     const mine = new SoftPasskeys(ORIGIN);
     const signer = newSigner(mine);

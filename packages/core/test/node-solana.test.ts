@@ -731,7 +731,8 @@ describe("bundling", () => {
       ],
     });
     const outputs = (result.metafile as Metafile).outputs;
-    const entry = Object.keys(outputs).find((file) => outputs[file]?.entryPoint);
+    // The app's own entry (each lazily imported module is an entry point of its own chunk too).
+    const entry = Object.keys(outputs).find((file) => outputs[file]?.entryPoint === "<stdin>");
     const initial = new Set<string>();
     const visit = (file: string) => {
       if (initial.has(file)) return;

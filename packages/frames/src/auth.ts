@@ -1,29 +1,19 @@
 import { createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
 import { isOriginAllowed } from "@latchkey/protocol";
 import {
-  ALLOWED_ORIGINS_META,
   FRAME_INIT_MESSAGE,
   FRAME_READY_MESSAGE,
   type FrameReadyMessage,
   type FrameRequest,
   type FrameResponse,
 } from "@latchkey/protocol/frame";
+import { allowedOrigins } from "./meta";
 
 /**
  * The auth frame (`/frames/auth`): holds the keys for the host page. It accepts a MessagePort only from
  * its parent window, and only when the parent's origin is one the app allows (the service also sends
  * `frame-ancestors` with those origins). It makes no network requests.
  */
-function allowedOrigins(): string[] {
-  const content = document.querySelector(`meta[name="${ALLOWED_ORIGINS_META}"]`)?.getAttribute("content");
-  try {
-    const parsed: unknown = JSON.parse(content ?? "[]");
-    return Array.isArray(parsed) ? parsed.filter((o): o is string => typeof o === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
 const keys = createBrowserKeyStore("latchkey-auth-frame");
 
 async function handle(request: FrameRequest): Promise<unknown> {

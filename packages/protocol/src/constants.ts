@@ -28,6 +28,11 @@ export const EVM_DERIVATION_PATH = "m/44'/60'/0'/0/0";
 export const SOLANA_DERIVATION_PATH = "m/44'/501'/0'/0'";
 /** Sign-In with Ethereum (EIP-4361): how long a nonce from `/v1/siwe/nonce` can be verified, once. */
 export const SIWE_NONCE_TTL_MS = 5 * 60 * 1000;
+/**
+ * Wallet export needs a sign-in this recent (step-up): a passkey, an email code (sign-in or
+ * `/v1/verify-otp`) or an authenticator-app code within the last 5 minutes.
+ */
+export const STEP_UP_MAX_AGE_MS = 5 * 60 * 1000;
 /** The longest life of a SIWE session token; a message's earlier `Expiration Time` shortens it. */
 export const SIWE_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 /** The longest SIWE message `/v1/siwe/verify` reads, in characters. */

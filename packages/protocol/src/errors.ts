@@ -78,6 +78,23 @@ export const ErrorCode = {
   SIWE_TOKEN_INVALID: "SIWE_TOKEN_INVALID",
   /** The chain's node did not answer while a contract wallet's signature was being checked: try again. */
   CHAIN_UNAVAILABLE: "CHAIN_UNAVAILABLE",
+  /**
+   * The operation (wallet export) needs a fresh sign-in: a passkey, an email code or an authenticator-app
+   * code within the last 5 minutes (`STEP_UP_MAX_AGE_MS`). `data.stepUpMethods` lists what the user has.
+   */
+  STEP_UP_REQUIRED: "STEP_UP_REQUIRED",
+  /**
+   * The app's signing policy refused this signature (the activity is REJECTED): `data.activityId`, and the
+   * message names the rule.
+   */
+  POLICY_DENIED: "POLICY_DENIED",
+  /**
+   * The app's signing policy holds this signature until an app admin approves it (the activity waits in
+   * CONSENSUS_NEEDED): `data.activityId`; poll `get_activity` for the outcome.
+   */
+  ACTIVITY_CONSENSUS_NEEDED: "ACTIVITY_CONSENSUS_NEEDED",
+  /** approve_activity / reject_activity: the activity is not waiting for a decision (any more). */
+  ACTIVITY_NOT_PENDING: "ACTIVITY_NOT_PENDING",
   INTERNAL: "INTERNAL",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -151,6 +168,10 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   SIWE_INVALID_SIGNATURE: 401,
   SIWE_TOKEN_INVALID: 401,
   CHAIN_UNAVAILABLE: 503,
+  STEP_UP_REQUIRED: 403,
+  POLICY_DENIED: 403,
+  ACTIVITY_CONSENSUS_NEEDED: 409,
+  ACTIVITY_NOT_PENDING: 409,
   INTERNAL: 500,
 };
 

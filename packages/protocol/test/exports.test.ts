@@ -49,6 +49,7 @@ describe("@latchkey/protocol exports", () => {
         "DEFAULT_SESSION_EXPIRATION_SECONDS: number",
         "DEFAULT_SESSION_LENGTH_MS: number",
         "EVM_DERIVATION_PATH: string",
+        "EXPORT_BUNDLE_VERSION: string",
         "ErrorCode: object",
         "HPKE_INFO: string",
         "INVALID_MFA_MESSAGE: string",
@@ -82,6 +83,7 @@ describe("@latchkey/protocol exports", () => {
         "STAMP_MAX_AGE_MS: number",
         "STAMP_MAX_FUTURE_MS: number",
         "STAMP_SCHEME: string",
+        "STEP_UP_MAX_AGE_MS: number",
         "SponsorshipErrorCode: object",
         "StampFormatError: function",
         "TEMPORARY_SESSION_SUFFIX: string",
@@ -104,11 +106,13 @@ describe("@latchkey/protocol exports", () => {
         "isLoopbackAnyPort: function",
         "isOriginAllowed: function",
         "openCredentialBundle: function",
+        "openExportBundle: function",
         "originMatches: function",
         "p256PublicKeyFromPrivate: function",
         "passkeyStampChallenge: function",
         "queryTypes: object",
         "sealCredentialBundle: function",
+        "sealExportBundle: function",
         "signP256Der: function",
         "signerQueryTypes: object",
         "signerRoutes: object",
@@ -172,6 +176,7 @@ describe("@latchkey/protocol exports", () => {
         "SOLANA_FEE_PAYER_METHOD: string",
         "STAMP_MAX_AGE_MS: number",
         "STAMP_MAX_FUTURE_MS: number",
+        "STEP_UP_MAX_AGE_MS: number",
         "TEMPORARY_SESSION_SUFFIX: string",
         "WALLET_COOKIE_MAX_AGE_MS: number",
       ]
@@ -180,6 +185,7 @@ describe("@latchkey/protocol exports", () => {
     expect(surface(crypto)).toMatchInlineSnapshot(`
     [
       "BundleError: function",
+      "EXPORT_BUNDLE_VERSION: string",
       "HPKE_INFO: string",
       "STAMP_HEADER_NAME: string",
       "STAMP_SCHEME: string",
@@ -199,9 +205,11 @@ describe("@latchkey/protocol exports", () => {
       "hpkeOpenBase: function",
       "hpkeSealBase: function",
       "openCredentialBundle: function",
+      "openExportBundle: function",
       "p256PublicKeyFromPrivate: function",
       "passkeyStampChallenge: function",
       "sealCredentialBundle: function",
+      "sealExportBundle: function",
       "signP256Der: function",
       "stampWithPrivateKey: function",
       "toHex: function",
@@ -226,6 +234,7 @@ describe("@latchkey/protocol exports", () => {
     expect(surface(frame)).toMatchInlineSnapshot(`
     [
       "ALLOWED_ORIGINS_META: string",
+      "EXPORT_SIGNER_META: string",
       "FRAME_INIT_MESSAGE: string",
       "FRAME_READY_MESSAGE: string",
     ]
@@ -233,6 +242,8 @@ describe("@latchkey/protocol exports", () => {
   it("./keyManagement", () =>
     expect(surface(keyManagement)).toMatchInlineSnapshot(`
       [
+        "MAX_AUDIT_EVENTS: number",
+        "activityDecisionParametersSchema: object",
         "activityParameterSchemas: object",
         "activitySchema: object",
         "activityTypes: object",
@@ -245,6 +256,7 @@ describe("@latchkey/protocol exports", () => {
         "deleteApiKeysParametersSchema: object",
         "deleteAuthenticatorsParametersSchema: object",
         "deleteOauthProvidersParametersSchema: object",
+        "exportWalletParametersSchema: object",
         "hashFunctionSchema: object",
         "passkeyAttestationSchema: object",
         "passkeyRegistrationSchema: object",
@@ -255,6 +267,7 @@ describe("@latchkey/protocol exports", () => {
         "queryTypes: object",
         "signRawPayloadParametersSchema: object",
         "signRawPayloadsParametersSchema: object",
+        "signTransactionParametersSchema: object",
         "submitEnvelopeSchema: object",
         "submitPathActivityTypes: object",
         "submitResponseSchema: object",
@@ -267,6 +280,8 @@ describe("@latchkey/protocol exports", () => {
     expect(surface(schemas)).toMatchInlineSnapshot(`
       [
         "CONTROL_CHARACTER_ISSUE: string",
+        "MAX_AUDIT_EVENTS: number",
+        "activityDecisionParametersSchema: object",
         "activityParameterSchemas: object",
         "activitySchema: object",
         "activityTypes: object",
@@ -293,6 +308,7 @@ describe("@latchkey/protocol exports", () => {
         "errorCodeSchema: object",
         "evmAddressHexSchema: object",
         "expirationSecondsSchema: object",
+        "exportWalletParametersSchema: object",
         "hasControlCharacter: function",
         "hashFunctionSchema: object",
         "hexStringSchema: object",
@@ -334,6 +350,7 @@ describe("@latchkey/protocol exports", () => {
         "signPayloadResponseSchema: object",
         "signRawPayloadParametersSchema: object",
         "signRawPayloadsParametersSchema: object",
+        "signTransactionParametersSchema: object",
         "signerApi: object",
         "signerConfigRequestSchema: object",
         "signerConfigResponseSchema: object",

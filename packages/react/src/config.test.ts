@@ -8,6 +8,7 @@ describe("UI config", () => {
       sections: [[{ type: "email" }], [{ type: "passkey" }]],
       supportUrl: "",
       addPasskeyOnSignup: false,
+      mode: "modal",
     });
   });
 });

@@ -5,7 +5,7 @@ export const DEFAULT_SECTIONS: AuthSection[][] = [[{ type: "email" }], [{ type: 
 
 /** The UI config with every default filled in. */
 export type ResolvedUiConfig = UiConfig &
-  Required<Pick<UiConfig, "illustrationStyle" | "sections" | "supportUrl" | "addPasskeyOnSignup">>;
+  Required<Pick<UiConfig, "illustrationStyle" | "sections" | "supportUrl" | "addPasskeyOnSignup" | "mode">>;
 
 /**
  * Fills the spec's defaults (§2 "Default UI config").
@@ -20,5 +20,6 @@ export function resolveUiConfig(ui: UiConfig = {}): ResolvedUiConfig {
     sections: ui.sections ?? DEFAULT_SECTIONS,
     supportUrl: ui.supportUrl ?? "",
     addPasskeyOnSignup: ui.addPasskeyOnSignup ?? false,
+    mode: ui.mode ?? "modal",
   };
 }

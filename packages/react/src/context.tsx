@@ -20,8 +20,22 @@ import type { UiConfig } from "./types";
 export interface LatchkeyConfig {
   /** The signer service, e.g. `https://auth.example.com`. */
   serviceUrl: string;
-  /** The app's API key (`latchkey serve --dev` prints the dev app's). */
-  apiKey: string;
+  /** The app's API key (`latchkey serve --dev` prints the dev app's); or give `jwt`. */
+  apiKey?: string;
+  /** A JWT from the app's backend in place of the API key (the app's `jwt` issuer and JWKS on the service). */
+  jwt?: string;
+  /** The app's root organisation id (spec §3 session settings); read from the service when not given. */
+  rootOrgId?: string;
+  /** The auth iframe's element id; set it when two providers share a page. */
+  iframeId?: string;
+  /** The passkeys' relying-party id (the page's host by default; must be one the app allows). */
+  rpId?: string;
+  /** The service's OAuth callback URL (`<serviceUrl>/oauth/callback` by default). */
+  oauthCallbackUrl?: string;
+  /** Pop-up social sign-in opens its window inside `authenticate()` (spec §9: off by default). */
+  enablePopupOauth?: boolean;
+  /** Session lifetime in seconds (900 by default, spec §9). */
+  expirationSeconds?: number;
   /** The app's id on the service; narrows the auth frame to this app's origins. */
   appId?: string;
   /** Where magic links lead (must be on the app's allow-list); the service's default otherwise. */
@@ -105,8 +119,7 @@ export function LatchkeyProvider({
       signer ??
       createSigner({
         baseUrl: config.serviceUrl,
-        apiKey: config.apiKey,
-        ...(config.appId ? { appId: config.appId } : {}),
+        ...sessionSettingsOf(config),
         ...(config.redirectUrl ? { redirectUrl: config.redirectUrl } : {}),
         ...(config.chains ? { chains: config.chains } : {}),
         ...(config.solana ? { solana: config.solana } : {}),
@@ -144,6 +157,25 @@ export function LatchkeyProvider({
       {children}
     </LatchkeyContext.Provider>
   );
+}
+
+const SESSION_SETTINGS = [
+  "apiKey",
+  "jwt",
+  "appId",
+  "rootOrgId",
+  "iframeId",
+  "rpId",
+  "oauthCallbackUrl",
+  "enablePopupOauth",
+  "expirationSeconds",
+] as const satisfies readonly (keyof LatchkeyConfig & keyof SignerOptions)[];
+
+/** The session settings of spec §3 the config gives, as the signer's options (absent ones left out). */
+function sessionSettingsOf(config: LatchkeyConfig): Partial<SignerOptions> {
+  const settings: Partial<Record<(typeof SESSION_SETTINGS)[number], unknown>> = {};
+  for (const name of SESSION_SETTINGS) if (config[name] !== undefined) settings[name] = config[name];
+  return settings as Partial<SignerOptions>;
 }
 
 /** The signer's external wallets: as configured, or the defaults when the modal has a wallet section. */

@@ -2,15 +2,24 @@
 
 export { AuthCard } from "./components/AuthCard";
 export { AuthModal } from "./components/AuthModal";
+export { ExportAccount } from "./components/ExportAccount";
 export { DEFAULT_SECTIONS, type ResolvedUiConfig, resolveUiConfig } from "./config";
 export { type LatchkeyConfig, LatchkeyProvider, type LatchkeyProviderProps } from "./context";
 export type { AuthStep, AuthStepStatus, AuthStepType } from "./flow/step";
+export { useAddOauthProvider } from "./hooks/useAddOauthProvider";
+export { useAddPasskey } from "./hooks/useAddPasskey";
+export { type UseAuditEventsResult, useAuditEvents } from "./hooks/useAuditEvents";
 export { useAuthError } from "./hooks/useAuthError";
 export { useAuthenticate } from "./hooks/useAuthenticate";
+export { type UseAuthMethodsResult, useAuthMethods } from "./hooks/useAuthMethods";
 export { useAuthModal } from "./hooks/useAuthModal";
+export { useExportAccount } from "./hooks/useExportAccount";
 export { useExternalWallet } from "./hooks/useExternalWallet";
 export { useLogout } from "./hooks/useLogout";
+export { useMfa } from "./hooks/useMfa";
 export { useRemoveEmail } from "./hooks/useRemoveEmail";
+export { useRemoveOauthProvider } from "./hooks/useRemoveOauthProvider";
+export { useRemovePasskey } from "./hooks/useRemovePasskey";
 export { type UseSendUserOperationOptions, useSendUserOperation } from "./hooks/useSendUserOperation";
 export { useSetEmail } from "./hooks/useSetEmail";
 export { useSigner } from "./hooks/useSigner";
@@ -23,6 +32,7 @@ export { useSwitchExternalWalletChain } from "./hooks/useSwitchExternalWalletCha
 export { useUser } from "./hooks/useUser";
 export { useWaitForUserOperationTransaction } from "./hooks/useWaitForUserOperationTransaction";
 export { type AuthenticateVariables, authenticateMutationOptions } from "./query/authenticate";
+export { exportWalletMutationOptions } from "./query/exportWallet";
 export { switchExternalWalletChainMutationOptions } from "./query/externalWallet";
 export { logoutMutationOptions } from "./query/logout";
 export { type SignMessageVariables, signMessageMutationOptions } from "./query/signMessage";

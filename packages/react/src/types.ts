@@ -22,7 +22,7 @@ export interface PasskeySection {
 
 /** A social provider (spec §3 "OAuth config"); `displayName`, `logoUrl`, `logoUrlDark` for custom ones. */
 export interface OauthConfig {
-  authProviderId: "google" | "facebook" | "apple" | "twitch" | "auth0" | (string & {});
+  authProviderId: "google" | "facebook" | "apple" | "twitch" | "auth0" | "github" | "discord" | (string & {});
   displayName?: string;
   auth0Connection?: string;
   logoUrl?: string;
@@ -75,6 +75,12 @@ export interface UiConfig {
   supportUrl?: string;
   /** Offer a passkey right after a new user signs up. */
   addPasskeyOnSignup?: boolean;
+  /**
+   * Where the flow shows what starts from outside it (spec §2 "Modal mode", the default): `"modal"` opens
+   * the dialog for an account-linking prompt or the passkey offer after sign-up; `"embedded"` never opens
+   * it and changes the step of the inline `<AuthCard />` instead (an app that has no dialog).
+   */
+  mode?: "modal" | "embedded";
   /** Link of the terms line; plain text when unset. */
   termsUrl?: string;
   /** Content of the header's middle (a logo, say). */

@@ -171,6 +171,25 @@ describe("the triggers (spec §4)", () => {
     release();
   });
 
+  it("embedded mode: a linking prompt and the passkey offer move the inline card, never open the dialog", async () => {
+    const { signer, store, flow } = setup({ mode: "embedded", addPasskeyOnSignup: true });
+    store.setState({ isOpen: false });
+    const release = flow.holdTriggers();
+    signer.emit("emailAuthLinkingRequired", { email: "grace@example.com" });
+    expect(store.getState()).toEqual({
+      isOpen: false,
+      step: { type: "otp_verify", email: "grace@example.com", status: "base" },
+    });
+    // The offer waits for the card to be back at its first step (the sign-in's 'Verified!' ends first).
+    signer.emit("newUserSignup");
+    signer.user = {};
+    signer.setStatus("CONNECTED");
+    expect(store.getState().step.type).toBe("otp_verify");
+    store.setState({ step: { type: "initial" } });
+    expect(store.getState()).toEqual({ isOpen: false, step: { type: "passkey_create", status: "base" } });
+    release();
+  });
+
   it("on load: a pending linking prompt opens the modal; a social sign-in error is the initial step's", async () => {
     const linking = setup();
     linking.store.setState({ isOpen: false });

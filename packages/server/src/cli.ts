@@ -5,7 +5,15 @@ import { createAppApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type FileConfig, readConfigFile } from "./config";
 import { createService, type ServiceOptions } from "./createService";
 import { Keyring, loadMasterKey, parseMasterKey } from "./crypto/keyring";
+import { secp256k1Impl } from "./crypto/secp256k1";
 import { migrate, openDatabase } from "./db";
+import {
+  createAdminKeyFile,
+  decideThroughService,
+  listHeldActivities,
+  readAdminKey,
+  readAdminKeyFile,
+} from "./keyManagement/policies/adminCli";
 import { ServiceKeys } from "./serviceKeys/serviceKeys";
 
 const ENVIRONMENT = `Environment:
@@ -19,6 +27,8 @@ const ENVIRONMENT = `Environment:
   LATCHKEY_WORKERS          As --workers
   LATCHKEY_DEV_ORIGINS      As --dev-origin, comma-separated
   LATCHKEY_DEV_API_KEY      The dev app's API key (--dev; default: made once, in .latchkey/dev-api-key)
+  LATCHKEY_SECP256K1        "noble" signs with @noble/curves even where the native libsecp256k1 addon
+                            (the optional secp256k1 package) loads; /healthz says which one signs
   PORT                      As --port
 `;
 
@@ -101,6 +111,43 @@ Options:
   -h, --help         This help
 
 ${ENVIRONMENT}`,
+  activity: `Usage: latchkey activity list --app <id> [--db <url|path>]
+       latchkey activity approve <activityId> --org <organizationId> --url <serviceUrl> [--admin-key-file <file>]
+       latchkey activity reject <activityId> --org <organizationId> --url <serviceUrl> [--admin-key-file <file>]
+
+Signatures an app's signing policy holds for approval ("needs_approval" rules, or rawPayloads:
+"needs_approval") wait in ACTIVITY_STATUS_CONSENSUS_NEEDED until one of the app's admin keys
+(signingPolicy.adminKeys in the --config file of serve) approves or rejects them.
+
+  list      The app's waiting activities (from the database), with the app's organization id and the
+            command that decides each
+  approve   Sign it: the service signs and completes the activity (once, whoever approves first)
+  reject    Refuse it: the activity ends REJECTED, never signed
+
+Options:
+  --app <id>                The app (list)
+  --db <url|path>           The database (as serve; list)
+  --org <organizationId>    The app's organization id, as list prints it (approve, reject)
+  --url <serviceUrl>        The service, e.g. https://auth.example.com (approve, reject)
+  --admin-key-file <file>   The admin key's private key, 64 hex digits (from latchkey admin-key create);
+                            or LATCHKEY_ADMIN_KEY
+  -h, --help                This help
+
+Environment:
+  LATCHKEY_ADMIN_KEY        An admin key's private key (64 hex digits), instead of --admin-key-file
+  LATCHKEY_DB               As --db
+`,
+  "admin-key": `Usage: latchkey admin-key create --out <file>
+
+Make a P-256 admin key for an app's signing policy: the private key is written to <file> (mode 0600,
+never overwritten) and the public key is printed. Put the public key in the app's
+signingPolicy.adminKeys ({"name": "ops", "publicKey": "02…"}); keep the file where approvals are made
+(latchkey activity approve, or the app's backend).
+
+Options:
+  --out <file>   Where the private key goes
+  -h, --help     This help
+`,
 };
 
 const USAGE = `Usage: latchkey <command> [options]
@@ -112,6 +159,8 @@ Commands:
   rotate-master-key   Re-wrap data keys under a new master key
   paymaster-signer    Print the paymaster signer's address (to register on-chain)
   solana-fee-payer    Print the Solana fee payer's address (to fund with SOL)
+  activity            List, approve or reject signatures an app's signing policy holds
+  admin-key create    Make an admin key for an app's signing policy
 
 Run \`latchkey <command> --help\` for a command's options and environment.
 `;
@@ -149,6 +198,16 @@ export async function main(argv: string[]): Promise<number> {
     const n = await Keyring.rotateMasterKey(opened.db, parseMasterKey(oldKey), parseMasterKey(newKey));
     await opened.close();
     process.stdout.write(`Re-wrapped ${n} data key(s). Start the service with the new master key.\n`);
+    return 0;
+  }
+  if (command === "activity") return activityCommand(rest);
+  if (command === "admin-key" && rest[0] === "create") {
+    const { values } = parseArgs({ args: rest.slice(1), options: { out: { type: "string" } } });
+    if (!values.out) throw new Error("admin-key create needs --out <file>");
+    const publicKey = createAdminKeyFile(values.out);
+    process.stdout.write(
+      `Admin key written to ${values.out} (keep it secret).\nPublic key (for signingPolicy.adminKeys): ${publicKey}\n`,
+    );
     return 0;
   }
   if (command === "paymaster-signer") return printServiceKey(rest, (keys) => keys.address("paymaster"));
@@ -215,6 +274,7 @@ async function serve(args: string[]): Promise<number> {
         if (m.type === "listening" && !announced) {
           announced = true;
           process.stdout.write(`Latchkey signer service on ${m.url} (${m.dbKind}, ${workers} workers)\n`);
+          process.stdout.write(`${signingLine()}\n`);
         }
       });
     };
@@ -246,7 +306,7 @@ async function serve(args: string[]): Promise<number> {
     // In dev, the address an app on localhost should use: http://localhost:PORT is on the same site as
     // http://localhost:5173, so the auth frame keeps its storage (127.0.0.1 would be another site).
     const shown = service.devApp && host === "127.0.0.1" ? url.replace("//127.0.0.1:", "//localhost:") : url;
-    const lines = [`Latchkey signer service on ${shown} (${service.ctx.dbKind})`];
+    const lines = [`Latchkey signer service on ${shown} (${service.ctx.dbKind})`, signingLine()];
     if (service.devApp) {
       const { attachDevIdentityProvider } = await import("./dev/devStack");
       const oidcPort = Number(values["dev-oidc-port"] ?? (port === 0 ? 0 : port + 1));
@@ -264,12 +324,20 @@ async function serve(args: string[]): Promise<number> {
       lines.push(
         `Dev sign-in providers: Google ${idp.issuer}, Auth0 ${idp.auth0Issuer} (test users: ${idp.users.map((u) => u.email).join(", ")})`,
       );
+      const u = idp.standIns.urls;
+      lines.push(
+        `Dev provider stand-ins: Apple ${u.apple}, Facebook ${u.facebook}, Twitch ${u.twitch}, GitHub ${u.github}, Discord ${u.discord}`,
+      );
       for (const policy of service.devApp.app.sponsorship.policies)
         lines.push(
           `Dev sponsorship: policy ${policy.id} pays for the dev app's users on chain ${policy.chainId}`,
         );
       for (const policy of service.devApp.app.sponsorship.solanaPolicies)
         lines.push(`Dev Solana sponsorship: policy ${policy.id}`);
+      for (const rule of service.devApp.app.signingPolicy?.rules ?? [])
+        lines.push(
+          `Dev signing policy: ${rule.effect} ${rule.id}${rule.description ? ` (${rule.description})` : ""}`,
+        );
     }
     if ((options.chains ?? []).some((c) => c.paymaster))
       lines.push(
@@ -331,6 +399,69 @@ async function printServiceKey(
   return 0;
 }
 
+/** `latchkey activity list|approve|reject`: what an app's signing policy holds, and an admin's decision. */
+async function activityCommand(args: string[]): Promise<number> {
+  const [verb, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      app: { type: "string" },
+      db: { type: "string" },
+      org: { type: "string" },
+      url: { type: "string" },
+      "admin-key-file": { type: "string" },
+    },
+  });
+  if (verb === "list") {
+    if (!values.app) throw new Error("activity list needs --app <id>");
+    const opened = openDatabase(values.db ?? process.env.LATCHKEY_DB ?? DEFAULT_DB);
+    try {
+      await migrate(opened.db);
+      const { appOrganizationId, held } = await listHeldActivities(opened.db, values.app);
+      process.stdout.write(`App ${values.app}: organization ${appOrganizationId}\n`);
+      if (held.length === 0) process.stdout.write("Nothing is waiting for approval.\n");
+      for (const a of held) {
+        process.stdout.write(
+          `\n${a.activityId}  ${a.type}  ${a.createdAt}  ${a.email ?? a.userId}\n  ${a.reason}\n  ${JSON.stringify(
+            a.intent,
+          )}\n  latchkey activity approve ${a.activityId} --org ${appOrganizationId} --url <serviceUrl>\n`,
+        );
+      }
+    } finally {
+      await opened.close();
+    }
+    return 0;
+  }
+  if (verb !== "approve" && verb !== "reject") {
+    process.stderr.write(HELP.activity as string);
+    return 1;
+  }
+  const activityId = positionals[0];
+  if (!activityId || !values.org || !values.url)
+    throw new Error(`activity ${verb} needs <activityId>, --org and --url`);
+  const keyFile = values["admin-key-file"];
+  const envKey = process.env.LATCHKEY_ADMIN_KEY;
+  if (!keyFile && !envKey)
+    throw new Error("Give the admin key: --admin-key-file <file> or LATCHKEY_ADMIN_KEY");
+  const adminKey = keyFile ? readAdminKeyFile(keyFile) : readAdminKey(envKey as string);
+  const answer = await decideThroughService({
+    serviceUrl: values.url,
+    decision: verb,
+    organizationId: values.org,
+    activityId,
+    adminKey,
+  });
+  if (!answer.ok) {
+    process.stderr.write(`The service refused (${answer.status}): ${String(answer.body.message ?? "")}\n`);
+    return 1;
+  }
+  const activity = answer.body.activity as { result?: Record<string, { status?: string }> } | undefined;
+  const decided = Object.values(activity?.result ?? {})[0]?.status ?? "";
+  process.stdout.write(`Activity ${activityId}: ${decided}\n`);
+  return 0;
+}
+
 async function appCreate(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -362,4 +493,12 @@ async function appCreate(args: string[]): Promise<number> {
     `App ${app.id} (${app.name})\nAPI key: ${key}\nThis key is shown once; it is stored hashed.\n`,
   );
   return 0;
+}
+
+/** Which secp256k1 implementation signs (issue: native where it loads, noble otherwise). */
+function signingLine(): string {
+  const backend = secp256k1Impl().backend;
+  return backend === "libsecp256k1"
+    ? "Signing: secp256k1 by libsecp256k1 (native)"
+    : "Signing: secp256k1 by @noble/curves (the native secp256k1 addon is not loaded)";
 }

@@ -3,7 +3,9 @@ import { isLoopbackAnyPort } from "@latchkey/protocol";
 import { isAddress as isSolanaAddress } from "@solana/kit";
 import { getAddress } from "viem";
 import { z } from "zod";
+import { signingPolicySchema } from "./keyManagement/policies/policySchema";
 import { MAIL_LOCALES } from "./mail/locales";
+import { PROVIDERS } from "./oauthProviders/providers";
 
 /** An origin, or a loopback host on any port for local development (`http://localhost:*`). */
 const originSchema = z.union([
@@ -20,14 +22,14 @@ const returnUrlSchema = z.union([
   z.string().url(),
 ]);
 
-/** Issuers and default scopes of the named providers; any of them can be pointed elsewhere by `issuer`. */
-export const KNOWN_OAUTH_PROVIDERS: Record<string, { issuer?: string; scopes: string[]; name: string }> = {
-  google: { issuer: "https://accounts.google.com", scopes: ["openid", "email", "profile"], name: "Google" },
-  facebook: { issuer: "https://www.facebook.com", scopes: ["openid", "email"], name: "Facebook" },
-  apple: { issuer: "https://appleid.apple.com", scopes: ["openid", "email", "name"], name: "Apple" },
-  twitch: { issuer: "https://id.twitch.tv/oauth2", scopes: ["openid", "user:read:email"], name: "Twitch" },
-  auth0: { scopes: ["openid", "email", "profile"], name: "Auth0" },
-};
+/** Issuers and default scopes of the named providers (oauthProviders/providers); `issuer` points any elsewhere. */
+export const KNOWN_OAUTH_PROVIDERS: Record<string, { issuer?: string; scopes: string[]; name: string }> =
+  Object.fromEntries(
+    Object.values(PROVIDERS).map((d) => [
+      d.id,
+      { ...(d.issuer ? { issuer: d.issuer } : {}), scopes: d.defaultScopes, name: d.name },
+    ]),
+  );
 
 export const oauthProviderConfigSchema = z
   .object({
@@ -42,9 +44,28 @@ export const oauthProviderConfigSchema = z
     displayName: z.string().optional(),
     /** Allow an http:// issuer (local dev providers only). */
     allowInsecureHttp: z.boolean().optional(),
+    /** OAuth 2.0 providers (facebook, github, discord): endpoints other than the real ones (local stand-ins). */
+    endpoints: z
+      .object({ authorization: z.string().url(), token: z.string().url(), userInfo: z.string().url() })
+      .partial()
+      .optional(),
+    /** Sign in with Apple: the team, the key id and the `.p8` private key (PEM) the client secret is signed with. */
+    apple: z
+      .object({
+        teamId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
+        keyId: z.string().regex(/^[A-Za-z0-9]{1,32}$/),
+        privateKey: z.string().includes("PRIVATE KEY", { message: "must be the .p8 key in PEM form" }),
+      })
+      .optional(),
   })
   .refine((p) => p.issuer || (KNOWN_OAUTH_PROVIDERS[p.id]?.issuer && !p.isCustomProvider), {
     message: "issuer is required for this provider",
+  })
+  .refine((p) => p.isCustomProvider || p.id !== "apple" || p.apple || p.clientSecret, {
+    message: "apple needs `apple` (teamId, keyId, privateKey) to sign its client secret",
+  })
+  .refine((p) => p.isCustomProvider || PROVIDERS[p.id]?.protocol !== "oauth2" || p.clientSecret, {
+    message: "clientSecret is required for this provider",
   });
 export type OauthProviderConfig = z.infer<typeof oauthProviderConfigSchema>;
 
@@ -267,6 +288,12 @@ export const appConfigSchema = z.object({
    * Solana transactions (`solanaPolicies`); a client picks a policy by its id.
    */
   sponsorship: sponsorshipConfigSchema.optional(),
+  /**
+   * What the service signs for the app's users: rules by chain, contract, selector and value, raw-payload
+   * signing, and the admin keys that approve what a rule holds (keyManagement/policies; README "Signing
+   * policies"). Without one, every signature is made.
+   */
+  signingPolicy: signingPolicySchema.optional(),
 });
 /** An app as written in a config file (defaults may be left out). */
 export type AppConfig = z.input<typeof appConfigSchema>;
@@ -301,6 +328,8 @@ export const rateLimitsSchema = z.object({
   siweNoncesPerIp: z.number().int().positive().default(300),
   /** SIWE messages verified for one IP per window (a contract wallet's signature costs a chain call). */
   siweVerificationsPerIp: z.number().int().positive().default(300),
+  /** Wallet exports by one user per window (each needs a fresh sign-in, and mails a security notice). */
+  exportsPerUser: z.number().int().positive().default(3),
 });
 export type RateLimits = z.infer<typeof rateLimitsSchema>;
 

@@ -19,6 +19,7 @@ import type { ConfiguredChain, Random, ServiceContext } from "./context";
 import { Keyring, loadMasterKey } from "./crypto/keyring";
 import { WalletDeriver } from "./crypto/walletPool";
 import { migrate, openDatabase } from "./db";
+import { DEV_SIGNING_POLICY } from "./dev/devSigningPolicy";
 import { features } from "./features";
 import { createHttpApp } from "./http/app";
 import { SWEEP_INTERVAL_MS, sweepExpired } from "./limits/sweeper";
@@ -328,6 +329,8 @@ async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: Node
         policies: devSponsorshipPolicies(opts.chains ?? []),
         solanaPolicies: devSolanaPolicies(opts.solana),
       },
+      // Dev only: a signing policy that refuses transactions to the burn address (the demo shows it).
+      signingPolicy: DEV_SIGNING_POLICY,
     },
   );
   if (!apiKey) {

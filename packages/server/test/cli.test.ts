@@ -37,7 +37,7 @@ describe("latchkey CLI", () => {
     for (const flag of flags) expect(serve, flag).toContain(flag);
     // Every environment variable the service reads is in some command's help.
     const envs = new Set<string>();
-    for (const file of ["cli.ts", "createService.ts", "crypto/keyring.ts"])
+    for (const file of ["cli.ts", "createService.ts", "crypto/keyring.ts", "crypto/secp256k1.ts"])
       for (const m of readFileSync(resolve(__dirname, `../src/${file}`), "utf8").matchAll(
         /env\.(LATCHKEY_[A-Z_]+|PORT)\b/g,
       ))
@@ -50,6 +50,8 @@ describe("latchkey CLI", () => {
       ["rotate-master-key"],
       ["paymaster-signer"],
       ["solana-fee-payer"],
+      ["activity"],
+      ["admin-key", "create"],
     ]) {
       const out = (await run(process.execPath, [BIN, ...command, "--help"])).stdout;
       expect(out).toContain(`Usage: latchkey ${command.join(" ")}`);
@@ -84,7 +86,9 @@ describe("latchkey CLI", () => {
       status: "ok",
       service: "latchkey",
       database: "sqlite",
+      secp256k1: expect.stringMatching(/^(libsecp256k1|noble)$/),
     });
+    expect(out).toMatch(/Signing: secp256k1 by (libsecp256k1 \(native\)|@noble\/curves)/);
     const cfg = await fetch(`${base}/signer/v1/signer-config`, {
       method: "POST",
       headers: {
@@ -141,6 +145,7 @@ describe("latchkey CLI", () => {
         status: "ok",
         service: "latchkey",
         database: "postgres",
+        secp256k1: expect.stringMatching(/^(libsecp256k1|noble)$/),
       });
       const cfg = await fetch(`${base}/signer/v1/signer-config`, {
         method: "POST",

@@ -5,6 +5,7 @@ import {
   keccak256,
   type LocalAccount,
   parseSignature,
+  parseTransaction,
   type SignableMessage,
   serializeTransaction,
   type TransactionSerializable,
@@ -13,13 +14,18 @@ import {
 import { toAccount } from "viem/accounts";
 import { hashAuthorization } from "viem/utils";
 import { SignerError } from "../errors";
+import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 import { signRawMessage } from "./signRawMessage";
 
 /**
  * The signed-in user's EVM wallet as a viem LocalAccount: `signMessage` (EIP-191), `signTypedData`
  * (EIP-712), `signTransaction` (legacy, EIP-1559, EIP-7702, ...) and `signAuthorization` (EIP-7702).
- * Every signature is made by the service with the session held by the key holder.
+ * Every signature is made by the service with the session held by the key holder. Transactions go to
+ * the service whole (`sign_transaction`), so the app's signing policy can refuse one (an ActivityError,
+ * REJECTED) or hold it for an app admin (CONSENSUS_NEEDED: `waitForActivity(signer, { activityId })`
+ * then gives it signed once approved); messages, typed data and authorizations are signed as hashes
+ * (raw payloads).
  *
  * @example
  * const client = createWalletClient({ account: toViemAccount(signer), chain, transport: http() });
@@ -38,8 +44,22 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
       const tx = transaction as TransactionSerializable;
       // EIP-4844 signs the payload body without the sidecars (as viem's own signTransaction does).
       const signable = tx.type === "eip4844" ? { ...tx, sidecars: false as const } : tx;
-      const signature = parseSignature(await sign(keccak256(await serializer(signable as never))));
-      return serializer(transaction as never, signature);
+      const unsigned = await serializer(signable as never);
+      if (options?.serializer) {
+        // A chain's own transaction format, which the service cannot read: its hash is signed as a raw
+        // payload (which an app's signing policy may refuse).
+        return serializer(transaction as never, parseSignature(await sign(keccak256(unsigned))));
+      }
+      // The service reads the transaction, so the app's signing policy sees its chain, target and value.
+      const current = await requireUser(signer);
+      const { signedTransaction } = await signer.client.signTransaction({
+        orgId: current.orgId,
+        signWith: current.address,
+        unsignedTransaction: unsigned,
+      });
+      if (tx.type !== "eip4844") return signedTransaction;
+      const { r, s, v, yParity } = parseTransaction(signedTransaction);
+      return serializer(transaction as never, { r, s, v, yParity } as never);
     },
     async signAuthorization(authorization: AuthorizationRequest) {
       const address = authorization.contractAddress ?? authorization.address;

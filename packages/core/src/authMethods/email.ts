@@ -10,6 +10,7 @@ import type {
   ReturnHandler,
   SignerBase,
 } from "../signer/types";
+import { SIGNUP_URL_PARAM } from "../signer/urlParams";
 
 /**
  * Sends the code or the magic link: settles once it is sent (status AWAITING_OTP_AUTH or
@@ -61,7 +62,13 @@ async function sendEmail(signer: SignerBase, params: EmailAuthenticateParams): P
         throw error;
       }
     } else {
-      ({ orgId, otpId } = await client.signup(request));
+      // A magic link that makes an account comes back with the signup marker: the page then knows
+      // the user is new, whichever tab opens it.
+      ({ orgId, otpId } = await client.signup(
+        emailMode === "magicLink"
+          ? { ...request, redirectParams: withSignupMarker(request.redirectParams) }
+          : request,
+      ));
       isNewUser = true;
     }
     const stillLinking = store.getState().authLinkingStatus;
@@ -140,7 +147,7 @@ const magicLinkReturn: ReturnHandler = {
         bundle: params.bundle,
         orgId: params.orgId,
         authenticatingType: "email",
-        ...(params.isSignup ? { isNewUser: true } : {}),
+        ...(params.isSignup || params.signupMarker ? { isNewUser: true } : {}),
       });
     } catch {
       // The error is in the state; the app shows it on its initial step.
@@ -165,4 +172,11 @@ export function email(): AuthMethod<EmailAuthenticateParams | OtpAuthenticatePar
     },
     returnHandlers: [magicLinkReturn],
   };
+}
+
+/** The app's redirect parameters with the signup marker added. */
+function withSignupMarker(redirectParams: string | undefined): string {
+  const params = new URLSearchParams(redirectParams);
+  params.set(SIGNUP_URL_PARAM, "true");
+  return params.toString();
 }

@@ -56,6 +56,26 @@ export interface SignerClientOptions {
   pollIntervalMs?: number;
 }
 
+/** The signer API's answers for a signature the app's signing policy refused or holds, by code. */
+const POLICY_ANSWERS = {
+  POLICY_DENIED: "ACTIVITY_STATUS_REJECTED",
+  ACTIVITY_CONSENSUS_NEEDED: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+} as const;
+
+/** The signed transaction of a completed `sign_transaction` activity. */
+export function signedTransactionOf(activity: Activity): `0x${string}` {
+  const signed = (activity.result as { signTransactionResult?: { signedTransaction?: string } })
+    .signTransactionResult?.signedTransaction;
+  if (typeof signed !== "string" || !signed.startsWith("0x")) {
+    throw new ActivityError({
+      id: activity.id,
+      status: activity.status,
+      failure: { code: "NO_RESULT", message: "The signing activity carried no signed transaction" },
+    });
+  }
+  return signed as `0x${string}`;
+}
+
 const TERMINAL_FAILURES = new Set([
   "ACTIVITY_STATUS_FAILED",
   "ACTIVITY_STATUS_REJECTED",
@@ -242,7 +262,11 @@ export class SignerClient {
     return this.call(signerRoutes.prepareOauth, params);
   }
 
-  /** Signs a raw payload with the user's wallet: answers hex r‖s‖v (65 bytes). */
+  /**
+   * Signs a raw payload with the user's wallet: answers hex r‖s‖v (65 bytes). A signature the app's
+   * signing policy refuses or holds for an admin throws an ActivityError (REJECTED or CONSENSUS_NEEDED),
+   * as any other activity does.
+   */
   async signPayload(params: SignRawPayloadParams): Promise<SignPayloadResponse> {
     const stampedRequest = await this.stampRequest(
       "/public/v1/submit/sign_raw_payload",
@@ -253,7 +277,40 @@ export class SignerClient {
         hashFunction: params.hashFunction,
       }),
     );
-    return this.call(signerRoutes.signPayload, { stampedRequest });
+    try {
+      return await this.call(signerRoutes.signPayload, { stampedRequest });
+    } catch (e) {
+      const status =
+        e instanceof SignerApiError ? POLICY_ANSWERS[e.code as keyof typeof POLICY_ANSWERS] : undefined;
+      const activityId = e instanceof SignerApiError ? e.data?.activityId : undefined;
+      if (!status || typeof activityId !== "string" || !(e instanceof SignerApiError)) throw e;
+      throw new ActivityError(
+        { id: activityId, status, failure: { code: e.code, message: e.message } },
+        { cause: e },
+      );
+    }
+  }
+
+  /**
+   * Signs an EVM transaction with the user's wallet (`sign_transaction`): the unsigned serialized
+   * transaction goes to the service, which checks it against the app's signing policy and answers it
+   * signed. Refused or held: an ActivityError (REJECTED or CONSENSUS_NEEDED) naming the activity.
+   */
+  async signTransaction(params: {
+    orgId: string;
+    signWith: string;
+    unsignedTransaction: `0x${string}`;
+  }): Promise<{ activityId: string; signedTransaction: `0x${string}` }> {
+    const activity = await this.submit("sign_transaction", {
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      organizationId: params.orgId,
+      parameters: {
+        signWith: params.signWith,
+        unsignedTransaction: params.unsignedTransaction,
+        type: "TRANSACTION_TYPE_ETHEREUM",
+      },
+    });
+    return { activityId: activity.id, signedTransaction: signedTransactionOf(activity) };
   }
 
   /** The user's ways to sign in; carries a stamped read of the user's organisation, typed for this call. */
@@ -501,6 +558,37 @@ export class SignerClient {
         organizationId: params.organizationId,
         activityId: activity.id,
       }));
+    }
+  }
+
+  /**
+   * Polls `get_activity` every 500 ms while the activity is CREATED, PENDING or CONSENSUS_NEEDED (held
+   * for an app admin), and answers it COMPLETED; FAILED and REJECTED throw an ActivityError, and so does
+   * still waiting after `timeoutMs` (status CONSENSUS_NEEDED). An aborted `signal` throws its reason.
+   */
+  async waitForActivity(params: {
+    organizationId: string;
+    activityId: string;
+    signal?: AbortSignal | undefined;
+    timeoutMs?: number | undefined;
+  }): Promise<Activity> {
+    const deadline =
+      params.timeoutMs !== undefined ? this.#now() + params.timeoutMs : Number.POSITIVE_INFINITY;
+    for (;;) {
+      params.signal?.throwIfAborted();
+      const { activity } = await this.query<{ activity: Activity }>("get_activity", {
+        organizationId: params.organizationId,
+        activityId: params.activityId,
+      });
+      if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
+      if (activity.status === "ACTIVITY_STATUS_FAILED" || activity.status === "ACTIVITY_STATUS_REJECTED")
+        throw new ActivityError(activity);
+      if (this.#now() >= deadline) {
+        throw new ActivityError(activity, {
+          message: `Activity ${activity.id} is still waiting after ${params.timeoutMs} ms (${activity.status})`,
+        });
+      }
+      await this.#sleep(this.#pollIntervalMs);
     }
   }
 }

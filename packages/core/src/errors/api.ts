@@ -47,20 +47,53 @@ export class SignerApiError<C extends ApiErrorCode = ApiErrorCode> extends Latch
   }
 }
 
+/** What an activity's status means, for an error whose activity carries no failure message. */
+function statusMessage(id: string, status: string): string {
+  switch (status) {
+    case "ACTIVITY_STATUS_REJECTED":
+      return `Activity ${id} was rejected by the app's signing policy`;
+    case "ACTIVITY_STATUS_CONSENSUS_NEEDED":
+      return `Activity ${id} is waiting for an app admin's approval`;
+    case "ACTIVITY_STATUS_FAILED":
+      return `Activity ${id} failed`;
+    default:
+      return `Activity ${id} ended with status ${status}`;
+  }
+}
+
 /**
  * A key-management activity that ended FAILED, REJECTED or CONSENSUS_NEEDED (spec §4). `code` is always
- * "ACTIVITY_FAILED"; which of the three it was is `activityStatus`.
+ * "ACTIVITY_FAILED"; which of the three it was is `activityStatus`, and `activityId` names it:
+ * - REJECTED: the app's signing policy (or an app admin) refused it; the message says which rule;
+ * - CONSENSUS_NEEDED: the policy holds it until an app admin approves or rejects it; wait for that with
+ *   `waitForActivity(signer, { activityId })`;
+ * - FAILED: the service could not complete it.
+ *
+ * @example
+ * try {
+ *   await account.signTransaction(tx);
+ * } catch (e) {
+ *   if (e instanceof ActivityError && e.activityStatus === "ACTIVITY_STATUS_CONSENSUS_NEEDED")
+ *     showPending(e.activityId);
+ * }
  */
 export class ActivityError extends LatchkeyError<"ACTIVITY_FAILED"> {
   override name = "ActivityError" as const;
   readonly activityId: string;
   readonly activityStatus: string;
-  constructor(activity: { id: string; status: string; failure?: { code: string; message: string } }) {
+  /** The activity's failure code, e.g. POLICY_DENIED for a policy's refusal. */
+  readonly failureCode: string | undefined;
+  constructor(
+    activity: { id: string; status: string; failure?: { code: string; message: string } },
+    options?: { message?: string; cause?: unknown },
+  ) {
     super(
       "ACTIVITY_FAILED",
-      activity.failure?.message ?? `Activity ${activity.id} ended with status ${activity.status}`,
+      options?.message ?? activity.failure?.message ?? statusMessage(activity.id, activity.status),
+      options?.cause !== undefined ? { cause: options.cause } : undefined,
     );
     this.activityId = activity.id;
     this.activityStatus = activity.status;
+    this.failureCode = activity.failure?.code;
   }
 }

@@ -7,7 +7,7 @@ import type { KeyHolder } from "./types";
  * stay on the service's origin), memory elsewhere (Node, SSR; loaded on first use).
  */
 export function defaultKeyHolder(
-  options: { baseUrl: string; appId?: string; iframeContainer?: HTMLElement },
+  options: { baseUrl: string; appId?: string; iframeContainer?: HTMLElement; iframeId?: string },
   win: unknown,
 ): KeyHolder {
   if (!win) return lazyMemoryKeyHolder();
@@ -16,5 +16,6 @@ export function defaultKeyHolder(
   return createIframeKeyHolder({
     frameUrl: frameUrl.toString(),
     ...(options.iframeContainer ? { container: options.iframeContainer } : {}),
+    ...(options.iframeId ? { iframeId: options.iframeId } : {}),
   });
 }

@@ -99,8 +99,12 @@ function codeOf(error: LatchkeyError): number {
         return ProviderRpcErrorCode.INTERNAL_ERROR;
     }
   }
-  // A signing policy refused (REJECTED) or is waiting for approval (CONSENSUS_NEEDED).
-  if (error instanceof ActivityError) return ProviderRpcErrorCode.TRANSACTION_REJECTED;
+  // A signing policy refused (REJECTED) or is waiting for approval (CONSENSUS_NEEDED): EIP-1474's
+  // "transaction rejected"; an activity the service could not complete (FAILED) is an internal error.
+  if (error instanceof ActivityError)
+    return error.activityStatus === "ACTIVITY_STATUS_FAILED"
+      ? ProviderRpcErrorCode.INTERNAL_ERROR
+      : ProviderRpcErrorCode.TRANSACTION_REJECTED;
   return ProviderRpcErrorCode.INTERNAL_ERROR;
 }
 
@@ -117,7 +121,11 @@ export function toProviderRpcError(error: unknown): ProviderRpcError {
       if (error.details !== undefined) data.details = error.details;
       if (error.userOperationHash !== undefined) data.userOperationHash = error.userOperationHash;
     }
-    if (error instanceof ActivityError) data.activityStatus = error.activityStatus;
+    if (error instanceof ActivityError) {
+      // The activity's id lets the app wait for an admin's decision (waitForActivity).
+      data.activityId = error.activityId;
+      data.activityStatus = error.activityStatus;
+    }
     return new ProviderRpcError(codeOf(error), error.message, { data, cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -1,13 +1,13 @@
 import type { ReturnHandler, SignerBase } from "./types";
-import { type AuthUrlParams, readAuthUrlParams, type UrlWindow } from "./urlParams";
+import { type AuthUrlParams, readAuthUrlParams, SIGNUP_URL_PARAM, type UrlWindow } from "./urlParams";
 
 /**
  * Reads the auth parameters a flow that left the page came back with (spec §9) and strips them from the
- * address bar, so a reload does not replay them.
+ * address bar, so a reload does not replay them; the signup marker stays until the modal resets.
  */
 export function takeReturnParams(win: UrlWindow | null): AuthUrlParams {
   if (!win) return {};
-  const { params, strippedUrl } = readAuthUrlParams(win.location.href);
+  const { params, strippedUrl } = readAuthUrlParams(win.location.href, { keep: [SIGNUP_URL_PARAM] });
   if (strippedUrl) win.history.replaceState(win.history.state, "", strippedUrl);
   return params;
 }

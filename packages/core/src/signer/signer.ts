@@ -10,6 +10,7 @@ import { authenticate } from "../actions/authenticate";
 import { type CheckConnectionReturnType, checkConnection } from "../actions/checkConnection";
 import { completeAuthWithBundle } from "../actions/completeAuthWithBundle";
 import { disconnect } from "../actions/disconnect";
+import type { ExportWalletParameters, ExportWalletReturnType } from "../actions/exportWallet";
 import { getMfaFactors } from "../actions/getMfaFactors";
 import { type GetPasskeyStatusReturnType, getPasskeyStatus } from "../actions/getPasskeyStatus";
 import { type ListAuthMethodsReturnType, listAuthMethods } from "../actions/listAuthMethods";
@@ -214,6 +215,11 @@ export class Signer implements SignerBase {
   /** Turns off email sign-in (never the last way to sign in). */
   removeEmail(): Promise<RemoveEmailReturnType> {
     return removeEmail(this);
+  }
+  /** Shows the recovery phrase in the service's export frame (needs a fresh sign-in); loaded on first use. */
+  async exportWallet(params: ExportWalletParameters): Promise<ExportWalletReturnType> {
+    const { exportWallet } = await import("../actions/exportWallet");
+    return exportWallet(this, params);
   }
   /** Whether this page can use the service (API, origin, key, auth frame); never throws. */
   checkConnection(): Promise<CheckConnectionReturnType> {

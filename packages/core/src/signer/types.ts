@@ -31,6 +31,17 @@ export interface SignerOptions {
   appId?: string;
   /** Where the default auth iframe goes (`document.body` by default). */
   iframeContainer?: HTMLElement;
+  /**
+   * The element id of the default auth iframe (`DEFAULT_IFRAME_ID` by default): two signers on one page
+   * need two ids (spec §3 "Session settings").
+   */
+  iframeId?: string;
+  /**
+   * The app's root organisation id, which a passkey sign-in addresses (spec §3 "Session settings"). By
+   * default it is read from the service's signer config on the first passkey sign-in; giving it saves
+   * that request. It must be the app's own (the service refuses another).
+   */
+  rootOrgId?: string;
   storage?: SessionStorageLike;
   sessionKey?: string;
   clock?: Clock;

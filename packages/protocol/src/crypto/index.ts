@@ -9,6 +9,7 @@ export {
   sealCredentialBundle,
 } from "./bundle";
 export { BundleError, StampFormatError } from "./errors";
+export { EXPORT_BUNDLE_VERSION, type ExportBundle, openExportBundle, sealExportBundle } from "./exportBundle";
 export { fromHex, toHex } from "./hex";
 export {
   compressP256PublicKey,

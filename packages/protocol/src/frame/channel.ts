@@ -32,3 +32,35 @@ export interface FrameResponse {
   result?: unknown;
   error?: { code: string; message: string };
 }
+
+/** `<meta name=…>` of the export frame: the service's export-signing public key it pins (uncompressed hex). */
+export const EXPORT_SIGNER_META = "latchkey-export-signer";
+
+/**
+ * The export frame's methods (`/frames/export`): its target public key (made when the page loads,
+ * non-extractable, never stored), and a bundle to check, open and show. Answers never carry a secret.
+ */
+export type ExportFrameMethod = "getTargetPublicKey" | "injectExportBundle" | "clear";
+
+/** Labels the export frame shows, from the host's texts (set as text, never as markup). */
+export interface ExportFrameTexts {
+  /** Above the numbered words, e.g. 'Your recovery phrase'. */
+  phraseTitle?: string;
+  showEvmKey?: string;
+  showSolanaKey?: string;
+  evmKeyTitle?: string;
+  solanaKeyTitle?: string;
+  /** Shown when the bundle fails its checks. */
+  invalidBundle?: string;
+}
+
+export interface ExportFrameRequest {
+  id: number;
+  method: ExportFrameMethod;
+  params: { exportBundle?: string; organizationId?: string; texts?: ExportFrameTexts };
+}
+
+/** What `injectExportBundle` answers: how many words are shown (12 or 24), nothing more. */
+export interface ExportFrameShown {
+  wordCount: number;
+}

@@ -6,6 +6,7 @@ import {
   idSchema,
   multilineTextSchema,
   orgIdSchema,
+  otpCodeSchema,
   p256PublicKeyHexSchema,
   textSchema,
   timestampMsSchema,
@@ -134,6 +135,71 @@ export const updateUserEmailParametersSchema = z.object({
 });
 
 /**
+ * `export_wallet`: the wallet's mnemonic sealed to `targetPublicKey` (the export frame's key) in an export
+ * bundle (DESIGN §3.4). Needs a fresh sign-in (step-up): the request is passkey-stamped, or carries a
+ * `verificationToken` (`/v1/init-otp` → `/v1/verify-otp` for the user's own email, verified within
+ * `STEP_UP_MAX_AGE_MS`, spent here), or a `multiFactor` code of the user's authenticator app, or the
+ * stamping session came from a sign-in by email, passkey or authenticator app within that time.
+ */
+export const exportWalletParametersSchema = z.object({
+  walletId: idSchema(128),
+  targetPublicKey: p256PublicKeyHexSchema,
+  verificationToken: textSchema(4096).optional(),
+  multiFactor: z.object({ multiFactorId: idSchema(128), multiFactorCode: otpCodeSchema }).optional(),
+});
+
+/** What `export_wallet` answers (`exportWalletResult`). */
+export interface ExportWalletResult {
+  walletId: string;
+  /** JSON of {@link ExportBundle}. */
+  exportBundle: string;
+}
+
+/**
+ * `sign_transaction`: an unsigned serialized EVM transaction (hex; legacy, EIP-2930, EIP-1559, EIP-4844
+ * without sidecars, EIP-7702). The service reads it, checks it against the app's signing policy, and
+ * answers it signed (`signTransactionResult.signedTransaction`), or records the activity REJECTED or
+ * CONSENSUS_NEEDED.
+ */
+export const signTransactionParametersSchema = z.object({
+  signWith: idSchema(128),
+  unsignedTransaction: z
+    .string()
+    .max(60_000)
+    .regex(/^(0x)?([0-9a-fA-F]{2})+$/, "must be the hex of an unsigned serialized transaction"),
+  type: z.literal("TRANSACTION_TYPE_ETHEREUM"),
+});
+
+/** What `sign_transaction` answers (`signTransactionResult`): the signed serialized transaction, 0x hex. */
+export interface SignTransactionResult {
+  signedTransaction: `0x${string}`;
+}
+
+/**
+ * `approve_activity` / `reject_activity`: an app admin's decision on an activity its signing policy holds
+ * in CONSENSUS_NEEDED, named by its id or its fingerprint (exactly one). Stamped by one of the app's
+ * `signingPolicy.adminKeys`, and addressed to the app's organisation.
+ */
+export const activityDecisionParametersSchema = z
+  .object({
+    activityId: idSchema(128).optional(),
+    fingerprint: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, "must be an activity's fingerprint: 64 lower-case hex digits")
+      .optional(),
+  })
+  .strict()
+  .refine((p) => (p.activityId === undefined) !== (p.fingerprint === undefined), {
+    message: "name the activity by exactly one of activityId or fingerprint",
+  });
+
+/** What `approve_activity` and `reject_activity` answer: the decided activity's id and its new status. */
+export interface ActivityDecisionResult {
+  activityId: string;
+  status: ActivityStatus;
+}
+
+/**
  * Every activity served: its submit path, the names of its intent and result in the activity record,
  * and its parameters. The one table the server's handlers and the client's calls are typed from.
  */
@@ -197,6 +263,30 @@ export const activityTypes = {
     intent: "updateUserEmailIntent",
     result: "updateUserEmailResult",
     parameters: updateUserEmailParametersSchema,
+  },
+  ACTIVITY_TYPE_EXPORT_WALLET: {
+    path: "export_wallet",
+    intent: "exportWalletIntent",
+    result: "exportWalletResult",
+    parameters: exportWalletParametersSchema,
+  },
+  ACTIVITY_TYPE_SIGN_TRANSACTION_V2: {
+    path: "sign_transaction",
+    intent: "signTransactionIntentV2",
+    result: "signTransactionResult",
+    parameters: signTransactionParametersSchema,
+  },
+  ACTIVITY_TYPE_APPROVE_ACTIVITY: {
+    path: "approve_activity",
+    intent: "approveActivityIntent",
+    result: "approveActivityResult",
+    parameters: activityDecisionParametersSchema,
+  },
+  ACTIVITY_TYPE_REJECT_ACTIVITY: {
+    path: "reject_activity",
+    intent: "rejectActivityIntent",
+    result: "rejectActivityResult",
+    parameters: activityDecisionParametersSchema,
   },
 } as const;
 export type ActivityType = keyof typeof activityTypes;

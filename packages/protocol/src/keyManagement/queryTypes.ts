@@ -13,5 +13,6 @@ export const queryTypes = {
   get_activity: "QUERY_TYPE_GET_ACTIVITY",
   get_authenticators: "QUERY_TYPE_GET_AUTHENTICATORS",
   get_api_keys: "QUERY_TYPE_GET_API_KEYS",
+  list_audit_events: "QUERY_TYPE_LIST_AUDIT_EVENTS",
 } as const;
 export type QueryName = keyof typeof queryTypes;

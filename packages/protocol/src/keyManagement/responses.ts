@@ -118,6 +118,20 @@ export const queryResponseSchemas = {
   get_activity: submitResponseSchema,
   get_authenticators: z.object({ authenticators: z.array(authenticatorInfoSchema) }),
   get_api_keys: z.object({ apiKeys: z.array(apiKeyInfoSchema) }),
+  list_audit_events: z.object({
+    events: z.array(
+      z.object({
+        eventId: z.string(),
+        /** What happened, e.g. `user.signin`, `passkey.added`, `email.changed`, `wallet.exported`. */
+        event: z.string(),
+        createdAt: wireTimestampSchema,
+        /** The address the request came from, when the service knew it. */
+        ip: z.string().optional(),
+        /** What the service recorded with it (a method, a provider, an address). */
+        details: z.record(z.string(), z.unknown()).optional(),
+      }),
+    ),
+  }),
 } as const satisfies Record<QueryName, z.ZodType>;
 /** The answer to query `N`. */
 export type QueryResponse<N extends QueryName> = z.output<(typeof queryResponseSchemas)[N]>;

@@ -10,7 +10,20 @@ export const prepareOauthRequestSchema = z.object({
 export interface PrepareOauthResponse {
   codeChallenge: string;
   requestKey: string;
-  authProviders: { id: string; isCustomProvider?: boolean; clientId: string; authEndpoint: string }[];
+  authProviders: {
+    id: string;
+    isCustomProvider?: boolean;
+    clientId: string;
+    authEndpoint: string;
+    /** The app's scopes for this provider, space-separated (the client's own defaults otherwise). */
+    scope?: string;
+    /**
+     * Authorization parameters the provider needs beyond the code flow's own, in place of the default
+     * `prompt=select_account`: e.g. Apple `response_mode=form_post`, Facebook `auth_type=reauthenticate`,
+     * Twitch `claims` and `force_verify`.
+     */
+    authParams?: Record<string, string>;
+  }[];
 }
 
 /** The OAuth `state`: base64url JSON built by the client, verified by the service's callback. */

@@ -93,6 +93,8 @@ export const prepareOauthResponseSchema = schemaFor<PrepareOauthResponse>()(
         isCustomProvider: z.boolean().optional(),
         clientId: z.string(),
         authEndpoint: z.string(),
+        scope: z.string().optional(),
+        authParams: z.record(z.string(), z.string()).optional(),
       }),
     ),
   }),

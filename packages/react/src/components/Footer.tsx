@@ -72,7 +72,8 @@ export function Footer({
           {texts.termsSuffix}
         </div>
       )}
-      {kind === "resend" && (step.type === "email_verify" || step.type === "otp_verify") && (
+      {/* An error view has its own Try again: no resend link under it. */}
+      {kind === "resend" && (step.type === "email_verify" || step.type === "otp_verify") && !step.failure && (
         <Resend transitions={transitions} step={step} />
       )}
       {kind === "support" && (

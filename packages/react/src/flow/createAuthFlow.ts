@@ -38,7 +38,15 @@ export interface AuthFlow {
   /** In-flight attempts, one per kind: a new one aborts the previous (flow/internals.ts). */
   readonly attempts: { passkey?: AbortController; oauth?: AbortController; wallet?: AbortController };
   /** What the last attempt of each kind asked for: Try again repeats it. */
-  readonly last: { passkey?: PasskeyRequest; oauth?: SocialSection; wallet?: WalletConnectorInfo };
+  readonly last: {
+    passkey?: PasskeyRequest;
+    oauth?: SocialSection;
+    wallet?: WalletConnectorInfo;
+    /** The code last submitted on otp_verify or totp_verify: Try again after a connection failure resends it. */
+    code?: string;
+    /** Counts the codes and links mailed: the expiry timer of an older one does nothing. */
+    mail?: number;
+  };
   /** The email mode of the service's signer config: asked once, asked again after a failure. */
   emailMode: Promise<EmailMode> | undefined;
   /**

@@ -62,3 +62,24 @@ describe("error texts (spec §8), by the error's code", () => {
     );
   });
 });
+
+describe("which error view a failure shows (spec §8)", () => {
+  const answer = (status: number, body: string) =>
+    new SignerApiError({ status, path: "/v1/otp", responseText: body });
+  it("unreachable: the browser's fetch failed, or a proxy said the service is down", () => {
+    expect(errors.failureOf(new TypeError("Failed to fetch"))).toBe("connection");
+    expect(errors.failureOf(answer(502, "<html>Bad gateway</html>"))).toBe("connection");
+    expect(errors.failureOf(answer(503, ""))).toBe("connection");
+    expect(errors.failureOf(answer(504, "Gateway Timeout"))).toBe("connection");
+  });
+  it("an expired code is the timeout; the service's refusals are 'Permission denied'", () => {
+    expect(errors.failureOf(apiError("OTP_EXPIRED", "OTP expired"))).toBe("timeout");
+    for (const code of ["RATE_LIMITED", "FORBIDDEN", "MFA_LOCKED", "ORIGIN_NOT_ALLOWED"])
+      expect(errors.failureOf(apiError(code, "no"))).toBe("permission");
+  });
+  it("a wrong code and anything else stay inline", () => {
+    expect(errors.failureOf(apiError("INVALID_OTP", "invalid OTP code"))).toBeUndefined();
+    expect(errors.failureOf(answer(500, JSON.stringify({ code: "INTERNAL", error: "x" })))).toBeUndefined();
+    expect(errors.failureOf(new Error("boom"))).toBeUndefined();
+  });
+});

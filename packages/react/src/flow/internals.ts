@@ -1,4 +1,4 @@
-import { type Signer, SignerStatus } from "@latchkey/core";
+import { SIGNUP_URL_PARAM, type Signer, SignerStatus } from "@latchkey/core";
 import type { ResolvedUiConfig } from "../config";
 import type { Texts } from "../texts/types";
 import type { AuthEventName } from "../types";
@@ -31,6 +31,11 @@ export interface FlowInternals {
   /** The `complete` step: the modal closes and the host's onAuthSuccess runs. */
   complete(): void;
   /**
+   * Reset (spec §4 "Errors and reset"): back to initial, open or closed, and the signup marker leaves
+   * the address bar.
+   */
+  reset(isOpen: boolean): void;
+  /**
    * Shows a connection-error view (spec §8) and disconnects the signer, as spec §4 asks of it ("Errors
    * and reset"). The add-passkey failure does not use this: the user stays signed in.
    */
@@ -59,8 +64,12 @@ export function flowInternals(flow: AuthFlow): FlowInternals {
     go: (step) => store.setState({ step }),
     open: (step) => store.setState({ isOpen: true, step }),
     complete() {
-      store.setState({ isOpen: false, step: INITIAL_STEP });
+      internals.reset(false);
       getUi().onAuthSuccess?.();
+    },
+    reset(isOpen) {
+      store.setState({ isOpen, step: INITIAL_STEP });
+      removeSignupParam();
     },
     showConnectionError(step) {
       internals.go(step);
@@ -104,4 +113,14 @@ export function flowInternals(flow: AuthFlow): FlowInternals {
     },
   };
   return internals;
+}
+
+/** Takes the signup marker out of the address bar (history.replaceState: no reload, no new entry). */
+function removeSignupParam(): void {
+  const w = globalThis as { location?: { href: string }; history?: History };
+  if (!w.location || !w.history) return;
+  const url = new URL(w.location.href);
+  if (!url.searchParams.has(SIGNUP_URL_PARAM)) return;
+  url.searchParams.delete(SIGNUP_URL_PARAM);
+  w.history.replaceState(w.history.state, "", url.toString());
 }

@@ -5,14 +5,21 @@ import type { OauthConfig } from "../types";
 export type AuthStepStatus = "base" | "verifying" | "success";
 
 /**
+ * Why an email step shows an error view instead of its form (spec §8): the service could not be
+ * reached ('Connection failed'), the code or link outlived its time ('Connection timed out'), or the
+ * service refused the request for now ('Permission denied').
+ */
+export type AuthFailure = "connection" | "timeout" | "permission";
+
+/**
  * The modal's current step (spec §3 "Auth step"): one variant per step of spec §2, each with only the
  * fields that step has. `steps/registry.ts` gives each `type` its view.
  */
 export type AuthStep =
-  | { type: "initial"; error?: Error }
+  | { type: "initial"; error?: Error; failure?: "permission" }
   /** The magic link is on its way to `email`. */
-  | { type: "email_verify"; email: string; status?: AuthStepStatus }
-  | { type: "otp_verify"; email: string; status?: AuthStepStatus; error?: Error }
+  | { type: "email_verify"; email: string; status?: AuthStepStatus; failure?: "timeout" }
+  | { type: "otp_verify"; email: string; status?: AuthStepStatus; error?: Error; failure?: AuthFailure }
   | {
       type: "totp_verify";
       /** Which email flow asked for the second factor. */
@@ -21,6 +28,7 @@ export type AuthStep =
       factorId?: string;
       status?: AuthStepStatus;
       error?: Error;
+      failure?: AuthFailure;
     }
   | { type: "passkey_verify"; error?: Error }
   | { type: "passkey_create"; status?: AuthStepStatus; error?: Error }

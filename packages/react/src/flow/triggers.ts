@@ -18,18 +18,23 @@ export function registerTriggers({
   getUi: () => ResolvedUiConfig;
 }): () => void {
   let live = true;
-  const open = (step: AuthStep) => store.setState({ isOpen: true, step });
+  // Modal mode opens the dialog at the step; embedded mode only moves the inline card to it.
+  const open = (step: AuthStep) =>
+    store.setState(getUi().mode === "embedded" ? { step } : { isOpen: true, step });
 
   // Account linking (spec §4 "Social sign-in"): the modal opens at otp_verify with the provider's
-  // email; the code links the provider.
+  // email (in modal mode); the code links the provider.
   const linkingRequired = (email: string) => open({ type: "otp_verify", email, status: "base" });
 
   // Add-passkey-on-signup: after `newUserSignup`, once the new user is connected and the modal is
-  // closed. Once per session (reset on disconnect); not for a user who signed up with a passkey.
+  // closed (embedded: the card is back at initial). Once per session (reset on disconnect); not for a user who signed up with a passkey.
   let pending = false;
   let shown = false;
   const offerPasskey = () => {
-    if (!pending || shown || signer.status !== SignerStatus.CONNECTED || store.getState().isOpen) return;
+    // Not over a step in progress: the closed modal, or the inline card back at its first step.
+    const { isOpen, step } = store.getState();
+    const busy = getUi().mode === "embedded" ? step.type !== "initial" : isOpen;
+    if (!pending || shown || signer.status !== SignerStatus.CONNECTED || busy) return;
     pending = false;
     if (!getUi().addPasskeyOnSignup || !signer.user || signer.user.credentialId) return;
     shown = true;

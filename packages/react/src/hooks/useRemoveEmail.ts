@@ -1,7 +1,6 @@
-import { useMutation } from "@tanstack/react-query";
 import { useLatchkeyContext } from "../context";
 import { removeEmailMutationOptions } from "../query/email";
-import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
+import { useAuthMethodMutation } from "./useAuthMethodMutation";
 
 /**
  * Turns off email sign-in for the signed-in user; refused with LAST_AUTH_METHOD when it is their only
@@ -13,6 +12,6 @@ import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
  */
 export function useRemoveEmail() {
   const { signer } = useLatchkeyContext();
-  const m = useMutation(removeEmailMutationOptions(signer), useLatchkeyQueryClient());
+  const m = useAuthMethodMutation(removeEmailMutationOptions(signer));
   return { ...m, removeEmail: () => m.mutate(), removeEmailAsync: () => m.mutateAsync() };
 }

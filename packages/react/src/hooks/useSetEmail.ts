@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useLatchkeyContext } from "../context";
 import { sendVerificationCodeMutationOptions, setEmailMutationOptions } from "../query/email";
+import { useAuthMethodMutation } from "./useAuthMethodMutation";
 import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
 
 /**
@@ -14,9 +15,8 @@ import { useLatchkeyQueryClient } from "./useLatchkeyQueryClient";
  */
 export function useSetEmail() {
   const { signer } = useLatchkeyContext();
-  const client = useLatchkeyQueryClient();
-  const send = useMutation(sendVerificationCodeMutationOptions(signer), client);
-  const set = useMutation(setEmailMutationOptions(signer), client);
+  const send = useMutation(sendVerificationCodeMutationOptions(signer), useLatchkeyQueryClient());
+  const set = useAuthMethodMutation(setEmailMutationOptions(signer));
   return {
     sendVerificationCode: send.mutate,
     sendVerificationCodeAsync: send.mutateAsync,

@@ -46,8 +46,12 @@ export function InitialStep({ transitions, step, ui }: StepProps<"initial">) {
         <div className="lk-banner" role="alert">
           <AlertIcon />
           <div>
-            <div className="lk-banner-title">{texts.errorTitle}</div>
-            <div className="lk-banner-body">{texts.errorBody}</div>
+            <div className="lk-banner-title">
+              {step.failure === "permission" ? texts.permissionDenied : texts.errorTitle}
+            </div>
+            <div className="lk-banner-body">
+              {step.failure === "permission" ? texts.permissionDeniedBody : texts.errorBody}
+            </div>
             <div className="lk-banner-body" data-testid="lk-error-detail">
               {errorText(step.error, texts)}
             </div>

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { FailureView } from "../components/FailureView";
 import { Illustration } from "../components/Illustration";
 import { OtpInput } from "../components/OtpInput";
 import { StatusLine } from "../components/StatusLine";
@@ -11,6 +12,14 @@ export function TotpVerifyStep({ transitions, step, ui }: StepProps<"totp_verify
   const [pasteError, setPasteError] = useState<string | null>(null);
   const status = step.status ?? "base";
   const error = pasteError ?? step.error?.message ?? null;
+  if (step.failure)
+    return (
+      <FailureView
+        failure={step.failure}
+        onRetry={() => void transitions.totp.retry()}
+        onAnotherMethod={() => transitions.navigation.toInitial()}
+      />
+    );
   return (
     <div className="lk-center">
       <Illustration name="authenticator" style={ui.illustrationStyle} />

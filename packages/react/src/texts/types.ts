@@ -83,6 +83,31 @@ export interface Texts {
   walletConnectConfigBody: string;
   connectionTimedOut: string;
   needMoreTime: string;
+  /** 'The code could not be verified': the OTP step could not reach the service (spec §8). */
+  otpFailedBody: string;
+  permissionDenied: string;
+  permissionDeniedBody: string;
+  /** `<ExportAccount />`: its heading, warning and buttons. */
+  exportTitle: string;
+  exportBody: string;
+  exportReveal: string;
+  exportHide: string;
+  /** Shown in the export frame, above the numbered words and on its buttons. */
+  exportPhraseTitle: string;
+  exportShowEvmKey: string;
+  exportShowSolanaKey: string;
+  exportEvmKeyTitle: string;
+  exportSolanaKeyTitle: string;
+  /** The export frame refused the bundle (a signature or organisation that does not match). */
+  exportInvalid: string;
+  /** The re-authentication prompt an export asks for when the sign-in is older than five minutes. */
+  stepUpTitle: string;
+  stepUpBody: string;
+  stepUpSendCode: string;
+  /** 'Code sent to {email}' */
+  stepUpCodeSent: (email: string) => string;
+  stepUpUsePasskey: string;
+  stepUpUseTotp: string;
   /**
    * Texts for the service's errors, by their stable code (`ErrorCode`). A code without a text shows the
    * service's own (English) message, as English does for every code.

@@ -6,6 +6,8 @@ const PROVIDER_NAMES: Record<string, string> = {
   apple: "Apple",
   twitch: "Twitch",
   auth0: "Auth0",
+  github: "GitHub",
+  discord: "Discord",
 };
 
 /** The provider's name in the modal's texts: `displayName`, else the known provider's name, else its id. */

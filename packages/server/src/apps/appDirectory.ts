@@ -8,6 +8,7 @@ import {
 } from "../config";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
+import type { SigningPolicy } from "../keyManagement/policies/policySchema";
 import { type MailLocale, mailLocale } from "../mail/locales";
 
 export interface App {
@@ -28,6 +29,8 @@ export interface App {
   locale: MailLocale;
   /** Sponsorship policies, EVM and Solana (features/sponsorship); none when the app sponsors nothing. */
   sponsorship: SponsorshipConfig;
+  /** What the service signs for the app's users (keyManagement/policies); none: every signature is made. */
+  signingPolicy?: SigningPolicy;
 }
 
 export interface StoredOauthProvider {
@@ -40,6 +43,10 @@ export interface StoredOauthProvider {
   auth0Connection?: string;
   displayName: string;
   allowInsecureHttp: boolean;
+  /** OAuth 2.0 providers: endpoints other than the provider's real ones (local stand-ins). */
+  endpoints?: { authorization?: string; token?: string; userInfo?: string };
+  /** Sign in with Apple: the team, the key id and the `.p8` key, sealed (`oauth_apple_key:<app>:<id>`). */
+  apple?: { teamId: string; keyId: string; sealedPrivateKey: string };
 }
 
 function storeProvider(
@@ -48,7 +55,8 @@ function storeProvider(
   p: OauthProviderConfig,
 ): StoredOauthProvider {
   const known = KNOWN_OAUTH_PROVIDERS[p.id];
-  if (p.clientSecret && !keyring) throw new Error("A keyring is needed to store an OAuth client secret");
+  if ((p.clientSecret || p.apple) && !keyring)
+    throw new Error("A keyring is needed to store an OAuth client secret");
   return {
     id: p.id,
     issuer: (p.issuer ?? known?.issuer ?? "").replace(/\/$/, ""),
@@ -66,6 +74,19 @@ function storeProvider(
     ...(p.auth0Connection ? { auth0Connection: p.auth0Connection } : {}),
     displayName: p.displayName ?? known?.name ?? p.id,
     allowInsecureHttp: p.allowInsecureHttp ?? false,
+    ...(p.endpoints ? { endpoints: p.endpoints } : {}),
+    ...(p.apple && keyring
+      ? {
+          apple: {
+            teamId: p.apple.teamId,
+            keyId: p.apple.keyId,
+            sealedPrivateKey: keyring.seal(
+              new TextEncoder().encode(p.apple.privateKey),
+              `oauth_apple_key:${appId}:${p.id}`,
+            ),
+          },
+        }
+      : {}),
   };
 }
 
@@ -91,6 +112,7 @@ type AppRow = {
   jwt_config: string | null;
   locale: string;
   sponsorship?: string | null;
+  signing_policy?: string | null;
 };
 
 function toApp(row: AppRow): App {
@@ -112,6 +134,7 @@ function toApp(row: AppRow): App {
       : (JSON.parse(row.magic_link_urls) as string[]),
     ...(row.jwt_config ? { jwt: JSON.parse(row.jwt_config) as NonNullable<App["jwt"]> } : {}),
     sponsorship: storedSponsorship(row.sponsorship),
+    ...(row.signing_policy ? { signingPolicy: JSON.parse(row.signing_policy) as SigningPolicy } : {}),
   };
 }
 
@@ -152,6 +175,7 @@ export async function upsertApp(
         cfg.sponsorship?.policies.length || cfg.sponsorship?.solanaPolicies.length
           ? JSON.stringify(cfg.sponsorship)
           : null,
+      signing_policy: cfg.signingPolicy ? JSON.stringify(cfg.signingPolicy) : null,
       updated_at: now,
     };
     if (existing) {
@@ -199,6 +223,15 @@ export async function createAppApiKey(ctx: { db: Db; now: number }, appId: strin
   return key;
 }
 
+/** An admin key of an app's signing policy: who may approve or reject the app's held activities. */
+export interface AppAdminKey {
+  appId: string;
+  /** The app's organisation: what an admin's stamped body is addressed to. */
+  orgId: string;
+  name: string;
+  publicKey: string;
+}
+
 /**
  * Resolves apps by API key and knows every allowed origin, with a short cache so that the hot path does
  * not query per request while changes made by another process (the CLI) still show within seconds.
@@ -206,6 +239,8 @@ export async function createAppApiKey(ctx: { db: Db; now: number }, appId: strin
 export class AppDirectory {
   #byKeyHash = new Map<string, { app: App | null; at: number }>();
   #origins: { set: Set<string>; at: number } | null = null;
+  #policies = new Map<string, { policy: SigningPolicy | undefined; at: number }>();
+  #adminKeys: { byKey: Map<string, AppAdminKey>; at: number } | null = null;
 
   readonly #db: Db;
   readonly #now: () => number;
@@ -239,6 +274,7 @@ export class AppDirectory {
         "apps.jwt_config",
         "apps.locale",
         "apps.sponsorship",
+        "apps.signing_policy",
       ])
       .where("app_api_keys.key_hash", "=", keyHash)
       .where("app_api_keys.revoked_at", "is", null)
@@ -252,6 +288,53 @@ export class AppDirectory {
   async byId(id: string): Promise<App | null> {
     const row = await this.#db.selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirst();
     return row ? toApp(row) : null;
+  }
+
+  /**
+   * The app's signing policy, read on every signature: cached like the apps by key, so a change made by
+   * another process (the CLI, a restart with a new config) applies within the cache's few seconds.
+   */
+  async signingPolicyOf(appId: string): Promise<SigningPolicy | undefined> {
+    const now = this.#now();
+    const cached = this.#policies.get(appId);
+    if (cached && now - cached.at < this.#ttlMs) return cached.policy;
+    const row = await this.#db
+      .selectFrom("apps")
+      .select("signing_policy")
+      .where("id", "=", appId)
+      .executeTakeFirst();
+    const policy = row?.signing_policy ? (JSON.parse(row.signing_policy) as SigningPolicy) : undefined;
+    if (this.#policies.size > 10_000) this.#policies.clear();
+    this.#policies.set(appId, { policy, at: now });
+    return policy;
+  }
+
+  /**
+   * The app whose signing policy lists this admin key (compressed P-256, hex), with the key's name; null
+   * for any other key. Cached like the rest, so a key removed from the config stops within seconds.
+   */
+  async adminKey(publicKey: string): Promise<AppAdminKey | null> {
+    const now = this.#now();
+    if (!this.#adminKeys || now - this.#adminKeys.at >= this.#ttlMs) {
+      const rows = await this.#db
+        .selectFrom("apps")
+        .select(["id", "org_id", "signing_policy"])
+        .where("signing_policy", "is not", null)
+        .execute();
+      const byKey = new Map<string, AppAdminKey>();
+      for (const row of rows) {
+        const policy = JSON.parse(row.signing_policy as string) as SigningPolicy;
+        for (const key of policy.adminKeys ?? [])
+          byKey.set(key.publicKey, {
+            appId: row.id,
+            orgId: row.org_id,
+            name: key.name,
+            publicKey: key.publicKey,
+          });
+      }
+      this.#adminKeys = { byKey, at: now };
+    }
+    return this.#adminKeys.byKey.get(publicKey.toLowerCase()) ?? null;
   }
 
   /** Every origin some app allows: what a CORS preflight (which carries no API key) is checked against. */
@@ -268,5 +351,7 @@ export class AppDirectory {
   invalidate(): void {
     this.#byKeyHash.clear();
     this.#origins = null;
+    this.#policies.clear();
+    this.#adminKeys = null;
   }
 }

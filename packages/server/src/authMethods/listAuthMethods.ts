@@ -17,7 +17,7 @@ export async function listAuthMethods(
     .execute();
   const providers = await ctx.db
     .selectFrom("user_oauth_providers")
-    .select(["id", "issuer", "provider_name", "email"])
+    .select(["id", "issuer", "provider_name", "email", "name"])
     .where("user_id", "=", user.id)
     .orderBy("created_at")
     .execute();
@@ -27,7 +27,8 @@ export async function listAuthMethods(
       providerId: p.id,
       issuer: p.issuer,
       providerName: p.provider_name,
-      ...(p.email ? { userDisplayName: p.email } : {}),
+      // The name the provider gave (Apple: at the first authorisation only), else the email it gave.
+      ...(p.name || p.email ? { userDisplayName: p.name ?? p.email ?? "" } : {}),
     })),
     passkeys: passkeys.map((p) => ({ authenticatorId: p.id, name: p.name, createdAt: p.created_at })),
     mfaFactors: await listFactors(ctx, { userId: user.id }),

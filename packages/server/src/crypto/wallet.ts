@@ -1,11 +1,18 @@
-import { createHmac, createPrivateKey, sign as nodeSign, pbkdf2, pbkdf2Sync } from "node:crypto";
+import {
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  sign as nodeSign,
+  pbkdf2,
+  pbkdf2Sync,
+} from "node:crypto";
 import { promisify } from "node:util";
-import { ed25519 } from "@noble/curves/ed25519";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { base58 } from "@scure/base";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
+import { secp256k1Impl } from "./secp256k1";
 
 export const EVM_PATH = "m/44'/60'/0'/0/0";
 export const SOLANA_PATH = "m/44'/501'/0'/0'";
@@ -65,7 +72,7 @@ export function bip32DerivePrivateKey(seed: Uint8Array, path: string): Uint8Arra
     const keyBytes = Buffer.from(key.toString(16).padStart(64, "0"), "hex");
     const data = hardened
       ? Buffer.concat([Buffer.alloc(1), keyBytes, u32(index)])
-      : Buffer.concat([Buffer.from(secp256k1.getPublicKey(keyBytes, true)), u32(index)]);
+      : Buffer.concat([Buffer.from(secp256k1Impl().publicKey(keyBytes, true)), u32(index)]);
     I = createHmac("sha512", chain).update(data).digest();
     const tweak = BigInt(`0x${I.subarray(0, 32).toString("hex")}`);
     if (tweak >= N) throw new Error("Invalid child key (skip index)");
@@ -95,7 +102,7 @@ export function toChecksumAddress(addressHex: string): string {
 }
 
 export function evmAddressFromPrivateKey(privateKey: Uint8Array): { address: string; publicKey: string } {
-  const pub = secp256k1.getPublicKey(privateKey, false);
+  const pub = secp256k1Impl().publicKey(privateKey, false);
   const hash = keccak_256(pub.subarray(1));
   return { address: toChecksumAddress(Buffer.from(hash.subarray(12)).toString("hex")), publicKey: hex(pub) };
 }
@@ -124,8 +131,10 @@ function ed25519KeyObject(seed: Uint8Array) {
   return createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
 }
 
+/** The ed25519 public key of a 32-byte seed (node's crypto: the last 32 bytes of its SPKI encoding). */
 export function ed25519PublicKey(seed: Uint8Array): Uint8Array {
-  return ed25519.getPublicKey(seed);
+  const spki = createPublicKey(ed25519KeyObject(seed)).export({ type: "spki", format: "der" });
+  return new Uint8Array(spki.subarray(spki.length - 32));
 }
 
 /** The accounts of a new wallet: one EVM (secp256k1) and one Solana (ed25519) account. */
@@ -167,12 +176,8 @@ export function signSecp256k1(
   digest: Uint8Array,
   privateKey: Uint8Array,
 ): { r: string; s: string; v: number } {
-  const sig = secp256k1.sign(digest, privateKey, { lowS: true });
-  return {
-    r: sig.r.toString(16).padStart(64, "0"),
-    s: sig.s.toString(16).padStart(64, "0"),
-    v: sig.recovery ?? 0,
-  };
+  const sig = secp256k1Impl().sign(digest, privateKey);
+  return { r: hex(sig.r), s: hex(sig.s), v: sig.recovery };
 }
 
 export function signEd25519(message: Uint8Array, seed: Uint8Array): Uint8Array {

@@ -363,6 +363,38 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  "0012_session_signed_in_by": {
+    async up(db: Kysely<unknown>) {
+      // How a session key came to be (email_code, magic_link, passkey, totp, oauth; null for keys made by
+      // another key): wallet export counts a session from a recent email, passkey or TOTP sign-in as fresh.
+      await db.schema.alterTable("api_keys").addColumn("signed_in_by", "text").execute();
+    },
+  },
+  "0013_signing_policy": {
+    async up(db: Kysely<unknown>) {
+      // The app's signing policy (config.ts signingPolicy: rules, rawPayloads, admin keys) as JSON; null
+      // when the app has none and every signature is made.
+      await db.schema.alterTable("apps").addColumn("signing_policy", "text").execute();
+    },
+  },
+  "0014_audit_by_user": {
+    async up(db: Kysely<unknown>) {
+      // A user's own security events, newest first (query list_audit_events).
+      await db.schema
+        .createIndex("audit_log_user_created")
+        .on("audit_log")
+        .columns(["user_id", "created_at"])
+        .execute();
+    },
+  },
+  "0015_oauth_display_name": {
+    async up(db: Kysely<unknown>) {
+      // The person's name as a provider gave it at sign-in (Apple gives it on the first authorisation
+      // only): kept on the link, and on the request until a linking prompt completes.
+      await db.schema.alterTable("user_oauth_providers").addColumn("name", "text").execute();
+      await db.schema.alterTable("oauth_requests").addColumn("display_name", "text").execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -15,6 +15,8 @@ export interface AppsTable {
   locale: string;
   /** JSON `{policies, solanaPolicies}` (config.ts sponsorshipConfigSchema) when the app sponsors anything. */
   sponsorship?: string | null;
+  /** JSON of the app's signing policy (keyManagement/policies/policySchema.ts); null: none. */
+  signing_policy?: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -63,6 +65,8 @@ export interface WalletAccountsTable {
   sealed_private_key: string;
   created_at: number;
 }
+/** The sign-in a session key came from: what wallet export's step-up reads (sessions/issueSession.ts). */
+export type SignedInBy = "email_code" | "magic_link" | "passkey" | "totp" | "oauth";
 export interface ApiKeysTable {
   id: string;
   org_id: string;
@@ -71,6 +75,8 @@ export interface ApiKeysTable {
   /** Compressed P-256 public key, hex. */
   public_key: string;
   kind: "session" | "api";
+  /** How a session key was made (a sign-in method), or null: see `SignedInBy`. */
+  signed_in_by?: SignedInBy | null;
   expires_at: number | null;
   created_at: number;
   revoked_at: number | null;
@@ -181,6 +187,8 @@ export interface OauthRequestsTable {
   link_org_id?: string | null;
   /** 1 when the request only fetched an ID token (adding a provider while signed in). */
   fetch_only?: number;
+  /** The person's name the provider gave at this sign-in (Apple: first authorisation only). */
+  display_name?: string | null;
   created_at: number;
 }
 export interface UserOauthProvidersTable {
@@ -191,6 +199,8 @@ export interface UserOauthProvidersTable {
   issuer: string;
   subject: string;
   email: string | null;
+  /** The person's name as the provider gave it (Apple: only at the first authorisation). */
+  name?: string | null;
   created_at: number;
 }
 

@@ -53,7 +53,12 @@ export interface DevOidcProvider {
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function loginPage(uid: string, clientId: string, users: DevOidcUser[]): string {
+function loginPage(
+  uid: string,
+  clientId: string,
+  users: DevOidcUser[],
+  heading = "Choose an account",
+): string {
   const buttons = users
     .map(
       (u) => `<button type="submit" name="sub" value="${esc(u.sub)}" class="user" data-sub="${esc(u.sub)}">
@@ -71,7 +76,7 @@ h1{font-size:20px;margin:0 0 4px}p{color:#6b7085;margin:0 0 20px;font-size:14px}
 .user small{display:block;color:#6b7085}.avatar{width:32px;height:32px;border-radius:50%;background:#363ff9;color:#fff;display:grid;place-items:center;font-weight:600}
 .cancel{background:none;border:none;color:#6b7085;cursor:pointer;margin-top:8px;font:inherit}
 </style></head><body><main>
-<h1>Choose an account</h1><p>to continue to ${esc(clientId)} · Latchkey dev identity provider</p>
+<h1>${esc(heading)}</h1><p>to continue to ${esc(clientId)} · Latchkey dev identity provider</p>
 <form method="post" action="/interaction/${esc(uid)}/login">${buttons}</form>
 <form method="post" action="/interaction/${esc(uid)}/abort"><button class="cancel" type="submit">Cancel</button></form>
 </main></body></html>`;
@@ -90,7 +95,13 @@ export async function startDevOidcProvider(opts: {
   users?: DevOidcUser[];
   /** false: email and name only from userinfo, as some providers do (default true, as Google does). */
   claimsInIdToken?: boolean;
+  /**
+   * "twitch": behave as Twitch does: the email comes with the `user:read:email` scope, and in the ID token
+   * only when the `claims` request parameter asks for it; no `prompt`, `force_verify=true` asks again.
+   */
+  like?: "twitch";
 }): Promise<DevOidcProvider> {
+  const twitch = opts.like === "twitch";
   const users = opts.users ?? DEV_OIDC_USERS;
   const host = opts.host ?? "127.0.0.1";
   const server = http.createServer();
@@ -124,10 +135,16 @@ export async function startDevOidcProvider(opts: {
         })),
         jwks: { keys: [jwk] },
         cookies: { keys: [randomBytes(32).toString("hex")] },
-        claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
-        // Like Google: the scope's claims are in the ID token itself.
-        conformIdTokenClaims: opts.claimsInIdToken === false,
-        features: { devInteractions: { enabled: false } },
+        claims: twitch
+          ? {
+              openid: ["sub"],
+              "user:read:email": ["email", "email_verified"],
+              profile: ["preferred_username"],
+            }
+          : { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+        // Like Google: the scope's claims are in the ID token itself (Twitch: only what `claims` asks).
+        conformIdTokenClaims: twitch || opts.claimsInIdToken === false,
+        features: { devInteractions: { enabled: false }, claimsParameter: { enabled: twitch } },
         pkce: { required: () => true },
         interactions: { policy, url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
         async findAccount(_ctx, sub) {
@@ -136,7 +153,13 @@ export async function startDevOidcProvider(opts: {
           return {
             accountId: sub,
             async claims() {
-              return { sub, email: user.email, email_verified: user.emailVerified, name: user.name };
+              return {
+                sub,
+                email: user.email,
+                email_verified: user.emailVerified,
+                name: user.name,
+                preferred_username: user.name.toLowerCase().replace(/\s+/g, "_"),
+              };
             },
           };
         },
@@ -146,7 +169,8 @@ export async function startDevOidcProvider(opts: {
           const clientId = ctx.oidc.client?.clientId;
           if (!accountId || !clientId) return undefined;
           const grant = new ctx.oidc.provider.Grant({ accountId, clientId });
-          grant.addOIDCScope("openid email profile");
+          grant.addOIDCScope(twitch ? "openid user:read:email profile" : "openid email profile");
+          if (twitch) grant.addOIDCClaims(["email", "email_verified", "preferred_username"]);
           await grant.save();
           return grant;
         },
@@ -157,13 +181,26 @@ export async function startDevOidcProvider(opts: {
 
   server.on("request", async (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
+    // Twitch has no `prompt`: its `force_verify=true` is a fresh login.
+    if (twitch && url.pathname === "/auth" && url.searchParams.get("force_verify") === "true") {
+      url.searchParams.delete("force_verify");
+      url.searchParams.set("prompt", "login");
+      req.url = `${url.pathname}${url.search}`;
+    }
     const m = /^\/interaction\/([^/]+)(\/login|\/abort)?$/.exec(url.pathname);
     if (!m) return callback(req, res);
     try {
       const details = await provider.interactionDetails(req, res);
       if (!m[2]) {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-        res.end(loginPage(details.uid, String(details.params.client_id), users));
+        res.end(
+          loginPage(
+            details.uid,
+            String(details.params.client_id),
+            users,
+            twitch ? "Sign in with Twitch" : undefined,
+          ),
+        );
         return;
       }
       if (m[2] === "/abort") {

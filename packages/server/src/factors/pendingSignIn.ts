@@ -105,7 +105,13 @@ export async function validateMultiFactors(
     if (Number(used.numUpdatedRows) !== 1) throw invalid("This sign-in was already completed; start again");
     const session = await issueSession(
       { ...ctx, db: trx },
-      { user: record, targetPublicKey: pending.tpk, expirationSeconds: pending.exp, name: "otp-mfa" },
+      {
+        user: record,
+        targetPublicKey: pending.tpk,
+        expirationSeconds: pending.exp,
+        name: "otp-mfa",
+        signedInBy: "totp",
+      },
     );
     return session.credentialBundle;
   });

@@ -1,10 +1,22 @@
 import type { ActivityParameters, ActivityType } from "@latchkey/protocol";
+import type { AdminCaller } from "../auth/stamps/authenticateAdminStamp";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
 import type { ServiceContext } from "../context";
+import type { SigningRequest } from "./policies/evaluatePolicy";
 
 export type ActivityContext = Pick<
   ServiceContext,
-  "db" | "keyring" | "apps" | "now" | "random" | "caches" | "otpKey" | "mailer" | "audit"
+  | "db"
+  | "keyring"
+  | "apps"
+  | "now"
+  | "random"
+  | "caches"
+  | "otpKey"
+  | "mailer"
+  | "audit"
+  | "limits"
+  | "serviceKeys"
 >;
 
 export interface ActivityInput<T extends ActivityType> {
@@ -21,11 +33,22 @@ export interface ActivityInput<T extends ActivityType> {
  *   `prepare` done outside it (network calls, attestation checks), and `afterCommit` runs once it is
  *   committed (e.g. forgetting cached keys).
  * Every parameter `userId` must be the caller's own: submitActivity.ts checks it for every activity.
+ *
+ * A signature (`pure`) may describe itself to the app's signing policy (`signingRequest`): the policy
+ * then decides before `pure` runs, and a refused or held activity is recorded REJECTED or
+ * CONSENSUS_NEEDED with no result (keyManagement/policies). A held one runs `pure` when an app admin
+ * approves it. An `admin` activity (approve/reject) is only ever run for an app admin key
+ * (submitAdminActivity.ts), never for a user's session.
  */
 export type ActivityHandler<T extends ActivityType, P = unknown> =
   | {
       type: T;
       pure: (ctx: ActivityContext, input: ActivityInput<T>) => Promise<object>;
+      signingRequest?: (input: ActivityInput<T>) => SigningRequest;
+    }
+  | {
+      type: T;
+      admin: (ctx: ActivityContext, input: AdminActivityInput<T>) => Promise<object>;
     }
   | {
       type: T;
@@ -33,6 +56,13 @@ export type ActivityHandler<T extends ActivityType, P = unknown> =
       run: (tx: ActivityContext, input: ActivityInput<T> & { prepared: P }) => Promise<object>;
       afterCommit?: (ctx: ActivityContext, input: ActivityInput<T>) => void;
     };
+
+export interface AdminActivityInput<T extends ActivityType> {
+  admin: AdminCaller;
+  params: ActivityParameters<T>;
+  /** Every activity's handler by type (the registry), so a decision can run the activity it releases. */
+  handlers: Readonly<Partial<Record<ActivityType, ActivityHandler<ActivityType, unknown>>>>;
+}
 
 /** Identity function that types a handler from its `type` (like wagmi's createConnector). */
 export function defineActivity<T extends ActivityType, P = undefined>(

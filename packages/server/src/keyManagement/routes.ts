@@ -7,12 +7,14 @@ import {
 } from "@latchkey/protocol";
 import { activityTypes, querySchemas } from "@latchkey/protocol/schemas";
 import type { FastifyRequest } from "fastify";
+import { authenticateAdminStamp } from "../auth/stamps/authenticateAdminStamp";
 import { authenticateStamp } from "../auth/stamps/authenticateStamp";
 import { apiError } from "../errors";
 import { defineFeature } from "../features/defineFeature";
 import { parseOrThrow } from "../http/parse";
 import { queries } from "./queries";
 import { submitActivity } from "./submitActivity";
+import { ADMIN_ACTIVITY_TYPES, ADMIN_SUBMIT_PATHS, submitAdminActivity } from "./submitAdminActivity";
 
 function stampHeader(req: FastifyRequest): { headerName: string; headerValue: string } {
   const apiStamp = req.headers[STAMP_HEADER_NAME.toLowerCase()];
@@ -22,12 +24,15 @@ function stampHeader(req: FastifyRequest): { headerName: string; headerValue: st
   throw apiError(ErrorCode.INVALID_STAMP, "Missing X-Stamp header");
 }
 
-const ALL_ACTIVITY_TYPES = Object.keys(activityTypes);
+const ADMIN_TYPES = new Set<string>(ADMIN_ACTIVITY_TYPES);
+// A user's session may name any activity but the admin ones in a body; those are an app admin key's.
+const USER_ACTIVITY_TYPES = Object.keys(activityTypes).filter((type) => !ADMIN_TYPES.has(type));
 
 /**
  * The key-management API (DESIGN §3.3): the stamp in the header alone authenticates. A passkey may stamp
  * these requests; addressed to the app's root organisation it may only create a read-write session
- * (passkey login in one prompt).
+ * (passkey login in one prompt). approve_activity and reject_activity are stamped by an app admin key
+ * (signingPolicy.adminKeys) and checked against those alone (authenticateAdminStamp.ts).
  */
 export const keyManagementFeature = defineFeature({
   name: "keyManagement",
@@ -53,11 +58,20 @@ export const keyManagementFeature = defineFeature({
     app.post("/public/v1/submit/:name", async (req: FastifyRequest<{ Params: { name: string } }>) => {
       const raw = req.rawBody;
       if (raw === undefined) throw apiError(ErrorCode.INVALID_REQUEST, "A JSON body is required");
+      if (ADMIN_SUBMIT_PATHS.has(req.params.name)) {
+        const admin = await authenticateAdminStamp(ctx, {
+          body: raw,
+          ...stampHeader(req),
+          types: ADMIN_ACTIVITY_TYPES,
+        });
+        const { activity } = await submitAdminActivity(ctx, { path: req.params.name, rawBody: raw, admin });
+        return { activity };
+      }
       const caller = await authenticateStamp(ctx, {
         body: raw,
         ...stampHeader(req),
         // The path's own activity type is checked by submitActivity (UNSUPPORTED_ACTIVITY otherwise).
-        operation: { kind: "submit", types: ALL_ACTIVITY_TYPES },
+        operation: { kind: "submit", types: USER_ACTIVITY_TYPES },
         passkey: { allowRootOrg: req.params.name === "create_read_write_session" },
       });
       const { activity } = await submitActivity(ctx, { path: req.params.name, rawBody: raw, caller });

@@ -28,11 +28,11 @@ function hashPayload(bytes: Uint8Array, fn: HashFunction): Uint8Array {
 const MAX_CACHED_ACCOUNTS = 10_000;
 
 /**
- * Opens the key of the organisation's account `signWith` (an EVM or Solana address). Wallet accounts
- * never change once made, so their still-sealed rows are cached in the service for the signing path.
+ * The organisation's account `signWith` (an EVM or Solana address), still sealed; 404 ACCOUNT_NOT_FOUND
+ * if it has none. Wallet accounts never change once made, so their rows are cached for the signing path.
  */
-export async function loadSigningAccount(
-  ctx: Pick<ActivityContext, "db" | "keyring" | "caches">,
+export async function findSigningAccount(
+  ctx: Pick<ActivityContext, "db" | "caches">,
   params: { orgId: string; signWith: string },
 ) {
   const key = params.signWith.startsWith("0x") ? params.signWith.toLowerCase() : params.signWith;
@@ -56,6 +56,15 @@ export async function loadSigningAccount(
     if (cache.size >= MAX_CACHED_ACCOUNTS) cache.delete(cache.keys().next().value as string);
     cache.set(cacheKey, account);
   }
+  return account;
+}
+
+/** Opens the key of the organisation's account `signWith` (see findSigningAccount). */
+export async function loadSigningAccount(
+  ctx: Pick<ActivityContext, "db" | "keyring" | "caches">,
+  params: { orgId: string; signWith: string },
+) {
+  const account = await findSigningAccount(ctx, params);
   const privateKey = await ctx.keyring.open(account.sealed, `wallet_account:${account.id}`);
   return { curve: account.curve, privateKey };
 }

@@ -7,6 +7,8 @@ import { apiError } from "../errors";
 import { parseOrThrow } from "../http/parse";
 import { activities } from "./activities";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "./defineActivity";
+import { evaluatePolicy } from "./policies/evaluatePolicy";
+import { findSigningAccount } from "./signing";
 import { toActivity } from "./toActivity";
 
 export interface SubmitOutcome {
@@ -33,6 +35,10 @@ export async function submitActivity(
   }
   const entry = activityTypes[type];
   const handler = activities[type] as ActivityHandler<ActivityType, unknown>;
+  // Approvals are an app admin's (submitAdminActivity.ts): a user's session never reaches them.
+  if ("admin" in handler) {
+    throw apiError(ErrorCode.FORBIDDEN, "Only an app admin key may approve or reject activities");
+  }
   const activityParams = parseOrThrow(entry.parameters, envelope.parameters, "parameters");
   // A session acts for its own user only: every activity naming a userId is checked here, once.
   const userId = (activityParams as { userId?: string }).userId;
@@ -50,7 +56,7 @@ export async function submitActivity(
     type,
     fingerprint: createHash("sha256").update(rawBody).digest("hex"),
     status: "ACTIVITY_STATUS_COMPLETED",
-    intent: JSON.stringify({ [entry.intent]: activityParams }),
+    intent: JSON.stringify({ [entry.intent]: withoutProofs(activityParams) }),
     result: "{}",
     failure: null,
     created_at: now,
@@ -58,10 +64,38 @@ export async function submitActivity(
   };
 
   if ("pure" in handler) {
+    // The app's signing policy decides first: a refused or held signature is recorded without a result.
+    if (handler.signingRequest) {
+      const decision = evaluatePolicy(
+        await ctx.apps.signingPolicyOf(caller.user.appId),
+        handler.signingRequest(input),
+      );
+      if (decision.effect !== "allow") {
+        const refused = decision.effect === "deny";
+        // What waits for an admin must be signable then: the account is the user's.
+        const signWith = (activityParams as { signWith?: string }).signWith;
+        if (!refused && signWith) await findSigningAccount(ctx, { orgId: caller.user.orgId, signWith });
+        row.status = refused ? "ACTIVITY_STATUS_REJECTED" : "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+        row.failure = JSON.stringify({
+          code: refused ? ErrorCode.POLICY_DENIED : ErrorCode.ACTIVITY_CONSENSUS_NEEDED,
+          message: decision.message,
+        });
+        const outcome = await insertOnce(ctx, row);
+        if (!outcome.replayed)
+          await ctx.audit(refused ? "signing.rejected" : "signing.held", {
+            appId: caller.user.appId,
+            userId: caller.user.id,
+            details: { activityId: row.id, type, ruleId: decision.ruleId },
+          });
+        return outcome;
+      }
+    }
     row.result = JSON.stringify({ [entry.result]: await handler.pure(ctx, input) });
     return insertOnce(ctx, row);
   }
 
+  if (!("run" in handler))
+    throw apiError(ErrorCode.UNSUPPORTED_ACTIVITY, `Activity type ${type} is not served here`);
   const prepared = handler.prepare ? await handler.prepare(ctx, input) : undefined;
   const outcome = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await trx
@@ -84,7 +118,7 @@ export async function submitActivity(
   return outcome;
 }
 
-async function byFingerprint(db: ActivityContext["db"], fingerprint: string) {
+export async function byFingerprint(db: ActivityContext["db"], fingerprint: string) {
   return db
     .selectFrom("activities")
     .selectAll()
@@ -92,7 +126,7 @@ async function byFingerprint(db: ActivityContext["db"], fingerprint: string) {
     .executeTakeFirstOrThrow();
 }
 
-async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Promise<SubmitOutcome> {
+export async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Promise<SubmitOutcome> {
   const inserted = await ctx.db
     .insertInto("activities")
     .values(row)
@@ -101,4 +135,21 @@ async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Promise<S
     .executeTakeFirst();
   if (inserted) return { activity: toActivity(row), replayed: false };
   return { activity: toActivity(await byFingerprint(ctx.db, row.fingerprint)), replayed: true };
+}
+
+/**
+ * The parameters as the activity record keeps them: proofs of a fresh sign-in (an email verification
+ * token, an authenticator-app code) are spent by the request and not worth keeping, so they are
+ * redacted, as a credential should never sit in a log.
+ */
+function withoutProofs(params: object): object {
+  const { verificationToken, multiFactor, ...rest } = params as {
+    verificationToken?: string;
+    multiFactor?: { multiFactorId: string; multiFactorCode: string };
+  };
+  return {
+    ...rest,
+    ...(verificationToken === undefined ? {} : { verificationToken: "[redacted]" }),
+    ...(multiFactor === undefined ? {} : { multiFactor: { ...multiFactor, multiFactorCode: "[redacted]" } }),
+  };
 }

@@ -44,6 +44,11 @@ export interface MailTexts {
     removed(app: string): string;
     advice: string;
   };
+  walletExported: {
+    subject(app: string): string;
+    body(app: string): string;
+    advice: string;
+  };
 }
 
 export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
@@ -87,6 +92,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       advice:
         "If this was not you, sign in another way and secure your account, or contact the app's support.",
     },
+    walletExported: {
+      subject: (app) => `Your ${app} wallet was exported`,
+      body: (app) =>
+        `Your ${app} wallet's recovery phrase was just shown on a device where you are signed in.`,
+      advice:
+        "Anyone who has the recovery phrase controls the wallet. If this was not you, move your funds to a new wallet and contact the app's support.",
+    },
   },
   de: {
     protectedBy: "Geschützt durch Latchkey",
@@ -128,6 +140,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       removed: (app) => `Die Anmeldung bei ${app} mit dieser E-Mail-Adresse wurde deaktiviert.`,
       advice:
         "Wenn du das nicht warst, melde dich auf anderem Weg an und sichere dein Konto, oder wende dich an den Support der App.",
+    },
+    walletExported: {
+      subject: (app) => `Deine ${app}-Wallet wurde exportiert`,
+      body: (app) =>
+        `Die Wiederherstellungsphrase deiner ${app}-Wallet wurde gerade auf einem Gerät angezeigt, auf dem du angemeldet bist.`,
+      advice:
+        "Wer die Wiederherstellungsphrase kennt, kontrolliert die Wallet. Wenn du das nicht warst, verschiebe dein Guthaben in eine neue Wallet und wende dich an den Support der App.",
     },
   },
   fr: {
@@ -171,6 +190,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       advice:
         "Si ce n’était pas vous, connectez-vous autrement et sécurisez votre compte, ou contactez l’assistance de l’application.",
     },
+    walletExported: {
+      subject: (app) => `Votre portefeuille ${app} a été exporté`,
+      body: (app) =>
+        `La phrase de récupération de votre portefeuille ${app} vient d’être affichée sur un appareil où vous êtes connecté.`,
+      advice:
+        "Quiconque possède la phrase de récupération contrôle le portefeuille. Si ce n’était pas vous, transférez vos fonds vers un nouveau portefeuille et contactez l’assistance de l’application.",
+    },
   },
   es: {
     protectedBy: "Protegido por Latchkey",
@@ -211,6 +237,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       removed: (app) => `Se desactivó el inicio de sesión en ${app} con este correo.`,
       advice:
         "Si no fuiste tú, inicia sesión de otra forma y protege tu cuenta, o contacta con el soporte de la aplicación.",
+    },
+    walletExported: {
+      subject: (app) => `Se exportó tu monedero de ${app}`,
+      body: (app) =>
+        `La frase de recuperación de tu monedero de ${app} se acaba de mostrar en un dispositivo donde has iniciado sesión.`,
+      advice:
+        "Quien tenga la frase de recuperación controla el monedero. Si no fuiste tú, mueve tus fondos a un monedero nuevo y contacta con el soporte de la aplicación.",
     },
   },
 };

@@ -109,3 +109,22 @@ export function emailChangedMail(opts: MailContext & { newEmail: string | null }
     ),
   };
 }
+
+/** A security notice to the account's email: the wallet's recovery phrase was exported. */
+export function walletExportedMail(opts: MailContext): Mail {
+  const { to, appName, locale = "en" } = opts;
+  const t = MAIL_TEXTS[locale].walletExported;
+  const heading = MAIL_TEXTS[locale].emailChanged.heading;
+  return {
+    to,
+    subject: t.subject(appName),
+    text: `${t.body(appName)}\n\n${t.advice}\n`,
+    html: layout(
+      locale,
+      t.subject(appName),
+      `<h1 style="font-size:20px;margin:0 0 12px">${escapeHtml(heading)}</h1>
+<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(t.body(appName))}</p>
+<p style="${NOTE_STYLE}">${escapeHtml(t.advice)}</p>`,
+    ),
+  };
+}

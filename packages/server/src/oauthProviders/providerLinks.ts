@@ -14,6 +14,8 @@ export async function linkProvider(
     issuer: string;
     subject: string;
     email: string | null;
+    /** The person's name as the provider gave it, when it did. */
+    name?: string | null;
   },
 ): Promise<string> {
   const { user } = params;
@@ -29,6 +31,7 @@ export async function linkProvider(
         issuer: params.issuer,
         subject: params.subject,
         email: params.email,
+        name: params.name ?? null,
         created_at: ctx.now(),
       })
       .execute();

@@ -4,6 +4,7 @@ import { jwtVerify } from "jose";
 import type { App } from "../apps/appDirectory";
 import type { ServiceContext } from "../context";
 import { apiError } from "../errors";
+import { verifyIdentityToken } from "./identityToken";
 import { providerOf, providerRuntime } from "./providerRuntime";
 
 export const sha256hex = (s: string) => createHash("sha256").update(s).digest("hex");
@@ -14,6 +15,8 @@ export interface VerifiedProviderToken {
   subject: string;
   email: string | null;
   tokenHash: string;
+  /** The name the provider gave at that sign-in (Apple's first authorisation), if any. */
+  name: string | null;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface VerifiedProviderToken {
  * issuer, audience and expiry.
  */
 export async function verifyProviderToken(
-  ctx: Pick<ServiceContext, "db" | "keyring" | "now" | "caches">,
+  ctx: Pick<ServiceContext, "db" | "keyring" | "now" | "caches" | "serviceKeys">,
   params: {
     app: App;
     providerName: string;
@@ -36,7 +39,7 @@ export async function verifyProviderToken(
   const tokenHash = sha256hex(token);
   const request = await ctx.db
     .selectFrom("oauth_requests")
-    .select(["request_key", "linked_at", "expires_at", "link_org_id", "fetch_only", "nonce"])
+    .select(["request_key", "linked_at", "expires_at", "link_org_id", "fetch_only", "nonce", "display_name"])
     .where("id_token_hash", "=", tokenHash)
     .where("app_id", "=", app.id)
     .executeTakeFirst();
@@ -60,12 +63,20 @@ export async function verifyProviderToken(
   const rt = await providerRuntime(ctx, { app, provider });
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, rt.jwks, {
-      issuer: provider.issuer,
-      audience: provider.clientId,
-      clockTolerance: 30,
-      currentDate: new Date(ctx.now()),
-    }));
+    // An OAuth 2.0 provider has no ID token: the service wrote this one (identityToken.ts).
+    if (!rt.oidc)
+      payload = await verifyIdentityToken(ctx, {
+        token,
+        issuer: provider.issuer,
+        audience: provider.clientId,
+      });
+    else
+      ({ payload } = await jwtVerify(token, rt.oidc.jwks, {
+        issuer: provider.issuer,
+        audience: provider.clientId,
+        clockTolerance: 30,
+        currentDate: new Date(ctx.now()),
+      }));
   } catch (e) {
     const reason = (e as { code?: string }).code ?? "invalid";
     throw apiError(ErrorCode.OAUTH_INVALID_TOKEN, `The ID token is not valid (${reason})`);
@@ -76,5 +87,6 @@ export async function verifyProviderToken(
     subject: String(payload.sub),
     email: typeof payload.email === "string" ? payload.email.toLowerCase() : null,
     tokenHash,
+    name: request.display_name ?? null,
   };
 }

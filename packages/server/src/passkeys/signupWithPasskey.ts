@@ -37,6 +37,7 @@ export async function signupWithPasskey(
         targetPublicKey: request.targetPublicKey,
         expirationSeconds: request.expirationSeconds,
         name: "passkey-signup",
+        signedInBy: "passkey",
       })
     : undefined;
   return {

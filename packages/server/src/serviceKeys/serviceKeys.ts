@@ -10,9 +10,17 @@ import type { Db } from "../db";
 
 /**
  * Each purpose's curve: the paymaster signs EVM messages (secp256k1); SIWE tokens are ES256 JWTs (P-256);
- * the Solana fee payer signs the transactions it pays for (ed25519).
+ * the Solana fee payer signs the transactions it pays for (ed25519); the export signer signs export
+ * bundles, which the export frame checks against the key it pins (P-256, DESIGN §3.4).
  */
-const CURVES = { paymaster: "secp256k1", siwe: "p256", solanaFeePayer: "ed25519" } as const;
+const CURVES = {
+  paymaster: "secp256k1",
+  siwe: "p256",
+  solanaFeePayer: "ed25519",
+  exportSigner: "p256",
+  /** Signs the identity token of a sign-in through an OAuth 2.0 provider that has no ID token (Facebook…). */
+  oauthIdentity: "p256",
+} as const;
 
 /** What a service key is for; one key per purpose. */
 export type ServiceKeyPurpose = keyof typeof CURVES;
@@ -100,6 +108,17 @@ export class ServiceKeys {
     const key = await this.#ctx.keyring.open(row.sealed, `service_key:${row.id}`);
     try {
       return await sign({ hash: hashMessage({ raw: hash }), privateKey: toHex(key), to: "hex" });
+    } finally {
+      key.fill(0);
+    }
+  }
+
+  /** An ECDSA P-256 signature over SHA-256(`data`) in DER, low s: what an export bundle carries. */
+  async signP256Der(purpose: PurposeOn<"p256">, data: Uint8Array): Promise<Uint8Array> {
+    const row = await this.#row(purpose);
+    const key = await this.#ctx.keyring.open(row.sealed, `service_key:${row.id}`);
+    try {
+      return p256.sign(sha256(data), key, { lowS: true }).toDERRawBytes();
     } finally {
       key.fill(0);
     }

@@ -6,6 +6,7 @@ import {
   toHex,
 } from "@latchkey/protocol";
 import type { ServiceContext } from "../context";
+import type { SignedInBy } from "../db/schema";
 import type { UserRecord } from "../users/userStore";
 
 export interface IssuedSession {
@@ -28,6 +29,8 @@ export async function issueSession(
     targetPublicKey: string;
     expirationSeconds?: number | undefined;
     name?: string;
+    /** The sign-in this session comes from; absent for a key made by another key (not a fresh sign-in). */
+    signedInBy?: SignedInBy | undefined;
   },
 ): Promise<IssuedSession> {
   const { user, targetPublicKey, expirationSeconds, name = "session" } = params;
@@ -47,6 +50,7 @@ export async function issueSession(
       name: `${name}-${now}`,
       public_key: publicKey,
       kind: "session",
+      signed_in_by: params.signedInBy ?? null,
       expires_at: expiresAt,
       created_at: now,
       revoked_at: null,

@@ -54,6 +54,35 @@ describe("buildOauthUrl", () => {
     expect(nonce).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("sends what the service says a provider takes instead of prompt=select_account, and its scopes", () => {
+    const url = new URL(
+      buildOauthUrl({
+        prepared: {
+          ...prepared,
+          authProviders: [
+            {
+              id: "facebook",
+              clientId: "fb",
+              authEndpoint: "https://fb.test/dialog/oauth",
+              scope: "email public_profile",
+              // A description cannot change the flow's own parameters.
+              authParams: { auth_type: "reauthenticate", state: "evil" },
+            },
+          ],
+        },
+        params: { authProviderId: "facebook", mode: "popup" },
+        targetPublicKey: "04abcd",
+        nonce: "n",
+        callbackUrl: "https://auth.example/oauth/callback",
+        openerOrigin: "https://app.example",
+      }),
+    );
+    expect(url.searchParams.get("auth_type")).toBe("reauthenticate");
+    expect(url.searchParams.get("scope")).toBe("email public_profile");
+    expect(url.searchParams.has("prompt")).toBe(false);
+    expect(url.searchParams.get("state")).not.toBe("evil");
+  });
+
   it("carries the redirect URL in redirect mode and the auth0 connection", () => {
     const url = new URL(
       buildOauthUrl({

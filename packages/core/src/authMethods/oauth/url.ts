@@ -6,7 +6,7 @@ export type OauthMode = "popup" | "redirect";
 
 /** What `authenticate({type: "oauth", ...})` takes (spec §3, OAuth config). */
 export interface OauthParams {
-  authProviderId: "google" | "facebook" | "apple" | "twitch" | "auth0" | (string & {});
+  authProviderId: "google" | "facebook" | "apple" | "twitch" | "auth0" | "github" | "discord" | (string & {});
   mode: OauthMode;
   displayName?: string;
   auth0Connection?: string;
@@ -21,13 +21,18 @@ export interface OauthParams {
   fetchIdTokenOnly?: boolean;
 }
 
-/** Default scopes by provider (spec §7: per-provider defaults). */
+/**
+ * Default scopes by provider (spec §7: per-provider defaults), for a service that does not say; the
+ * service's prepare-oauth answer carries each provider's configured scopes.
+ */
 export const DEFAULT_OAUTH_SCOPES: Record<string, string> = {
   google: "openid email profile",
   apple: "openid email name",
-  facebook: "openid email",
+  facebook: "email public_profile",
   twitch: "openid user:read:email",
   auth0: "openid email profile",
+  github: "read:user user:email",
+  discord: "identify email",
 };
 
 export async function sha256Hex(text: string): Promise<string> {
@@ -44,7 +49,8 @@ function base64UrlJson(value: object): string {
 
 /**
  * The provider's authorization URL: PKCE (S256) from the service, `state` naming the prepared request
- * and this browser's target key, the nonce (sha256 of the target key), and `prompt=select_account`.
+ * and this browser's target key, the nonce (sha256 of the target key), and `prompt=select_account` or what
+ * the service says the provider takes instead (`authParams`).
  */
 export function buildOauthUrl(args: {
   prepared: PrepareOauthResponse;
@@ -62,6 +68,7 @@ export function buildOauthUrl(args: {
   if (!provider) throw new OauthError("OAUTH_PROVIDER_NOT_FOUND");
   const scope =
     params.scope ??
+    provider.scope ??
     DEFAULT_OAUTH_SCOPES[params.authProviderId] ??
     (provider.isCustomProvider ? "openid email profile" : undefined);
   if (!scope) throw new OauthError("OAUTH_UNKNOWN_SCOPE");
@@ -83,7 +90,10 @@ export function buildOauthUrl(args: {
   url.searchParams.set("nonce", args.nonce);
   url.searchParams.set("code_challenge", prepared.codeChallenge);
   url.searchParams.set("code_challenge_method", "S256");
-  url.searchParams.set("prompt", "select_account");
+  // What the provider needs beyond the code flow (the service's description of it: Apple's form_post,
+  // Facebook's auth_type=reauthenticate, Twitch's claims…); select_account is the OIDC default.
+  for (const [k, v] of Object.entries(provider.authParams ?? { prompt: "select_account" }))
+    if (!url.searchParams.has(k)) url.searchParams.set(k, v);
   if (params.auth0Connection) url.searchParams.set("connection", params.auth0Connection);
   return url.toString();
 }

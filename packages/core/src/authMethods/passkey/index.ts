@@ -64,7 +64,7 @@ export function passkey(): PasskeyMethod {
   }
 
   async function getRootOrgId(signer: SignerBase): Promise<string> {
-    rootOrgId ??= (await signer.client.signerConfig()).rootOrgId;
+    rootOrgId ??= signer._internal.options.rootOrgId ?? (await signer.client.signerConfig()).rootOrgId;
     return rootOrgId;
   }
 

@@ -26,7 +26,7 @@ export function navigationTransitions(flow: FlowInternals) {
 
     /** Cancel, Use another method: back to initial (which aborts an attempt in flight). */
     toInitial(): void {
-      flow.go(INITIAL_STEP);
+      flow.reset(flow.store.getState().isOpen);
     },
 
     back(): void {
@@ -36,7 +36,7 @@ export function navigationTransitions(flow: FlowInternals) {
     /** Close: the rule of spec §2, then the modal closes. */
     close(): void {
       if (closeTarget(flow.step.type) === "complete") flow.complete();
-      else flow.store.setState({ isOpen: false, step: INITIAL_STEP });
+      else flow.reset(false);
     },
 
     /** The signer connected on its own (a magic link opened in another tab, or completed on load). */

@@ -52,6 +52,7 @@ export async function startEmailChallenge(
     targetPublicKey: request.targetPublicKey,
     expirationSeconds: request.expirationSeconds,
     name: "magic-link",
+    signedInBy: "magic_link",
   });
   if (request.redirectParams) {
     for (const [k, v] of new URLSearchParams(request.redirectParams)) {

@@ -93,6 +93,7 @@ export async function verifyEmailOtp(
         targetPublicKey: request.targetPublicKey,
         expirationSeconds: request.expirationSeconds,
         name: "otp",
+        signedInBy: "email_code",
       },
     );
     return session.credentialBundle;

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { ALLOWED_ORIGINS_META } from "@latchkey/protocol/frame";
+import { toHex, uncompressP256PublicKey } from "@latchkey/protocol";
+import { ALLOWED_ORIGINS_META, EXPORT_SIGNER_META } from "@latchkey/protocol/frame";
 import { hasControlCharacter } from "@latchkey/protocol/schemas";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { defineFeature } from "../defineFeature";
@@ -18,11 +19,12 @@ interface BuiltScript {
   js: string;
   hash: string;
 }
-let authScript: Promise<BuiltScript> | undefined;
+type FrameName = "auth" | "export";
+const scripts = new Map<FrameName, Promise<BuiltScript>>();
 
-async function frameSource(): Promise<string> {
-  const source = join(FRAMES_DIR, "src/auth.ts");
-  if (!existsSync(source)) return readFileSync(join(FRAMES_DIR, "dist/auth.js"), "utf8");
+async function frameSource(name: FrameName): Promise<string> {
+  const source = join(FRAMES_DIR, `src/${name}.ts`);
+  if (!existsSync(source)) return readFileSync(join(FRAMES_DIR, `dist/${name}.js`), "utf8");
   const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [source],
@@ -40,20 +42,39 @@ async function frameSource(): Promise<string> {
   return result.outputFiles[0]?.text ?? "";
 }
 
-async function buildAuthScript(): Promise<BuiltScript> {
-  const text = await frameSource();
+async function buildScript(name: FrameName): Promise<BuiltScript> {
+  const text = await frameSource(name);
   // Inline in HTML: nothing in the script may end the element or open a comment.
   const js = text.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
   return { js, hash: createHash("sha256").update(js, "utf8").digest("base64") };
 }
 
-function getAuthScript(): Promise<BuiltScript> {
-  authScript ??= buildAuthScript().catch((e) => {
-    authScript = undefined;
-    throw e;
-  });
-  return authScript;
+function getScript(name: FrameName): Promise<BuiltScript> {
+  let script = scripts.get(name);
+  if (!script) {
+    script = buildScript(name).catch((e) => {
+      scripts.delete(name);
+      throw e;
+    });
+    scripts.set(name, script);
+  }
+  return script;
 }
+
+// The export frame's only style, allowed by its hash (no inline style attributes, no 'unsafe-inline').
+const EXPORT_STYLE = [
+  "body{margin:0;padding:12px;font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff}",
+  "h1{font-size:15px;margin:0 0 10px}h2{font-size:13px;margin:10px 0 4px}",
+  ".words{display:grid;grid-template-columns:repeat(3,1fr);gap:6px;list-style:none;margin:0;padding:0}",
+  ".words li{border:1px solid #ddd;border-radius:6px;padding:4px 6px;font-family:ui-monospace,monospace}",
+  ".n{color:#888;margin-right:6px;user-select:none}",
+  "button{margin-top:10px;padding:6px 10px;border:1px solid #bbb;border-radius:6px;background:#f6f6f6;cursor:pointer}",
+  "code{display:block;word-break:break-all;font-size:12px;background:#f6f6f6;padding:6px;border-radius:6px}",
+  ".error{color:#b00020}",
+  "@media (prefers-color-scheme:dark){body{color:#eee;background:#1c1c1e}.words li{border-color:#444}",
+  "button,code{background:#2c2c2e;color:#eee;border-color:#555}}",
+].join("");
+const EXPORT_STYLE_HASH = createHash("sha256").update(EXPORT_STYLE, "utf8").digest("base64");
 
 const escapeAttr = (s: string) =>
   s.replace(
@@ -62,51 +83,90 @@ const escapeAttr = (s: string) =>
   );
 
 /**
- * GET /frames/auth: the auth iframe (DESIGN §2). `?appId=` narrows `frame-ancestors` (and the origins the
- * frame accepts a channel from) to that app's allowed origins; without it, every app's. Strict CSP: the
- * inline script by hash, nothing else, no network.
+ * GET /frames/auth: the auth iframe (DESIGN §2); GET /frames/export: the export frame (DESIGN §9). `?appId=`
+ * narrows `frame-ancestors` (and the origins the frame accepts a channel from) to that app's allowed origins;
+ * without it, every app's. Strict CSP: the inline script (and the export frame's stylesheet) by hash, nothing
+ * else, no network.
  */
 export const framesFeature = defineFeature({
   name: "frames",
   register(app, ctx) {
     app.addHook("onReady", async () => {
       // Warm the build so the first frame load is quick; a failure is reported on the request instead.
-      getAuthScript().catch(() => {});
+      getScript("auth").catch(() => {});
     });
+
+    /** The frame-ancestors of a frame page: `?appId=`'s allowed origins, or every app's; null: answered. */
+    async function frameOrigins(
+      req: FastifyRequest<{ Querystring: { appId?: string } }>,
+      reply: FastifyReply,
+    ): Promise<string[] | null> {
+      const appId = typeof req.query.appId === "string" ? req.query.appId : undefined;
+      if (appId !== undefined && (appId.length > 128 || hasControlCharacter(appId))) {
+        await reply.code(400).type("text/plain; charset=utf-8").send("Invalid appId");
+        return null;
+      }
+      let origins: string[];
+      if (appId) {
+        const found = await ctx.apps.byId(appId);
+        if (!found) {
+          await reply.code(404).type("text/plain; charset=utf-8").send("Unknown app");
+          return null;
+        }
+        origins = found.allowedOrigins;
+      } else {
+        origins = [...(await ctx.apps.allOrigins())];
+      }
+      return origins.filter((o) => ORIGIN.test(o));
+    }
+
+    function sendFrame(
+      reply: FastifyReply,
+      page: { origins: string[]; script: BuiltScript; meta: string; style?: { css: string; hash: string } },
+    ) {
+      const { origins, script, meta, style } = page;
+      const csp = [
+        "default-src 'none'",
+        `script-src 'sha256-${script.hash}'`,
+        ...(style ? [`style-src 'sha256-${style.hash}'`] : []),
+        "connect-src 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+        `frame-ancestors ${origins.length ? origins.join(" ") : "'none'"}`,
+      ].join("; ");
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="${ALLOWED_ORIGINS_META}" content="${escapeAttr(JSON.stringify(origins))}">${meta}<title>Latchkey</title>${style ? `<style>${style.css}</style>` : ""}</head><body><script>${script.js}</script></body></html>`;
+      return reply
+        .header("content-security-policy", csp)
+        .header("cache-control", "no-store")
+        .header("x-content-type-options", "nosniff")
+        .header("referrer-policy", "no-referrer")
+        .type("text/html; charset=utf-8")
+        .send(html);
+    }
 
     app.get(
       "/frames/auth",
       async (req: FastifyRequest<{ Querystring: { appId?: string } }>, reply: FastifyReply) => {
-        const appId = typeof req.query.appId === "string" ? req.query.appId : undefined;
-        if (appId !== undefined && (appId.length > 128 || hasControlCharacter(appId))) {
-          return reply.code(400).type("text/plain; charset=utf-8").send("Invalid appId");
-        }
-        let origins: string[];
-        if (appId) {
-          const found = await ctx.apps.byId(appId);
-          if (!found) return reply.code(404).type("text/plain; charset=utf-8").send("Unknown app");
-          origins = found.allowedOrigins;
-        } else {
-          origins = [...(await ctx.apps.allOrigins())];
-        }
-        origins = origins.filter((o) => ORIGIN.test(o));
-        const { js, hash } = await getAuthScript();
-        const csp = [
-          "default-src 'none'",
-          `script-src 'sha256-${hash}'`,
-          "connect-src 'none'",
-          "base-uri 'none'",
-          "form-action 'none'",
-          `frame-ancestors ${origins.length ? origins.join(" ") : "'none'"}`,
-        ].join("; ");
-        const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="${ALLOWED_ORIGINS_META}" content="${escapeAttr(JSON.stringify(origins))}"><title>Latchkey</title></head><body><script>${js}</script></body></html>`;
-        return reply
-          .header("content-security-policy", csp)
-          .header("cache-control", "no-store")
-          .header("x-content-type-options", "nosniff")
-          .header("referrer-policy", "no-referrer")
-          .type("text/html; charset=utf-8")
-          .send(html);
+        const origins = await frameOrigins(req, reply);
+        if (!origins) return reply;
+        return sendFrame(reply, { origins, script: await getScript("auth"), meta: "" });
+      },
+    );
+
+    // GET /frames/export: the export frame (DESIGN §9 "Export"). It pins the service's export-signing
+    // key, made on first use, and refuses a bundle signed by any other.
+    app.get(
+      "/frames/export",
+      async (req: FastifyRequest<{ Querystring: { appId?: string } }>, reply: FastifyReply) => {
+        const origins = await frameOrigins(req, reply);
+        if (!origins) return reply;
+        const signer = toHex(uncompressP256PublicKey(await ctx.serviceKeys.publicKey("exportSigner")));
+        return sendFrame(reply, {
+          origins,
+          script: await getScript("export"),
+          meta: `<meta name="${EXPORT_SIGNER_META}" content="${signer}">`,
+          style: { css: EXPORT_STYLE, hash: EXPORT_STYLE_HASH },
+        });
       },
     );
   },

@@ -1,12 +1,10 @@
 import { isOriginAllowed, type OauthPopupMessage, urlAllowedBy } from "@latchkey/protocol";
 import { oauthStateSchema } from "@latchkey/protocol/schemas";
-import { jwtVerify } from "jose";
-import * as oidc from "openid-client";
 import type { z } from "zod";
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
+import { exchangeCode, type ProviderSignIn } from "../../oauthProviders/exchangeCode";
 import { linkProvider } from "../../oauthProviders/providerLinks";
-import { providerRuntime } from "../../oauthProviders/providerRuntime";
 import { sha256hex } from "../../oauthProviders/verifyProviderToken";
 import { createEmailOtp } from "../../otp/emailOtp";
 import { issueSession } from "../../sessions/issueSession";
@@ -56,8 +54,10 @@ function answer(state: OauthState, message: OauthPopupMessage): CallbackAnswer {
  * The provider's redirect back to the service. In order: the state must parse and name an unexpired,
  * unused request of a known app (consumed atomically, so a replayed state is refused); its target key
  * must hash to the request's nonce; the reply goes only to an allow-listed redirect URL or an allowed
- * opener origin; the code is exchanged with the PKCE verifier; the ID token is validated (signature via
- * JWKS, issuer, audience, expiry, nonce); then the user is found, linked or created.
+ * opener origin; the code is exchanged with the PKCE verifier and the person read as the provider's
+ * description says (exchangeCode: an ID token validated by signature via JWKS, issuer, audience, expiry and
+ * nonce, or an OAuth 2.0 provider's user API); then the user is found, linked or created. The answer comes
+ * as a query (a redirect) or as a POSTed form (Apple's `form_post`); the same rules hold for both.
  */
 export async function handleOauthCallback(
   ctx: ServiceContext,
@@ -106,45 +106,25 @@ export async function handleOauthCallback(
   if (sha256hex(state.targetPublicKey) !== request.nonce)
     return fail("The sign-in request does not match this browser");
   // A user who cancels at the provider gets the spec's text, so the client treats it as a cancel.
-  if (query.error === "access_denied") return fail("OAuth cancelled");
+  if (query.error === "access_denied" || query.error === "user_cancelled_authorize")
+    return fail("OAuth cancelled");
   if (query.error) return fail(query.error_description ?? query.error);
   const provider = app.oauthProviders.find((p) => p.id === state.authProviderId);
   if (!provider) return fail(`No OAuth provider ${state.authProviderId} for this app`);
 
-  let claims: Record<string, unknown>;
-  let idToken: string;
+  let signIn: ProviderSignIn;
   try {
-    const rt = await providerRuntime(ctx, { app, provider });
     const verifier = (
       await ctx.keyring.open(request.sealed_verifier, `oauth_request:${request.request_key}`)
     ).toString("utf8");
-    const current = new URL(callbackUrl);
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) current.searchParams.set(k, v);
-    const tokens = await oidc.authorizationCodeGrant(rt.config, current, {
-      pkceCodeVerifier: verifier,
-      expectedState: query.state,
-      expectedNonce: request.nonce,
-      idTokenExpected: true,
+    signIn = await exchangeCode(ctx, {
+      app,
+      provider,
+      answer: query,
+      callbackUrl,
+      verifier,
+      nonce: request.nonce,
     });
-    idToken = tokens.id_token ?? "";
-    // openid-client checks issuer, audience, expiry and nonce; the signature is checked here against JWKS.
-    const verified = await jwtVerify(idToken, rt.jwks, {
-      issuer: provider.issuer,
-      audience: provider.clientId,
-      clockTolerance: 30,
-      currentDate: new Date(now),
-    });
-    if (verified.payload.nonce !== request.nonce) return fail("The ID token's nonce does not match");
-    claims = verified.payload as Record<string, unknown>;
-    // Some providers keep the email in userinfo only.
-    if (
-      claims.email === undefined &&
-      provider.scopes.includes("email") &&
-      rt.config.serverMetadata().userinfo_endpoint
-    ) {
-      const info = await oidc.fetchUserInfo(rt.config, tokens.access_token, String(claims.sub));
-      claims = { ...claims, email: info.email, email_verified: info.email_verified };
-    }
   } catch (e) {
     ctx
       .audit("oauth.failed", {
@@ -155,9 +135,14 @@ export async function handleOauthCallback(
       .catch(() => {});
     return fail(`Couldn't complete sign-in with ${provider.displayName}`);
   }
+  const { idToken } = signIn;
   await ctx.db
     .updateTable("oauth_requests")
-    .set({ id_token_hash: sha256hex(idToken), fetch_only: state.fetchIdTokenOnly ? 1 : 0 })
+    .set({
+      id_token_hash: sha256hex(idToken),
+      fetch_only: state.fetchIdTokenOnly ? 1 : 0,
+      display_name: signIn.name ?? null,
+    })
     .where("request_key", "=", request.request_key)
     .execute();
 
@@ -171,6 +156,7 @@ export async function handleOauthCallback(
       targetPublicKey: state.targetPublicKey,
       expirationSeconds: state.expirationSeconds,
       name: "oauth",
+      signedInBy: "oauth",
     });
     await ctx.audit(isSignup ? "user.signup" : "user.signin", {
       appId: app.id,
@@ -188,10 +174,9 @@ export async function handleOauthCallback(
     });
   };
 
-  const issuer = String(claims.iss);
-  const subject = String(claims.sub);
-  const email = typeof claims.email === "string" ? claims.email.toLowerCase() : undefined;
-  const emailVerified = claims.email_verified === true || claims.email_verified === "true";
+  const { issuer } = signIn;
+  const { subject, emailVerified } = signIn.user;
+  const email = signIn.user.email ?? undefined;
 
   const linked = await ctx.db
     .selectFrom("user_oauth_providers")
@@ -237,7 +222,14 @@ export async function handleOauthCallback(
     const u = await insertUser(trx, prepared);
     await linkProvider(
       { ...ctx, db: trx },
-      { user: u, providerName: provider.id, issuer, subject, email: email ?? null },
+      {
+        user: u,
+        providerName: provider.id,
+        issuer,
+        subject,
+        email: email ?? null,
+        name: signIn.name ?? null,
+      },
     );
     return u;
   });

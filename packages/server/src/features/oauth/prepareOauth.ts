@@ -9,7 +9,8 @@ export const OAUTH_REQUEST_TTL_MS = 10 * 60 * 1000;
 
 /**
  * Starts a social sign-in: a PKCE verifier (kept sealed, server side) and a request key that the
- * client's `state` must name; the nonce binds the ID token to the browser's target key.
+ * client's `state` must name; the nonce binds the ID token to the browser's target key. Each provider
+ * comes with its endpoint, scopes and the authorization parameters its description asks for.
  */
 export async function prepareOauth(
   ctx: ServiceContext,
@@ -36,12 +37,13 @@ export async function prepareOauth(
   const authProviders = await Promise.all(
     app.oauthProviders.map(async (p) => {
       const rt = await providerRuntime(ctx, { app, provider: p });
-      const authEndpoint = rt.config.serverMetadata().authorization_endpoint ?? "";
       return {
         id: p.id,
         ...(p.isCustomProvider ? { isCustomProvider: true } : {}),
         clientId: p.clientId,
-        authEndpoint,
+        authEndpoint: rt.authorizationEndpoint,
+        scope: p.scopes.join(" "),
+        authParams: rt.description.authParams,
       };
     }),
   );

@@ -1,5 +1,7 @@
 import { signerApi } from "@latchkey/protocol/schemas";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { listAuthMethods } from "../../authMethods/listAuthMethods";
+import { assertNoNul } from "../../http/nul";
 import { parseOrThrow } from "../../http/parse";
 import { perIpLimit } from "../../http/perIpLimit";
 import { appOf } from "../../http/plugins/appApiKey";
@@ -37,17 +39,23 @@ export const oauthFeature = defineFeature({
       return {};
     });
 
-    // The provider returns the browser here (a navigation: no API key, no CORS).
-    app.get("/oauth/callback", async (req, reply) => {
-      const query = req.query as Record<string, string | undefined>;
+    // The provider returns the browser here (a navigation: no API key, no CORS): by a redirect with a
+    // query, or (Apple's response_mode=form_post) by a form its page POSTs. Both answers go one way.
+    const callback = async (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      answer: Record<string, string | undefined>,
+    ) => {
       const base = ctx.publicUrl ?? `${req.protocol}://${req.host}`;
       const result = await handleOauthCallback(ctx, {
-        query,
+        query: answer,
         callbackUrl: `${base}/oauth/callback`,
         ip: req.ip,
       });
       reply.header("cache-control", "no-store").header("referrer-policy", "no-referrer");
-      if (result.kind === "redirect") return reply.redirect(result.location, 302);
+      // After a POST, 303 so the browser GETs the app's page.
+      if (result.kind === "redirect")
+        return reply.redirect(result.location, req.method === "POST" ? 303 : 302);
       if (result.kind === "popup") {
         const { html, scriptHash } = popupPage(result.origin, result.message);
         return reply
@@ -63,6 +71,33 @@ export const oauthFeature = defineFeature({
         .header("content-security-policy", "default-src 'none'; frame-ancestors 'none'")
         .type("text/html; charset=utf-8")
         .send(messagePage(result.title, result.message));
+    };
+    app.get("/oauth/callback", (req, reply) =>
+      callback(req, reply, req.query as Record<string, string | undefined>),
+    );
+    // Only this route takes a form body (a child scope's parser): the APIs stay JSON-only.
+    app.register(async (scope) => {
+      scope.addContentTypeParser(
+        "application/x-www-form-urlencoded",
+        { parseAs: "string", bodyLimit: 16 * 1024 },
+        (_req, body, done) => {
+          const form: Record<string, string> = {};
+          for (const [k, v] of new URLSearchParams(body as string)) if (!(k in form)) form[k] = v;
+          try {
+            assertNoNul(form);
+          } catch (e) {
+            return done(e as Error, undefined);
+          }
+          done(null, form);
+        },
+      );
+      scope.post("/oauth/callback", (req, reply) => {
+        // Only text fields count (a JSON body parses too, but carries nothing a provider sends).
+        const body = req.body && typeof req.body === "object" ? (req.body as Record<string, unknown>) : {};
+        const answer: Record<string, string> = {};
+        for (const [k, v] of Object.entries(body)) if (typeof v === "string") answer[k] = v;
+        return callback(req, reply, answer);
+      });
     });
   },
 });

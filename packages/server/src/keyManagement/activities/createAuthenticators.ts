@@ -26,6 +26,11 @@ export const createAuthenticators = defineActivity<
         await insertAuthenticator(tx, { user: caller.user, passkey: v.passkey, name: v.name }),
       );
     }
+    await tx.audit(
+      "passkey.added",
+      { appId: caller.user.appId, userId: caller.user.id, details: { names: prepared.map((v) => v.name) } },
+      tx.db,
+    );
     return { authenticatorIds };
   },
 });

@@ -37,10 +37,20 @@ export const createOauthProviders = defineActivity<
           issuer: t.issuer,
           subject: t.subject,
           email: t.email,
+          name: t.name,
         }),
       );
       await markTokenLinked(tx, { tokenHash: t.tokenHash });
     }
+    await tx.audit(
+      "oauth.linked",
+      {
+        appId: caller.user.appId,
+        userId: caller.user.id,
+        details: { providers: prepared.map((t) => t.providerName) },
+      },
+      tx.db,
+    );
     return { providerIds };
   },
 });

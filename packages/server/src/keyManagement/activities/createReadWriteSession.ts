@@ -24,7 +24,15 @@ export const createReadWriteSession = defineActivity({
       targetPublicKey: params.targetPublicKey,
       expirationSeconds: params.expirationSeconds,
       name: params.apiKeyName ?? "session",
+      // A passkey-stamped session (passkey login) is a sign-in; one made by another session key is not.
+      signedInBy: caller.passkey ? "passkey" : undefined,
     });
+    if (caller.passkey)
+      await tx.audit(
+        "user.signin",
+        { appId: caller.user.appId, userId: caller.user.id, details: { method: "passkey" } },
+        tx.db,
+      );
     return {
       organizationId: caller.user.orgId,
       organizationName: "",

@@ -25,6 +25,15 @@ export const deleteAuthenticators = defineActivity({
       .where("user_id", "=", caller.user.id)
       .where("id", "in", params.authenticatorIds)
       .execute();
+    await tx.audit(
+      "passkey.removed",
+      {
+        appId: caller.user.appId,
+        userId: caller.user.id,
+        details: { authenticatorIds: params.authenticatorIds },
+      },
+      tx.db,
+    );
     return { authenticatorIds: params.authenticatorIds };
   },
 });

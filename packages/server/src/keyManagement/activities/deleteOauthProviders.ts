@@ -25,6 +25,11 @@ export const deleteOauthProviders = defineActivity({
       .where("user_id", "=", caller.user.id)
       .where("id", "in", params.providerIds)
       .execute();
+    await tx.audit(
+      "oauth.unlinked",
+      { appId: caller.user.appId, userId: caller.user.id, details: { providerIds: params.providerIds } },
+      tx.db,
+    );
     return { providerIds: params.providerIds };
   },
 });

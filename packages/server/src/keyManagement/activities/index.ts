@@ -1,5 +1,6 @@
 import type { ActivityType } from "@latchkey/protocol";
 import type { ActivityHandler } from "../defineActivity";
+import { approveActivity } from "./approveActivity";
 import { createApiKeys } from "./createApiKeys";
 import { createAuthenticators } from "./createAuthenticators";
 import { createOauthProviders } from "./createOauthProviders";
@@ -7,14 +8,20 @@ import { createReadWriteSession } from "./createReadWriteSession";
 import { deleteApiKeys } from "./deleteApiKeys";
 import { deleteAuthenticators } from "./deleteAuthenticators";
 import { deleteOauthProviders } from "./deleteOauthProviders";
+import { exportWallet } from "./exportWallet";
+import { rejectActivity } from "./rejectActivity";
 import { signRawPayload } from "./signRawPayload";
 import { signRawPayloads } from "./signRawPayloads";
+import { signTransaction } from "./signTransaction";
 import { updateUserEmail } from "./updateUserEmail";
 
 /** Every activity the service runs: a new activity is a file here plus one line (and one in protocol's table). */
 export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
   [signRawPayload.type]: signRawPayload,
   [signRawPayloads.type]: signRawPayloads,
+  [signTransaction.type]: signTransaction,
+  [approveActivity.type]: approveActivity,
+  [rejectActivity.type]: rejectActivity,
   [createReadWriteSession.type]: createReadWriteSession,
   [createApiKeys.type]: createApiKeys,
   [deleteApiKeys.type]: deleteApiKeys,
@@ -23,4 +30,5 @@ export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
   [createOauthProviders.type]: createOauthProviders,
   [deleteOauthProviders.type]: deleteOauthProviders,
   [updateUserEmail.type]: updateUserEmail,
+  [exportWallet.type]: exportWallet,
 } as { [T in ActivityType]: ActivityHandler<T, never> };

@@ -4,6 +4,7 @@ import { getActivity } from "./getActivity";
 import { getApiKeys } from "./getApiKeys";
 import { getAuthenticators } from "./getAuthenticators";
 import { getUser } from "./getUser";
+import { listAuditEvents } from "./listAuditEvents";
 import { listWalletAccounts } from "./listWalletAccounts";
 import { listWallets } from "./listWallets";
 import { whoami } from "./whoami";
@@ -17,4 +18,5 @@ export const queries: { [N in QueryName]: QueryHandler<N> } = {
   get_activity: getActivity,
   get_authenticators: getAuthenticators,
   get_api_keys: getApiKeys,
+  list_audit_events: listAuditEvents,
 };

@@ -1,0 +1,209 @@
+import { isOriginAllowed } from "@latchkey/protocol";
+import { BundleError, generateTargetKeyPair, openExportBundle } from "@latchkey/protocol/crypto";
+import {
+  EXPORT_SIGNER_META,
+  type ExportFrameRequest,
+  type ExportFrameShown,
+  type ExportFrameTexts,
+  FRAME_INIT_MESSAGE,
+  FRAME_READY_MESSAGE,
+  type FrameResponse,
+} from "@latchkey/protocol/frame";
+import { ed25519 } from "@noble/curves/ed25519";
+import { hmac } from "@noble/hashes/hmac";
+import { sha512 } from "@noble/hashes/sha2";
+import { base58 } from "@scure/base";
+import { HDKey } from "@scure/bip32";
+import { allowedOrigins, metaContent } from "./meta";
+
+/**
+ * The export frame (`/frames/export`): shows a wallet's recovery phrase to the user without the host
+ * page ever holding it. Its target key is made when the page loads, non-extractable and never stored;
+ * the host gets only its public key, asks the service for an export bundle sealed to it and hands the
+ * bundle over. The frame checks it against the export-signing key the service pinned in this page, opens
+ * it and renders the words in its own DOM; on the user's click it also shows the EVM private key and the
+ * Solana secret key, derived here. Channels are accepted from the parent window on the app's allowed
+ * origins only (the service also sends `frame-ancestors` with them). No network requests.
+ */
+const DEFAULT_TEXTS: Required<ExportFrameTexts> = {
+  phraseTitle: "Your recovery phrase",
+  showEvmKey: "Show EVM private key",
+  showSolanaKey: "Show Solana secret key",
+  evmKeyTitle: "EVM private key",
+  solanaKeyTitle: "Solana secret key",
+  invalidBundle: "The export could not be verified.",
+};
+
+// Made once per page load: a bundle sealed to it opens here only, and only until the frame is closed.
+const targetKey = generateTargetKeyPair(false);
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** BIP-39 seed: PBKDF2-HMAC-SHA512, 2048 rounds, salt "mnemonic" (no passphrase), in WebCrypto. */
+async function seedOf(phrase: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey("raw", utf8(phrase.normalize("NFKD")), "PBKDF2", false, [
+    "deriveBits",
+  ]);
+  const bits = await crypto.subtle.deriveBits(
+    { name: "PBKDF2", hash: "SHA-512", salt: utf8("mnemonic"), iterations: 2048 },
+    key,
+    512,
+  );
+  return new Uint8Array(bits);
+}
+
+/** The EVM key at m/44'/60'/0'/0/0 (BIP-32, secp256k1), as 0x-hex: what wallets import. */
+async function evmPrivateKey(phrase: string): Promise<string> {
+  const key = HDKey.fromMasterSeed(await seedOf(phrase)).derive("m/44'/60'/0'/0/0").privateKey;
+  if (!key) throw new Error("no key");
+  return `0x${hex(key)}`;
+}
+
+/**
+ * The Solana key at m/44'/501'/0'/0' (SLIP-0010 ed25519, hardened steps, as the service derives it) as
+ * base58 of the 64-byte secret ‖ public key: what Phantom and `solana-keygen` import.
+ */
+async function solanaSecretKey(phrase: string): Promise<string> {
+  let I = hmac(sha512, utf8("ed25519 seed"), await seedOf(phrase));
+  for (const index of [44, 501, 0, 0]) {
+    const data = new Uint8Array(37);
+    data.set(I.subarray(0, 32), 1);
+    new DataView(data.buffer).setUint32(33, (index + 0x80000000) >>> 0);
+    I = hmac(sha512, I.subarray(32), data);
+  }
+  const secret = I.subarray(0, 32);
+  const out = new Uint8Array(64);
+  out.set(secret);
+  out.set(ed25519.getPublicKey(secret), 32);
+  return base58.encode(out);
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function clear(): void {
+  document.body.replaceChildren();
+}
+
+function showError(message: string): void {
+  document.body.replaceChildren(el("p", { class: "error", role: "alert" }, message));
+}
+
+function keyReveal(label: string, title: string, testId: string, derive: () => Promise<string>) {
+  const box = el("div", { class: "key" });
+  const button = el("button", { type: "button" }, label);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const value = await derive();
+      box.replaceChildren(el("h2", {}, title), el("code", { "data-testid": testId }, value));
+    } catch {
+      button.disabled = false;
+    }
+  });
+  box.append(button);
+  return box;
+}
+
+function render(phrase: string, texts: Required<ExportFrameTexts>): number {
+  const words = phrase.trim().split(/\s+/);
+  const list = el("ol", { class: "words", "data-testid": "export-words" });
+  words.forEach((word, i) => {
+    const item = el("li");
+    item.append(el("span", { class: "n" }, `${i + 1}`), el("span", { "data-testid": "export-word" }, word));
+    list.append(item);
+  });
+  document.body.replaceChildren(
+    el("h1", {}, texts.phraseTitle),
+    list,
+    keyReveal(texts.showEvmKey, texts.evmKeyTitle, "export-evm-key", () => evmPrivateKey(phrase)),
+    keyReveal(texts.showSolanaKey, texts.solanaKeyTitle, "export-solana-key", () => solanaSecretKey(phrase)),
+  );
+  return words.length;
+}
+
+function textsOf(given: ExportFrameTexts | undefined): Required<ExportFrameTexts> {
+  const texts = { ...DEFAULT_TEXTS };
+  for (const k of Object.keys(DEFAULT_TEXTS) as (keyof ExportFrameTexts)[]) {
+    const v = given?.[k];
+    if (typeof v === "string" && v.length > 0 && v.length < 200) texts[k] = v;
+  }
+  return texts;
+}
+
+async function handle(request: ExportFrameRequest): Promise<unknown> {
+  const { params } = request;
+  switch (request.method) {
+    case "getTargetPublicKey":
+      return (await targetKey).publicKeyHex;
+    case "injectExportBundle": {
+      if (typeof params?.exportBundle !== "string") throw new TypeError("exportBundle must be a string");
+      if (typeof params.organizationId !== "string") throw new TypeError("organizationId must be a string");
+      const texts = textsOf(params.texts);
+      const signer = metaContent(EXPORT_SIGNER_META);
+      const { privateKey, publicKeyHex } = await targetKey;
+      let plaintext: Uint8Array;
+      try {
+        if (!signer) throw new BundleError("no export-signing key pinned");
+        plaintext = await openExportBundle({
+          exportBundle: params.exportBundle,
+          targetPrivateKey: privateKey,
+          targetPublicKey: publicKeyHex,
+          organizationId: params.organizationId,
+          signerPublicKey: signer,
+        });
+      } catch (error) {
+        showError(texts.invalidBundle);
+        throw error;
+      }
+      const phrase = new TextDecoder().decode(plaintext);
+      plaintext.fill(0);
+      return { wordCount: render(phrase, texts) } satisfies ExportFrameShown;
+    }
+    case "clear":
+      clear();
+      return null;
+    default:
+      throw new TypeError("unknown method");
+  }
+}
+
+function start(): void {
+  const origins = allowedOrigins();
+  window.addEventListener("message", (event: MessageEvent) => {
+    if (event.source !== window.parent || window.parent === window) return;
+    if (!isOriginAllowed(origins, event.origin)) return;
+    const data = event.data as { type?: string } | null;
+    const port = event.ports[0];
+    if (data?.type !== FRAME_INIT_MESSAGE || !port) return;
+    port.onmessage = async (message: MessageEvent) => {
+      const request = message.data as ExportFrameRequest;
+      if (typeof request?.id !== "number") return;
+      let response: FrameResponse;
+      try {
+        response = { id: request.id, result: await handle(request) };
+      } catch (error) {
+        response = {
+          id: request.id,
+          error:
+            error instanceof BundleError
+              ? { code: "INVALID_EXPORT_BUNDLE", message: error.message }
+              : { code: "FRAME_ERROR", message: (error as Error).message ?? "frame error" },
+        };
+      }
+      port.postMessage(response);
+    };
+    port.postMessage({ type: FRAME_READY_MESSAGE, storage: "memory" });
+  });
+}
+
+start();

@@ -1,0 +1,531 @@
+/**
+ * Signing policies (DESIGN §9): the service reads a transaction (`sign_transaction`), asks the app's
+ * policy, and signs it, refuses it (REJECTED) or holds it (CONSENSUS_NEEDED) until an app admin key
+ * approves (approve_activity: signed once, COMPLETED) or rejects it (reject_activity: REJECTED). Raw
+ * payloads follow `rawPayloads`, on the key-management API and /v1/sign-payload alike. SQLite and
+ * PostgreSQL.
+ */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import {
+  generateP256PrivateKey,
+  p256PublicKeyFromPrivate,
+  stampWithPrivateKey,
+  toHex,
+} from "@latchkey/protocol";
+import {
+  type Hex,
+  keccak256,
+  parseEther,
+  parseGwei,
+  recoverTransactionAddress,
+  serializeTransaction,
+  type TransactionSerializable,
+} from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppConfig } from "../src/config";
+import { listHeldActivities } from "../src/keyManagement/policies/adminCli";
+import {
+  type EmailUser,
+  type Harness,
+  post,
+  signBody,
+  signUpByEmail,
+  stamped,
+  startHarness,
+  TEST_APP,
+} from "./helpers";
+
+const BURN = "0x000000000000000000000000000000000000dEaD";
+const FRIEND = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const ADMIN_KEY = generateP256PrivateKey();
+const OTHER_ADMIN_KEY = generateP256PrivateKey();
+const adminPublic = (k: Uint8Array) => toHex(p256PublicKeyFromPrivate(k, true));
+
+const POLICY_APP = {
+  id: "policy-app",
+  name: "Policy App",
+  apiKeys: ["lk_policy_key_0123456789abcdef"],
+  allowedOrigins: ["http://policy.test"],
+  signingPolicy: {
+    rules: [
+      { id: "no-burn", effect: "deny", contracts: [BURN], description: "Nothing goes to the burn address" },
+      { id: "large", effect: "needs_approval", valueAboveWei: parseEther("1").toString() },
+      { id: "huge", effect: "deny", valueAboveWei: parseEther("100").toString() },
+    ],
+    adminKeys: [{ name: "ops", publicKey: adminPublic(ADMIN_KEY) }],
+  },
+} satisfies AppConfig;
+const RAW_APP = {
+  id: "raw-app",
+  name: "Raw App",
+  apiKeys: ["lk_raw_key_0123456789abcdef0"],
+  allowedOrigins: ["http://raw.test"],
+  signingPolicy: {
+    rawPayloads: "needs_approval",
+    rules: [{ id: "mainnet-only", effect: "allow", chainIds: [1] }],
+    default: "deny",
+    adminKeys: [{ name: "other", publicKey: adminPublic(OTHER_ADMIN_KEY) }],
+  },
+} satisfies AppConfig;
+const DENY_RAW_APP = {
+  id: "deny-raw-app",
+  name: "Deny Raw App",
+  apiKeys: ["lk_denyraw_key_0123456789abc"],
+  allowedOrigins: ["http://denyraw.test"],
+  signingPolicy: { rawPayloads: "deny" },
+} satisfies AppConfig;
+
+const keyOf = (app: { apiKeys: string[] }) => ({ authorization: `Bearer ${app.apiKeys[0]}` });
+
+function tx(over: Partial<TransactionSerializable> = {}): Hex {
+  return serializeTransaction({
+    type: "eip1559",
+    chainId: 1,
+    nonce: 0,
+    to: FRIEND,
+    value: parseEther("0.01"),
+    gas: 21000n,
+    maxFeePerGas: parseGwei("20"),
+    maxPriorityFeePerGas: parseGwei("1"),
+    ...over,
+  } as TransactionSerializable);
+}
+
+describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) => {
+  let h: Harness;
+  let user: EmailUser;
+  let appOrg: string;
+  beforeAll(async () => {
+    h = await startHarness(kind, { apps: [TEST_APP, POLICY_APP, RAW_APP, DENY_RAW_APP] });
+    user = await signUpByEmail(h, unique("policy"), keyOf(POLICY_APP));
+    appOrg = (await h.service.ctx.apps.byId(POLICY_APP.id))?.orgId as string;
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  function unique(name: string) {
+    return `${name}-${kind}-${randomBytes(3).toString("hex")}@example.com`;
+  }
+
+  /** A stamped submit straight to the key-management API. */
+  function submit(path: string, body: object, key: Uint8Array, headers: Record<string, string> = {}) {
+    const text = JSON.stringify(body);
+    const stamp = stampWithPrivateKey(text, key);
+    return post(h.url, `/public/v1/submit/${path}`, text, {
+      [stamp.stampHeaderName]: stamp.stampHeaderValue,
+      ...headers,
+    });
+  }
+  function signTx(u: EmailUser, unsignedTransaction: string, extra: Record<string, unknown> = {}) {
+    return submit(
+      "sign_transaction",
+      {
+        type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+        timestampMs: String(Date.now()),
+        organizationId: u.orgId,
+        parameters: { signWith: u.address, unsignedTransaction, type: "TRANSACTION_TYPE_ETHEREUM", ...extra },
+      },
+      u.sessionKey,
+    );
+  }
+  function decide(
+    decision: "approve" | "reject",
+    parameters: Record<string, unknown>,
+    key = ADMIN_KEY,
+    over: Record<string, unknown> = {},
+  ) {
+    return submit(
+      `${decision}_activity`,
+      {
+        type: decision === "approve" ? "ACTIVITY_TYPE_APPROVE_ACTIVITY" : "ACTIVITY_TYPE_REJECT_ACTIVITY",
+        timestampMs: String(Date.now()),
+        organizationId: appOrg,
+        parameters,
+        ...over,
+      },
+      key,
+    );
+  }
+  async function getActivity(u: EmailUser, activityId: string) {
+    const text = JSON.stringify({ type: "QUERY_TYPE_GET_ACTIVITY", organizationId: u.orgId, activityId });
+    const stamp = stampWithPrivateKey(text, u.sessionKey);
+    const r = await post(h.url, "/public/v1/query/get_activity", text, {
+      [stamp.stampHeaderName]: stamp.stampHeaderValue,
+    });
+    return r.json.activity as Activity;
+  }
+  type Activity = {
+    id: string;
+    status: string;
+    fingerprint: string;
+    result: { signTransactionResult?: { signedTransaction: Hex } };
+    failure?: { code: string; message: string };
+  };
+  const activityOf = (r: { json: Record<string, unknown> }) => r.json.activity as Activity;
+
+  it("signs a transaction the policy allows; the signature recovers to the user's address", async () => {
+    const r = await signTx(user, tx());
+    expect([r.status, activityOf(r).status]).toEqual([200, "ACTIVITY_STATUS_COMPLETED"]);
+    const signed = activityOf(r).result.signTransactionResult?.signedTransaction as Hex;
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(user.address);
+    // Legacy transactions keep their EIP-155 chain id.
+    const legacy = await signTx(
+      user,
+      serializeTransaction({
+        type: "legacy",
+        chainId: 31337,
+        nonce: 1,
+        to: FRIEND,
+        gas: 21000n,
+        gasPrice: 1n,
+      }),
+    );
+    const signedLegacy = activityOf(legacy).result.signTransactionResult?.signedTransaction as Hex;
+    expect(await recoverTransactionAddress({ serializedTransaction: signedLegacy as never })).toBe(
+      user.address,
+    );
+  });
+
+  it("refuses a denied transaction: REJECTED naming the rule, idempotent, audited, no signature", async () => {
+    const body = tx({ to: BURN });
+    const r = await signTx(user, body);
+    expect(r.status).toBe(200);
+    const activity = activityOf(r);
+    expect(activity.status).toBe("ACTIVITY_STATUS_REJECTED");
+    expect(activity.failure).toEqual({
+      code: "POLICY_DENIED",
+      message: 'Refused by signing policy rule "no-burn": Nothing goes to the burn address',
+    });
+    expect(activity.result).toEqual({});
+    expect((await getActivity(user, activity.id)).status).toBe("ACTIVITY_STATUS_REJECTED");
+    // Deny beats needs_approval: above the approval threshold, to the burn address, still refused.
+    const both = activityOf(await signTx(user, tx({ to: BURN, value: parseEther("2") })));
+    expect([both.status, both.failure?.message]).toEqual([
+      "ACTIVITY_STATUS_REJECTED",
+      'Refused by signing policy rule "no-burn": Nothing goes to the burn address',
+    ]);
+    const huge = activityOf(await signTx(user, tx({ value: parseEther("101") })));
+    expect(huge.failure?.message).toBe('Refused by signing policy rule "huge"');
+    const audit = await h.service.ctx.db
+      .selectFrom("audit_log")
+      .select(["event", "details"])
+      .where("user_id", "=", user.userId)
+      .where("event", "=", "signing.rejected")
+      .execute();
+    expect(audit.map((a) => JSON.parse(a.details ?? "{}").ruleId)).toContain("no-burn");
+  });
+
+  it("holds a large transaction until an admin approves it; it is signed once", async () => {
+    const r = await signTx(user, tx({ value: parseEther("2"), nonce: 5 }));
+    const held = activityOf(r);
+    expect(held.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    expect(held.failure?.message).toBe('Held by signing policy rule "large" until an app admin approves it');
+    expect(held.result).toEqual({});
+    // Two admins (or two instances) approving at once: one signs, the other is told it is decided.
+    const [a, b] = await Promise.all([
+      decide("approve", { activityId: held.id }),
+      decide("approve", { fingerprint: held.fingerprint }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const won = a.status === 200 ? a : b;
+    const lost = a.status === 200 ? b : a;
+    expect(activityOf(won).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect((activityOf(won).result as unknown as Record<string, unknown>).approveActivityResult).toEqual({
+      activityId: held.id,
+      status: "ACTIVITY_STATUS_COMPLETED",
+    });
+    expect(lost.json.code).toBe("ACTIVITY_NOT_PENDING");
+    const done = await getActivity(user, held.id);
+    expect(done.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(done.failure).toBeUndefined();
+    const signed = done.result.signTransactionResult?.signedTransaction as Hex;
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(user.address);
+    // The same approval body again answers the activity it recorded (idempotent), signing nothing more.
+    const events = await h.service.ctx.db
+      .selectFrom("audit_log")
+      .select("event")
+      .where("event", "=", "signing.approved")
+      .where("user_id", "=", user.userId)
+      .execute();
+    expect(events).toHaveLength(1);
+    // Rejecting it afterwards is refused: it is no longer waiting.
+    const late = await decide("reject", { activityId: held.id });
+    expect([late.status, late.json.code]).toEqual([409, "ACTIVITY_NOT_PENDING"]);
+  });
+
+  it("a rejected held transaction is REJECTED and never signed", async () => {
+    const held = activityOf(await signTx(user, tx({ value: parseEther("3"), nonce: 6 })));
+    const r = await decide("reject", { fingerprint: held.fingerprint });
+    expect(r.status).toBe(200);
+    const after = await getActivity(user, held.id);
+    expect(after.status).toBe("ACTIVITY_STATUS_REJECTED");
+    expect(after.failure).toEqual({
+      code: "ACTIVITY_REJECTED",
+      message: "An app admin rejected this signature",
+    });
+    expect(after.result).toEqual({});
+    const again = await decide("approve", { activityId: held.id });
+    expect([again.status, again.json.code]).toEqual([409, "ACTIVITY_NOT_PENDING"]);
+  });
+
+  it("only the app's admin keys decide: a user's session, another app's admin, another organisation", async () => {
+    const held = activityOf(await signTx(user, tx({ value: parseEther("4"), nonce: 7 })));
+    // The user's own session key, on the approve path.
+    const self = await submit(
+      "approve_activity",
+      {
+        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+        timestampMs: String(Date.now()),
+        organizationId: user.orgId,
+        parameters: { activityId: held.id },
+      },
+      user.sessionKey,
+    );
+    expect([self.status, self.json.code]).toEqual([403, "FORBIDDEN"]);
+    // The approve body presented by a session on another path is bound to its own operation.
+    const smuggled = await submit(
+      "sign_transaction",
+      {
+        type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+        timestampMs: String(Date.now()),
+        organizationId: user.orgId,
+        parameters: { activityId: held.id },
+      },
+      user.sessionKey,
+    );
+    expect([smuggled.status, smuggled.json.code]).toEqual([400, "STAMP_WRONG_OPERATION"]);
+    // Another app's admin key, addressed to this app, and to its own app.
+    const otherApp = await decide("approve", { activityId: held.id }, OTHER_ADMIN_KEY);
+    expect([otherApp.status, otherApp.json.code]).toEqual([403, "FORBIDDEN"]);
+    const rawOrg = (await h.service.ctx.apps.byId(RAW_APP.id))?.orgId;
+    const ownOrg = await decide("approve", { activityId: held.id }, OTHER_ADMIN_KEY, {
+      organizationId: rawOrg,
+    });
+    expect([ownOrg.status, ownOrg.json.code]).toEqual([404, "ACTIVITY_NOT_FOUND"]);
+    // An admin key is not a session: it cannot sign or read for a user.
+    const asUser = await submit(
+      "sign_transaction",
+      {
+        type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+        timestampMs: String(Date.now()),
+        organizationId: appOrg,
+        parameters: { signWith: user.address, unsignedTransaction: tx(), type: "TRANSACTION_TYPE_ETHEREUM" },
+      },
+      ADMIN_KEY,
+    );
+    expect([asUser.status, asUser.json.code]).toEqual([401, "INVALID_STAMP"]);
+    expect((await getActivity(user, held.id)).status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+  });
+
+  it("answers bad input with a 4xx, never a 500", async () => {
+    const cases: [string, Promise<{ status: number; json: Record<string, unknown> }>, number, string][] = [
+      ["not hex", signTx(user, "0xzz"), 400, "INVALID_REQUEST"],
+      ["odd hex", signTx(user, "0x02f"), 400, "INVALID_REQUEST"],
+      ["not a transaction", signTx(user, "0x1234"), 400, "INVALID_REQUEST"],
+      [
+        "already signed",
+        signTx(
+          user,
+          serializeTransaction(
+            { type: "eip1559", chainId: 1, nonce: 0, to: FRIEND, gas: 21000n, maxFeePerGas: 1n },
+            { r: keccak256("0x01"), s: keccak256("0x02"), yParity: 0 },
+          ),
+        ),
+        400,
+        "INVALID_REQUEST",
+      ],
+      ["too long", signTx(user, `0x${"00".repeat(30_500)}`), 400, "INVALID_REQUEST"],
+      ["above the body limit", signTx(user, `0x${"00".repeat(40_000)}`), 413, "BODY_TOO_LARGE"],
+      ["wrong type", signTx(user, tx(), { type: "TRANSACTION_TYPE_SOLANA" }), 400, "INVALID_REQUEST"],
+      ["Solana account", signTx(user, tx(), { signWith: user.solanaAddress }), 400, "INVALID_REQUEST"],
+      ["someone else's account", signTx(user, tx(), { signWith: FRIEND }), 404, "ACCOUNT_NOT_FOUND"],
+      [
+        "held for someone else's account",
+        signTx(user, tx({ value: parseEther("2"), nonce: 99 }), { signWith: FRIEND }),
+        404,
+        "ACCOUNT_NOT_FOUND",
+      ],
+      ["no reference", decide("approve", {}), 400, "INVALID_REQUEST"],
+      [
+        "both references",
+        decide("approve", { activityId: "x", fingerprint: "0".repeat(64) }),
+        400,
+        "INVALID_REQUEST",
+      ],
+      ["bad fingerprint", decide("reject", { fingerprint: "XYZ" }), 400, "INVALID_REQUEST"],
+      ["unknown field", decide("reject", { activityId: "a", extra: 1 }), 400, "INVALID_REQUEST"],
+      ["unknown activity", decide("approve", { activityId: "nope" }), 404, "ACTIVITY_NOT_FOUND"],
+      [
+        "reject type on the approve path",
+        submit(
+          "approve_activity",
+          {
+            type: "ACTIVITY_TYPE_REJECT_ACTIVITY",
+            timestampMs: String(Date.now()),
+            organizationId: appOrg,
+            parameters: { activityId: "nope" },
+          },
+          ADMIN_KEY,
+        ),
+        400,
+        "UNSUPPORTED_ACTIVITY",
+      ],
+      [
+        "stale approval",
+        decide("approve", { activityId: "nope" }, ADMIN_KEY, { timestampMs: String(Date.now() - 600_000) }),
+        401,
+        "STAMP_EXPIRED",
+      ],
+      [
+        "no timestamp",
+        decide("approve", { activityId: "nope" }, ADMIN_KEY, { timestampMs: undefined }),
+        400,
+        "INVALID_REQUEST",
+      ],
+      [
+        "passkey header",
+        post(h.url, "/public/v1/submit/approve_activity", JSON.stringify({ type: "x" }), {
+          "X-Stamp-WebAuthn": "{}",
+        }),
+        401,
+        "INVALID_STAMP",
+      ],
+      [
+        "garbage stamp",
+        post(h.url, "/public/v1/submit/reject_activity", JSON.stringify({ type: "x" }), { "X-Stamp": "!!" }),
+        401,
+        "INVALID_STAMP",
+      ],
+      [
+        "not JSON",
+        (async () => {
+          const stamp = stampWithPrivateKey("[1]", ADMIN_KEY);
+          return post(h.url, "/public/v1/submit/approve_activity", "[1]", {
+            [stamp.stampHeaderName]: stamp.stampHeaderValue,
+          });
+        })(),
+        400,
+        "INVALID_REQUEST",
+      ],
+    ];
+    for (const [name, pending, status, code] of cases) {
+      const r = await pending;
+      expect([name, r.status, r.json.code]).toEqual([name, status, code]);
+    }
+  });
+
+  it("/v1/sign-payload: refused raw payloads answer 403 POLICY_DENIED, held ones 409, with the activity", async () => {
+    const denied = await signUpByEmail(h, unique("denyraw"), keyOf(DENY_RAW_APP));
+    const digest = keccak256("0x1234").slice(2);
+    const path = "/public/v1/submit/sign_raw_payload";
+    const body = signBody(denied.orgId, denied.address, digest, "HASH_FUNCTION_NO_OP");
+    const r = await post(
+      h.url,
+      "/signer/v1/sign-payload",
+      stamped(path, body, denied.sessionKey),
+      keyOf(DENY_RAW_APP),
+    );
+    expect([r.status, r.json.code, r.json.error]).toEqual([
+      403,
+      "POLICY_DENIED",
+      "Refused by the signing policy: this app does not sign raw payloads (messages, typed data, hashes)",
+    ]);
+    const activityId = (r.json.data as { activityId: string }).activityId;
+    expect((await getActivity(denied, activityId)).status).toBe("ACTIVITY_STATUS_REJECTED");
+    // Raw payloads are refused on the key-management API too (sign_raw_payloads as well).
+    const many = await submit(
+      "sign_raw_payloads",
+      {
+        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+        timestampMs: String(Date.now()),
+        organizationId: denied.orgId,
+        parameters: {
+          signWith: denied.address,
+          payloads: [digest],
+          encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+          hashFunction: "HASH_FUNCTION_NO_OP",
+        },
+      },
+      denied.sessionKey,
+    );
+    expect(activityOf(many).status).toBe("ACTIVITY_STATUS_REJECTED");
+    // Transactions are still signed there: the switch is about raw payloads only.
+    expect(activityOf(await signTx(denied, tx())).status).toBe("ACTIVITY_STATUS_COMPLETED");
+
+    const rawUser = await signUpByEmail(h, unique("rawheld"), keyOf(RAW_APP));
+    const heldBody = signBody(rawUser.orgId, rawUser.address, digest, "HASH_FUNCTION_NO_OP");
+    const held = await post(
+      h.url,
+      "/signer/v1/sign-payload",
+      stamped(path, heldBody, rawUser.sessionKey),
+      keyOf(RAW_APP),
+    );
+    expect([held.status, held.json.code]).toEqual([409, "ACTIVITY_CONSENSUS_NEEDED"]);
+    const heldId = (held.json.data as { activityId: string }).activityId;
+    const rawOrg = (await h.service.ctx.apps.byId(RAW_APP.id))?.orgId;
+    const approved = await decide("approve", { activityId: heldId }, OTHER_ADMIN_KEY, {
+      organizationId: rawOrg,
+    });
+    expect(approved.status).toBe(200);
+    // Resubmitting the same body now answers the signature.
+    const again = await post(
+      h.url,
+      "/signer/v1/sign-payload",
+      stamped(path, heldBody, rawUser.sessionKey),
+      keyOf(RAW_APP),
+    );
+    expect(again.status).toBe(200);
+    expect(again.json.signature).toMatch(/^0x[0-9a-f]{128}(1b|1c)$/);
+    // default deny: a chain no allow rule names is refused.
+    const other = activityOf(await signTx(rawUser, tx({ chainId: 10 })));
+    expect(other.failure?.message).toBe("Refused by the signing policy: no rule allows this transaction");
+  });
+
+  it("the operator lists what waits and approves it with `latchkey activity approve`", async () => {
+    const held = activityOf(await signTx(user, tx({ value: parseEther("5"), nonce: 9 })));
+    const listed = await listHeldActivities(h.service.ctx.db, POLICY_APP.id);
+    expect(listed.appOrganizationId).toBe(appOrg);
+    const entry = listed.held.find((a) => a.activityId === held.id);
+    expect(entry).toMatchObject({
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      reason: 'Held by signing policy rule "large" until an app admin approves it',
+    });
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-admin-"));
+    const keyFile = join(dir, "ops.key");
+    writeFileSync(keyFile, toHex(ADMIN_KEY), { mode: 0o600 });
+    const bin = resolve(__dirname, "../bin/latchkey.js");
+    const args = [
+      "activity",
+      "approve",
+      held.id,
+      "--org",
+      appOrg,
+      "--url",
+      h.url,
+      "--admin-key-file",
+      keyFile,
+    ];
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args]);
+    expect(stdout).toBe(`Activity ${held.id}: ACTIVITY_STATUS_COMPLETED\n`);
+    expect((await getActivity(user, held.id)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    // Again: the service says it is decided, and the command fails.
+    const again = await promisify(execFile)(process.execPath, [bin, ...args]).then(
+      () => "",
+      (e: { stderr: string }) => e.stderr,
+    );
+    expect(again).toBe(
+      `The service refused (409): Activity ${held.id} is ACTIVITY_STATUS_COMPLETED, not waiting for approval\n`,
+    );
+  });
+
+  it("an app without a policy signs everything", async () => {
+    const plain = await signUpByEmail(h, unique("plain"), keyOf(TEST_APP));
+    expect(activityOf(await signTx(plain, tx({ to: BURN }))).status).toBe("ACTIVITY_STATUS_COMPLETED");
+  });
+});

@@ -300,6 +300,9 @@ describe("UI config", () => {
     const expires = await page.evaluate(() => window.lkSigner.sessionManager.getSession()?.expirationDateMs);
     expect(expires).toBeGreaterThanOrEqual(before + 590_000);
     expect(expires).toBeLessThanOrEqual(Date.now() + 600_000);
+    // The browser context is shared: the next tests start signed out.
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.getByTestId("status").filter({ hasText: "DISCONNECTED" }).waitFor();
     await page.close();
   });
 

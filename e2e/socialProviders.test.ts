@@ -164,8 +164,10 @@ describe("social providers as they behave, in the modal", () => {
     await openModal(page);
     await redirectSignIn(page, "Apple", "001234.alan");
     await connected(page);
-    expect(new URL(page.url()).searchParams.get("isSignup")).toBe("true");
+    // The return's parameters are stripped on load; the signer keeps what they said: a new user.
+    expect(new URL(page.url()).searchParams.has("isSignup")).toBe(false);
     expect(new URL(page.url()).searchParams.has("bundle")).toBe(false);
+    expect(await page.evaluate(() => window.lkSigner.getState().isNewUser)).toBe(true);
     expect(await page.evaluate(() => window.lkSigner.user?.email)).toBe("alan@example.com");
     expect(await methods(page)).toEqual([{ provider: "apple", shown: "Alan Turing" }]);
   });

@@ -262,7 +262,10 @@ describe("session lifecycle in Chromium", () => {
     await landing.goto(link.toString());
     await landing.evaluate(() => window.lk.ready);
     expect(await status(landing)).toBe("CONNECTED");
-    expect(await landing.evaluate(() => location.search)).toBe("");
+    // The bundle and orgId are gone; the signup marker of a link that made an account stays until the
+    // modal resets (spec §4, §9), and tells the signer the user is new.
+    expect(await landing.evaluate(() => location.search)).toBe("?lk-signup=true");
+    expect(await landing.evaluate(() => window.lk.signer.getState().isNewUser)).toBe(true);
     expect(await landing.evaluate(() => window.lk.signer.user?.email)).toBe(email);
     // The first tab hears of it too.
     await page.waitForFunction(() => window.lk.signer.status === "CONNECTED");

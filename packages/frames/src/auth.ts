@@ -1,13 +1,6 @@
 import { createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
-import { isOriginAllowed } from "@latchkey/protocol";
-import {
-  FRAME_INIT_MESSAGE,
-  FRAME_READY_MESSAGE,
-  type FrameReadyMessage,
-  type FrameRequest,
-  type FrameResponse,
-} from "@latchkey/protocol/frame";
-import { allowedOrigins } from "./meta";
+import type { FrameRequest } from "@latchkey/protocol/frame";
+import { serveParent } from "./serveParent";
 
 /**
  * The auth frame (`/frames/auth`): holds the keys for the host page. It accepts a MessagePort only from
@@ -36,39 +29,15 @@ async function handle(request: FrameRequest): Promise<unknown> {
   }
 }
 
-function start(): void {
-  const origins = allowedOrigins();
-  window.addEventListener("message", async (event: MessageEvent) => {
-    if (event.source !== window.parent || window.parent === window) return;
-    if (!isOriginAllowed(origins, event.origin)) return;
-    const data = event.data as { type?: string } | null;
-    const port = event.ports[0];
-    if (data?.type !== FRAME_INIT_MESSAGE || !port) return;
-    port.onmessage = async (message: MessageEvent) => {
-      const request = message.data as FrameRequest;
-      if (typeof request?.id !== "number") return;
-      let response: FrameResponse;
-      try {
-        response = { id: request.id, result: await handle(request) };
-      } catch (error) {
-        response = {
-          id: request.id,
-          error:
-            error instanceof KeyStoreError
-              ? { code: error.code, message: error.message }
-              : { code: "FRAME_ERROR", message: (error as Error).message ?? "frame error" },
-        };
-      }
-      port.postMessage(response);
-    };
-    // Where keys live is settled before the first request: storage refused means memory, said up front.
+serveParent<FrameRequest>({
+  handle,
+  codeOf: (error) => (error instanceof KeyStoreError ? error.code : undefined),
+  // Where keys live is settled before the first request: storage refused means memory, said up front.
+  async ready() {
     const storage = await keys.storage();
-    port.postMessage({
-      type: FRAME_READY_MESSAGE,
+    return {
       storage: storage.kind,
       ...(storage.storageError ? { storageError: storage.storageError } : {}),
-    } satisfies FrameReadyMessage);
-  });
-}
-
-start();
+    };
+  },
+});

@@ -1,20 +1,17 @@
-import { isOriginAllowed } from "@latchkey/protocol";
 import { BundleError, generateTargetKeyPair, openExportBundle } from "@latchkey/protocol/crypto";
 import {
   EXPORT_SIGNER_META,
   type ExportFrameRequest,
   type ExportFrameShown,
   type ExportFrameTexts,
-  FRAME_INIT_MESSAGE,
-  FRAME_READY_MESSAGE,
-  type FrameResponse,
 } from "@latchkey/protocol/frame";
 import { ed25519 } from "@noble/curves/ed25519";
 import { hmac } from "@noble/hashes/hmac";
 import { sha512 } from "@noble/hashes/sha2";
 import { base58 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
-import { allowedOrigins, metaContent } from "./meta";
+import { metaContent } from "./meta";
+import { serveParent } from "./serveParent";
 
 /**
  * The export frame (`/frames/export`): shows a wallet's recovery phrase to the user without the host
@@ -177,33 +174,8 @@ async function handle(request: ExportFrameRequest): Promise<unknown> {
   }
 }
 
-function start(): void {
-  const origins = allowedOrigins();
-  window.addEventListener("message", (event: MessageEvent) => {
-    if (event.source !== window.parent || window.parent === window) return;
-    if (!isOriginAllowed(origins, event.origin)) return;
-    const data = event.data as { type?: string } | null;
-    const port = event.ports[0];
-    if (data?.type !== FRAME_INIT_MESSAGE || !port) return;
-    port.onmessage = async (message: MessageEvent) => {
-      const request = message.data as ExportFrameRequest;
-      if (typeof request?.id !== "number") return;
-      let response: FrameResponse;
-      try {
-        response = { id: request.id, result: await handle(request) };
-      } catch (error) {
-        response = {
-          id: request.id,
-          error:
-            error instanceof BundleError
-              ? { code: "INVALID_EXPORT_BUNDLE", message: error.message }
-              : { code: "FRAME_ERROR", message: (error as Error).message ?? "frame error" },
-        };
-      }
-      port.postMessage(response);
-    };
-    port.postMessage({ type: FRAME_READY_MESSAGE, storage: "memory" });
-  });
-}
-
-start();
+serveParent<ExportFrameRequest>({
+  handle,
+  codeOf: (error) => (error instanceof BundleError ? "INVALID_EXPORT_BUNDLE" : undefined),
+  ready: () => ({ storage: "memory" }),
+});

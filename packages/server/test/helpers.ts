@@ -285,3 +285,37 @@ export async function signUpByEmail(
     sessionKey: await t.open(o.json.credentialBundle as string),
   };
 }
+
+/** A browser's cookie jar, enough to walk a provider's login pages with fetch. */
+export class Browser {
+  #cookies = new Map<string, string>();
+  async get(url: string, init: RequestInit = {}): Promise<Response> {
+    const res = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+      },
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const i = (pair ?? "").indexOf("=");
+      if (i > 0) this.#cookies.set((pair ?? "").slice(0, i), (pair ?? "").slice(i + 1));
+    }
+    return res;
+  }
+  /** Follows redirects until one leaves `origin` (the provider), returning that location. */
+  async followUntilLeaving(start: string, origin: string, init?: RequestInit): Promise<string> {
+    let res = await this.get(start, init);
+    let url = start;
+    for (let hops = 0; hops < 10; hops++) {
+      const loc = res.headers.get("location");
+      if (!loc) return url;
+      url = new URL(loc, url).toString();
+      if (!url.startsWith(origin)) return url;
+      res = await this.get(url);
+    }
+    throw new Error("too many redirects");
+  }
+}

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertApp } from "../src/apps/appDirectory";
 import { DEV_OIDC_USERS, type DevOidcProvider, startDevOidcProvider } from "../src/dev/oidcProvider";
 import {
+  Browser,
   codeFrom,
   type Harness,
   post,
@@ -17,40 +18,6 @@ import {
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 const CLIENT = { clientId: "latchkey-test", clientSecret: "test-secret-0123456789" };
 const OTHER = { clientId: "someone-else", clientSecret: "other-secret-0123456789" };
-
-/** A browser's cookie jar, enough to walk the provider's login pages with fetch. */
-class Browser {
-  #cookies = new Map<string, string>();
-  async get(url: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(url, {
-      ...init,
-      redirect: "manual",
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-      },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const i = (pair ?? "").indexOf("=");
-      if (i > 0) this.#cookies.set((pair ?? "").slice(0, i), (pair ?? "").slice(i + 1));
-    }
-    return res;
-  }
-  /** Follows redirects until one leaves `origin` (the provider), returning that location. */
-  async followUntilLeaving(start: string, origin: string, init?: RequestInit): Promise<string> {
-    let res = await this.get(start, init);
-    let url = start;
-    for (let hops = 0; hops < 10; hops++) {
-      const loc = res.headers.get("location");
-      if (!loc) return url;
-      url = new URL(loc, url).toString();
-      if (!url.startsWith(origin)) return url;
-      res = await this.get(url);
-    }
-    throw new Error("too many redirects");
-  }
-}
 
 const b64url = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
 const sha256hex = (s: string) => createHash("sha256").update(s).digest("hex");

@@ -13,6 +13,7 @@ import { startGithubStandIn } from "../src/dev/standIns/github";
 import { startTwitchStandIn } from "../src/dev/standIns/twitch";
 import { appleClientSecret } from "../src/oauthProviders/appleClientSecret";
 import {
+  Browser,
   codeFrom,
   type Harness,
   LINK_APP,
@@ -37,39 +38,6 @@ const sha256hex = (s: string) => createHash("sha256").update(s).digest("hex");
 const unentity = (s: string) => s.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
 const claimsOf = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split(".")[1] as string, "base64url").toString()) as Record<string, unknown>;
-
-/** A browser's cookie jar, enough to walk an oidc-provider's login pages with fetch. */
-class Browser {
-  #cookies = new Map<string, string>();
-  async get(url: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(url, {
-      ...init,
-      redirect: "manual",
-      headers: {
-        ...(init.headers as Record<string, string>),
-        cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join("; "),
-      },
-    });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(";");
-      const i = (pair ?? "").indexOf("=");
-      if (i > 0) this.#cookies.set((pair ?? "").slice(0, i), (pair ?? "").slice(i + 1));
-    }
-    return res;
-  }
-  async followUntilLeaving(start: string, origin: string, init?: RequestInit): Promise<string> {
-    let res = await this.get(start, init);
-    let url = start;
-    for (let hops = 0; hops < 10; hops++) {
-      const loc = res.headers.get("location");
-      if (!loc) return url;
-      url = new URL(loc, url).toString();
-      if (!url.startsWith(origin)) return url;
-      res = await this.get(url);
-    }
-    throw new Error("too many redirects");
-  }
-}
 
 const users = (tag: string): StandInUser[] => [
   { sub: `${tag}-1`, name: "Ada Lovelace", email: `ada.${tag}@example.com`, emailVerified: true },

@@ -6,8 +6,8 @@ import {
   html,
   json,
   listen,
-  pkceHolds,
   readForm,
+  redeemCode,
   type StandIn,
   type StandInUser,
   token,
@@ -199,16 +199,8 @@ export async function startAppleStandIn(opts: {
           return json(res, 400, { error: "invalid_client" });
         if (form.get("grant_type") !== "authorization_code")
           return json(res, 400, { error: "unsupported_grant_type" });
-        const code = codes.get(form.get("code") ?? "");
-        codes.delete(form.get("code") ?? "");
-        if (
-          !code ||
-          code.expires <= now() ||
-          code.clientId !== client.clientId ||
-          code.redirectUri !== form.get("redirect_uri") ||
-          !pkceHolds(code.challenge, form.get("code_verifier"))
-        )
-          return json(res, 400, { error: "invalid_grant" });
+        const code = redeemCode(codes, form, client.clientId, now());
+        if (!code) return json(res, 400, { error: "invalid_grant" });
         const iat = Math.floor(now() / 1000);
         const u = code.user;
         const idToken = await new SignJWT({

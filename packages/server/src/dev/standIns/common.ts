@@ -90,6 +90,38 @@ export function pkceHolds(challenge: string | undefined, verifier: string | null
   return createHash("sha256").update(verifier).digest("base64url") === challenge;
 }
 
+/** What every stand-in keeps about an authorization code it issued. */
+export interface IssuedCode {
+  clientId: string;
+  redirectUri: string;
+  challenge?: string;
+  expires: number;
+}
+
+/**
+ * Takes the form's one-time `code` (RFC 6749 §4.1.3): it is spent whatever happens next, and answers
+ * only when it is unexpired, was issued to `clientId` for the form's `redirect_uri`, and the form's
+ * `code_verifier` meets its PKCE challenge.
+ */
+export function redeemCode<C extends IssuedCode>(
+  codes: Map<string, C>,
+  form: URLSearchParams,
+  clientId: string,
+  now: number,
+): C | undefined {
+  const code = codes.get(form.get("code") ?? "");
+  codes.delete(form.get("code") ?? "");
+  if (
+    !code ||
+    code.expires <= now ||
+    code.clientId !== clientId ||
+    code.redirectUri !== form.get("redirect_uri") ||
+    !pkceHolds(code.challenge, form.get("code_verifier"))
+  )
+    return undefined;
+  return code;
+}
+
 /**
  * The account chooser: one button per test user (`button.user[data-sub=…]`, as the dev OIDC provider
  * has), a note when the request asks for something (re-authentication), and Cancel.

@@ -4,8 +4,8 @@ import {
   html,
   json,
   listen,
-  pkceHolds,
   readForm,
+  redeemCode,
   redirectBack,
   type StandIn,
   type StandInClient,
@@ -138,16 +138,8 @@ export async function startOauth2StandIn(
         const client = opts.clients.find((c) => c.clientId === form.get("client_id"));
         if (!client || client.clientSecret !== form.get("client_secret"))
           return json(res, 401, { error: "invalid_client" });
-        const code = codes.get(form.get("code") ?? "");
-        codes.delete(form.get("code") ?? "");
-        if (
-          !code ||
-          code.expires <= now() ||
-          code.clientId !== client.clientId ||
-          code.redirectUri !== form.get("redirect_uri") ||
-          !pkceHolds(code.challenge, form.get("code_verifier"))
-        )
-          return json(res, 400, { error: "invalid_grant" });
+        const code = redeemCode(codes, form, client.clientId, now());
+        if (!code) return json(res, 400, { error: "invalid_grant" });
         const access = token(32);
         tokens.set(access, {
           clientId: client.clientId,

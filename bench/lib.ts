@@ -7,15 +7,16 @@
  * and `connections` workers pulling the next pre-built request from a shared queue, so the client does
  * as little work per request as possible (no JSON, no crypto, no undici).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
 import {
   generateP256PrivateKey,
   openCredentialBundle,
@@ -37,6 +38,91 @@ export const BENCH_RATE_LIMITS = {
   lookupsPerIp: 1_000_000,
 };
 
+// ---------------------------------------------------------------- databases
+
+/** The database the service runs on: a SQLite file in the temp directory, or a throw-away PostgreSQL one. */
+export type BenchDatabase = "sqlite" | "postgres";
+export const BENCH_DATABASES: readonly BenchDatabase[] = ["sqlite", "postgres"];
+
+/**
+ * The PostgreSQL server the bench makes its throw-away databases on (as a superuser, trust auth on this
+ * machine). LATCHKEY_BENCH_PG_URL points it elsewhere; the URL's own database name is ignored.
+ */
+export const PG_SERVER_URL = process.env.LATCHKEY_BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432";
+const BENCH_DB_NAME = /^latchkey_bench_[0-9a-f]+$/;
+
+/** `PG_SERVER_URL` with its database set to `name`. */
+function pgUrl(name: string): string {
+  const u = new URL(PG_SERVER_URL);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** Databases created and not yet dropped: the exit hook drops what a crash or Ctrl-C left. */
+const liveDatabases = new Set<string>();
+
+async function withPgAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: pgUrl("postgres") });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates an empty database `latchkey_bench_<random>` on `PG_SERVER_URL`; answers its name and URL. */
+export async function createBenchDatabase(): Promise<{ name: string; url: string }> {
+  const name = `latchkey_bench_${randomBytes(6).toString("hex")}`;
+  try {
+    await withPgAdmin((c) => c.query(`CREATE DATABASE ${name}`));
+  } catch (e) {
+    throw new Error(
+      `Could not create a PostgreSQL database on ${PG_SERVER_URL} (set LATCHKEY_BENCH_PG_URL to use another server): ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  liveDatabases.add(name);
+  return { name, url: pgUrl(name) };
+}
+
+/** Drops a database made by `createBenchDatabase`, ending whatever connections it still has. */
+export async function dropBenchDatabase(name: string): Promise<void> {
+  if (!BENCH_DB_NAME.test(name)) throw new Error(`Not a bench database: ${name}`);
+  await withPgAdmin(async (c) => {
+    const { rows } = await c.query<{ v: string }>("SELECT current_setting('server_version_num') AS v");
+    if (Number(rows[0]?.v) >= 130000) {
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    } else {
+      await c.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+        [name],
+      );
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+    }
+  });
+  liveDatabases.delete(name);
+}
+
+/** The exit hook's last resort (no async work is possible there): drop the databases in a child process. */
+function dropDatabasesSync(names: string[]): void {
+  const script = `const pg = require("pg");
+(async () => {
+  const c = new pg.Client({ connectionString: process.argv[1] });
+  await c.connect();
+  for (const n of process.argv.slice(2)) await c.query("DROP DATABASE IF EXISTS " + n + " WITH (FORCE)");
+  await c.end();
+})().catch((e) => { process.stderr.write("dropping bench databases failed: " + e.message + "\\n"); process.exit(1); });`;
+  spawnSync(
+    process.execPath,
+    ["-e", script, pgUrl("postgres"), ...names.filter((n) => BENCH_DB_NAME.test(n))],
+    {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+      timeout: 15_000,
+    },
+  );
+}
+
 // ---------------------------------------------------------------- service process
 
 export interface ServiceHandle {
@@ -47,23 +133,34 @@ export interface ServiceHandle {
   dir: string;
   /** Processes serving (1: `--dev` with its mailbox; more: a config app and a real SMTP catcher). */
   workers: number;
+  database: BenchDatabase;
+  /** What the service got as `--db`: the SQLite file, or the throw-away PostgreSQL database's URL. */
+  dbUrl: string;
   /** Subjects of mail caught by the bench's SMTP server (multi-worker runs). */
   caught?: { to: string; subject: string }[];
   pid: number;
-  /** Stops the service (SIGTERM, then SIGKILL after a grace period) and removes its directory. */
+  /**
+   * Stops the service (SIGTERM, then SIGKILL after a grace period), removes its directory and drops its
+   * PostgreSQL database.
+   */
   stop(): Promise<void>;
 }
 
 export interface StartOptions {
   /** Run the service under `node --cpu-prof`, writing the profile into this directory on exit. */
   cpuProfDir?: string;
-  /** Keep the temp directory after stopping (for inspecting the database). */
+  /** Keep the temp directory (and the PostgreSQL database) after stopping, for inspecting the database. */
   keepDir?: boolean;
   /** Extra keys merged into the JSON config file. */
   config?: Record<string, unknown>;
   startTimeoutMs?: number;
-  /** `latchkey serve --workers N` (node cluster over the same SQLite file). */
+  /** `latchkey serve --workers N` (node cluster over the same SQLite file or PostgreSQL database). */
   workers?: number;
+  /**
+   * The database (default sqlite): a SQLite file in the temp directory, or a fresh PostgreSQL database on
+   * `PG_SERVER_URL`, created here and dropped by stop() (also when start-up fails).
+   */
+  database?: BenchDatabase;
 }
 
 const BENCH_API_KEY = "lk_bench_0123456789abcdefghijklmnop";
@@ -107,6 +204,7 @@ function installExitHook(): void {
   exitHookInstalled = true;
   process.on("exit", () => {
     for (const child of live) child.kill("SIGKILL");
+    if (liveDatabases.size > 0) dropDatabasesSync([...liveDatabases]);
   });
   for (const sig of ["SIGINT", "SIGTERM"] as const) {
     process.once(sig, () => {
@@ -154,13 +252,28 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
     mkdirSync(opts.cpuProfDir, { recursive: true });
     nodeArgs.push("--cpu-prof", `--cpu-prof-dir=${opts.cpuProfDir}`);
   }
+  // PostgreSQL: a fresh database per service, so runs never see each other's users (or data keys: the
+  // dev master key file lives in the temp directory). Made last, right before the spawn, and from here on
+  // stop() drops it.
+  const database = opts.database ?? "sqlite";
+  let pgDatabase: { name: string; url: string } | undefined;
+  if (database === "postgres") {
+    try {
+      pgDatabase = await createBenchDatabase();
+    } catch (e) {
+      await catcher?.close();
+      if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
+      throw e;
+    }
+  }
+  const dbUrl = pgDatabase?.url ?? join(dir, "bench.db");
   const args = [
     ...nodeArgs,
     SERVER_BIN,
     "serve",
     ...(workers > 1 ? ["--workers", String(workers)] : ["--dev"]),
     "--db",
-    join(dir, "bench.db"),
+    dbUrl,
     "--port",
     String(port),
     "--log-level",
@@ -206,6 +319,18 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
       }
     }
     await catcher?.close();
+    if (pgDatabase && opts.keepDir) {
+      process.stderr.write(`Kept the PostgreSQL database ${pgDatabase.url} (drop it when done)\n`);
+    } else if (pgDatabase) {
+      try {
+        await dropBenchDatabase(pgDatabase.name);
+      } catch (e) {
+        // Not thrown: it would hide the error that stopped the run, if any.
+        process.stderr.write(
+          `Could not drop the PostgreSQL database ${pgDatabase.name} (DROP DATABASE ${pgDatabase.name} WITH (FORCE)): ${e instanceof Error ? e.message : String(e)}\n`,
+        );
+      }
+    }
     if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
   };
 
@@ -230,6 +355,9 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
       }
       await sleep(100);
     }
+    // The service names its database kind on start-up: make sure it runs on the one asked for.
+    if (!new RegExp(`\\(${database}[,)]`).test(stdout))
+      throw new Error(`The service does not say it runs on ${database}:\n${stdout}`);
     let apiKey = workers > 1 ? BENCH_API_KEY : /Dev app API key:\s*(\S+)/.exec(stdout)?.[1];
     if (!apiKey) {
       try {
@@ -247,6 +375,8 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
       pid: child.pid ?? -1,
       stop,
       workers,
+      database,
+      dbUrl,
       ...(catcher ? { caught: catcher.caught } : {}),
     };
   } catch (e) {
@@ -369,6 +499,14 @@ export interface LoadOptions {
   /** Optional check of a 2xx answer; returning a string marks the request as an error with that reason. */
   validate?: (status: number, body: string) => string | undefined;
   timeoutMs?: number;
+  /** The service's pid: the result then carries its CPU time per measured request (serviceCpuMs). */
+  servicePid?: number;
+  /**
+   * Sustained mode: the measured run stops taking new requests after this long (those in flight finish),
+   * so `requests` must hold more than the service can answer in that time. The result then counts the
+   * requests answered and carries the answers per second of each whole second (`perSecond`).
+   */
+  durationMs?: number;
 }
 
 export interface LoadResult {
@@ -388,6 +526,12 @@ export interface LoadResult {
   warmupErrors: Record<string, number>;
   /** A few failed answers, for diagnosis. */
   errorSamples: string[];
+  /** The service's CPU time (user + system, all its processes) per measured request, in µs. */
+  serviceCpuUsPerRequest?: number;
+  /** The service's CPU use during the measured run, in cores (1.0 = one core busy all the time). */
+  serviceCores?: number;
+  /** Sustained mode: answers completed in each whole second of the run, and their spread. */
+  perSecond?: { min: number; median: number; max: number; seconds: number[] };
 }
 
 /** Nearest-rank percentile of an ascending array. */
@@ -460,15 +604,20 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   };
 
   let queue = requests;
+  let completions: bigint[] | undefined;
+  let stopAt: bigint | undefined;
   const worker = async () => {
     for (;;) {
+      if (stopAt !== undefined && process.hrtime.bigint() >= stopAt) return;
       const i = next++;
       if (i >= queue.length) return;
       const req = queue[i] as PreparedRequest;
       const t0 = process.hrtime.bigint();
       try {
         const { status, body } = await sendOne(agent, url, req, headers, timeoutMs);
-        record[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+        const t1 = process.hrtime.bigint();
+        record[i] = Number(t1 - t0) / 1e6;
+        completions?.push(t1);
         if (status < 200 || status >= 300) fail(String(status), body);
         else {
           const problem = opts.validate?.(status, body);
@@ -492,19 +641,42 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     queue = requests;
     next = 0;
   }
+  const cpuBefore = opts.servicePid ? serviceCpuMs(opts.servicePid) : 0;
   const start = process.hrtime.bigint();
+  if (opts.durationMs !== undefined) {
+    // Requests are handed out only until the deadline; those in flight then finish.
+    stopAt = start + BigInt(Math.round(opts.durationMs * 1e6));
+    completions = [];
+  }
   await workers();
   const durationMs = Number(process.hrtime.bigint() - start) / 1e6;
+  const cpuUsed = opts.servicePid ? serviceCpuMs(opts.servicePid) - cpuBefore : 0;
   agent.destroy();
 
-  const sorted = latencies.slice().sort();
+  const answered = completions ? completions.length : requests.length;
+  const sorted = latencies.slice(0, answered).sort();
   let sum = 0;
   for (const l of sorted) sum += l;
+  let perSecond: LoadResult["perSecond"];
+  if (completions) {
+    const seconds = new Array<number>(Math.floor(durationMs / 1000)).fill(0);
+    for (const t of completions) {
+      const s = Math.floor(Number(t - start) / 1e9);
+      if (s < seconds.length) seconds[s] = (seconds[s] ?? 0) + 1;
+    }
+    const ordered = [...seconds].sort((x, y) => x - y);
+    perSecond = {
+      min: ordered[0] ?? 0,
+      median: ordered[Math.floor(ordered.length / 2)] ?? 0,
+      max: ordered[ordered.length - 1] ?? 0,
+      seconds,
+    };
+  }
   return {
     connections,
-    requests: requests.length,
+    requests: answered,
     durationMs: round(durationMs, 1),
-    rps: round(requests.length / (durationMs / 1000), 1),
+    rps: round(answered / (durationMs / 1000), 1),
     p50Ms: round(percentile(sorted, 50), 2),
     p90Ms: round(percentile(sorted, 90), 2),
     p99Ms: round(percentile(sorted, 99), 2),
@@ -514,6 +686,13 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     errorKinds,
     warmupErrors,
     errorSamples,
+    ...(perSecond ? { perSecond } : {}),
+    ...(opts.servicePid
+      ? {
+          serviceCpuUsPerRequest: round((cpuUsed * 1000) / answered, 0),
+          serviceCores: round(cpuUsed / durationMs, 2),
+        }
+      : {}),
   };
 }
 
@@ -584,8 +763,39 @@ export function printErrors(r: LoadResult): void {
 
 /** A run as stored in bench/results (without the diagnostic samples). */
 export function runRecord<R extends LoadResult>(r: R) {
-  const { errorSamples: _samples, durationMs: _duration, ...kept } = r;
-  return kept;
+  const { errorSamples: _samples, durationMs, ...kept } = r;
+  // A sustained run's length is part of its figure.
+  return r.perSecond ? { ...kept, durationMs } : kept;
+}
+
+/**
+ * CPU time (user + system, ms) used so far by the service: the process `pid` and its direct children
+ * (cluster workers). Read from /proc, so it is 0 where there is none. Taken around a run, it gives the
+ * service's CPU per request, which VM noise and the load generator's share of the CPUs disturb far less
+ * than throughput.
+ */
+export function serviceCpuMs(pid: number): number {
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  const read = (p: number) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / ticksPerMs };
+    } catch {
+      return undefined;
+    }
+  };
+  let total = read(pid)?.cpu ?? 0;
+  try {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      const child = read(Number(entry));
+      if (child && child.ppid === pid) total += child.cpu;
+    }
+  } catch {
+    // no /proc
+  }
+  return total;
 }
 
 /** Writes the results file, says where, and where the CPU profile went when one was taken. */
@@ -628,6 +838,27 @@ export function workersArg(argv = process.argv.slice(2)): number[] {
   if (list.some((n) => !Number.isInteger(n) || n < 1))
     throw new Error("--workers takes whole numbers ≥ 1, e.g. 1,2");
   return list;
+}
+
+/**
+ * `--db=<sqlite|postgres>`: the databases to run the service on (default sqlite); `--db=sqlite,postgres`
+ * measures both, one after the other.
+ */
+export function dbArg(argv = process.argv.slice(2)): BenchDatabase[] {
+  if (argv.includes("--db")) throw new Error("Write --db=sqlite, --db=postgres or --db=sqlite,postgres");
+  const a = argv.find((x) => x.startsWith("--db="));
+  const list = [
+    ...new Set(
+      (a ? a.slice("--db=".length) : "sqlite")
+        .split(",")
+        .map((d) => d.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const bad = list.filter((d) => !(BENCH_DATABASES as readonly string[]).includes(d));
+  if (list.length === 0 || bad.length > 0)
+    throw new Error(`--db takes sqlite, postgres or both (sqlite,postgres); got ${a ?? ""}`);
+  return list as BenchDatabase[];
 }
 
 /** `--scale=<f>` multiplies every request count (e.g. 0.1 for a quick smoke run). */

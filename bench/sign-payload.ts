@@ -5,9 +5,10 @@
  * with node:crypto on a cached KeyObject, AES-256-GCM open of the sealed secp256k1 key, secp256k1 sign
  * with recovery (RFC 6979, low-s), measured with noble and with libsecp256k1; the service's ceiling is the
  * one it signs with (/healthz). HTTP runs: fresh, unique, pre-stamped bodies at 1, 16 and 64
- * connections, each after a 500-request warm-up.
+ * connections, each after a 500-request warm-up, for each database (--db) and service process count
+ * (--workers); then, per database, the scaling ratio of 2 processes over 1 at 16 and 64 connections.
  *
- *   npm run bench:sign-payload [-- --scale=0.1] [-- --cpu-prof[=dir]]
+ *   npm run bench:sign-payload [-- --scale=0.1] [-- --db=sqlite,postgres] [-- --cpu-prof[=dir]]
  */
 import {
   createCipheriv,
@@ -30,8 +31,10 @@ import {
   secp256k1Impl,
 } from "../packages/server/src/crypto/secp256k1";
 import {
+  type BenchDatabase,
   cpuProfArg,
   createSession,
+  dbArg,
   finishBench,
   type LoadResult,
   machineInfo,
@@ -55,11 +58,14 @@ const SESSIONS = 4;
 const WARMUP = 500;
 const CEILING_SECONDS = 3; // three 1-second samples
 const scale = scaleArg();
+// `--connections=16` measures only those runs (for a quick look while profiling).
+const connectionsArg = process.argv.find((a) => a.startsWith("--connections="));
+const onlyConnections = connectionsArg?.slice("--connections=".length).split(",").map(Number);
 const RUNS = [
   { connections: 1, requests: Math.round(3_000 * scale) },
   { connections: 16, requests: Math.round(10_000 * scale) },
   { connections: 64, requests: Math.round(10_000 * scale) },
-];
+].filter((r) => !onlyConnections || onlyConnections.includes(r.connections));
 const TARGET_PCT_OF_CEILING = 50;
 const TARGET_P99_MS_AT_16 = 20;
 
@@ -321,65 +327,78 @@ async function main() {
   );
 
   const cpuProfDir = cpuProfArg();
-  const byWorkers: { workers: number; runs: (LoadResult & { pctOfCeiling: number })[] }[] = [];
-  for (const workers of workersArg()) {
-    process.stdout.write(`\n== ${workers} service process(es) ==\n`);
-    const runs = await withService({ cpuProfDir, workers }, async (svc) => {
-      const runId = Date.now().toString(36);
-      const sessions: Session[] = [];
-      for (let i = 0; i < SESSIONS; i++)
-        sessions.push(await createSession(svc, `sign-${runId}-${i}@bench.test`));
-      await checkSignature(svc, sessions[0] as Session);
+  const databases = dbArg();
+  const workersList = workersArg();
+  type Run = LoadResult & { pctOfCeiling: number };
+  const services: { database: BenchDatabase; workers: number; runs: Run[] }[] = [];
+  for (const database of databases) {
+    for (const workers of workersList) {
+      process.stdout.write(`\n== ${database}: ${workers} service process(es) ==\n`);
+      const runs = await withService({ cpuProfDir, workers, database }, (svc) => measureService(svc));
+      services.push({ database, workers, runs });
       process.stdout.write(
-        `Service pid ${svc.pid} on ${svc.baseUrl}; ${SESSIONS} sessions ready, signature check passed.\n`,
+        `\nCeiling: ${ceilingOpsPerSec} ops/s (verify + AES-GCM open + secp256k1 sign with ${backend}, one core)\n\n`,
       );
-
-      const headers = { authorization: `Bearer ${svc.apiKey}` };
-      const results: (LoadResult & { pctOfCeiling: number })[] = [];
-      for (const run of RUNS) {
-        // Stamped just before the run: bodies are unique and inside the 5-minute timestamp window.
-        const t0 = Date.now();
-        const warm = buildRequests(sessions, WARMUP);
-        const reqs = buildRequests(sessions, run.requests);
-        process.stdout.write(
-          `\n${run.connections} connection(s): stamped ${WARMUP}+${run.requests} bodies in ${Date.now() - t0} ms; warm-up, then measuring… `,
-        );
-        const r = await runLoad({
-          baseUrl: svc.baseUrl,
-          warmup: warm,
-          requests: reqs,
-          connections: run.connections,
-          headers,
-          validate,
-        });
-        process.stdout.write(`${r.rps} req/s, p99 ${r.p99Ms} ms\n`);
-        printErrors(r);
-        results.push({ ...r, pctOfCeiling: round((100 * r.rps) / ceilingOpsPerSec, 1) });
-      }
-      return results;
-    });
-    byWorkers.push({ workers, runs });
-    process.stdout.write(
-      `\nCeiling: ${ceilingOpsPerSec} ops/s (verify + AES-GCM open + secp256k1 sign with ${backend}, one core)\n\n`,
-    );
-    process.stdout.write(
-      `${table(
-        runs.map((r) => ({ ...r, pctOfCeiling: `${r.pctOfCeiling}%` })),
-        ["connections", "requests", "rps", "p50Ms", "p90Ms", "p99Ms", "maxMs", "errors", "pctOfCeiling"],
-      )}\n\n`,
-    );
+      process.stdout.write(`${database}, ${workers} service process(es):\n`);
+      process.stdout.write(
+        `${table(
+          runs.map((r) => ({ ...r, pctOfCeiling: `${r.pctOfCeiling}%` })),
+          [
+            "connections",
+            "requests",
+            "rps",
+            "p50Ms",
+            "p90Ms",
+            "p99Ms",
+            "maxMs",
+            "errors",
+            "pctOfCeiling",
+            "serviceCpuUsPerRequest",
+          ],
+        )}\n\n`,
+      );
+    }
   }
-  const one = byWorkers.find((w) => w.workers === 1)?.runs ?? byWorkers[0]?.runs ?? [];
-  const at16 = one.find((r) => r.connections === 16);
-  const best = Math.max(...one.map((r) => r.pctOfCeiling));
+
   const verdict = (ok: boolean) => (ok ? "MET" : "MISSED");
-  process.stdout.write(
-    `Target ≥ ${TARGET_PCT_OF_CEILING}% of ceiling (one process): ${verdict(best >= TARGET_PCT_OF_CEILING)} (best ${best}%)\n`,
-  );
-  if (at16) {
+  for (const database of databases) {
+    const mine = services.filter((s) => s.database === database);
+    const one = (mine.find((s) => s.workers === 1) ?? mine[0])?.runs ?? [];
+    const at16 = one.find((r) => r.connections === 16);
+    const best = Math.max(...one.map((r) => r.pctOfCeiling));
     process.stdout.write(
-      `Target p99 ≤ ${TARGET_P99_MS_AT_16} ms at 16 connections (one process): ${verdict(at16.p99Ms <= TARGET_P99_MS_AT_16)} (${at16.p99Ms} ms)\n`,
+      `${database}: target ≥ ${TARGET_PCT_OF_CEILING}% of ceiling (one process): ${verdict(best >= TARGET_PCT_OF_CEILING)} (best ${best}%)\n`,
     );
+    if (at16) {
+      process.stdout.write(
+        `${database}: target p99 ≤ ${TARGET_P99_MS_AT_16} ms at 16 connections (one process): ${verdict(at16.p99Ms <= TARGET_P99_MS_AT_16)} (${at16.p99Ms} ms)\n`,
+      );
+    }
+  }
+
+  // Scaling: the best rps with 2 service processes over the best with 1, per database and connection
+  // count (best: `--workers=1,2,1,2` measures each twice).
+  const bestRps = (database: BenchDatabase, workers: number, connections: number) => {
+    const rps = services
+      .filter((s) => s.database === database && s.workers === workers)
+      .flatMap((s) => s.runs.filter((r) => r.connections === connections).map((r) => r.rps));
+    return rps.length ? Math.max(...rps) : undefined;
+  };
+  const scaling: Partial<Record<BenchDatabase, { at16?: number; at64?: number }>> = {};
+  for (const database of databases) {
+    const ratios: { at16?: number; at64?: number } = {};
+    const parts: string[] = [];
+    for (const connections of [16, 64] as const) {
+      const one = bestRps(database, 1, connections);
+      const two = bestRps(database, 2, connections);
+      if (!one || !two) continue;
+      const ratio = round(two / one, 2);
+      ratios[connections === 16 ? "at16" : "at64"] = ratio;
+      parts.push(`×${ratio} at ${connections} connections (${two} vs ${one} req/s)`);
+    }
+    if (parts.length === 0) continue;
+    scaling[database] = ratios;
+    process.stdout.write(`${database}: scaling 2 processes / 1: ${parts.join(", ")}\n`);
   }
 
   finishBench(
@@ -393,13 +412,54 @@ async function main() {
       ceilingBreakdown: breakdown,
       ceilings,
       targets: { pctOfCeiling: TARGET_PCT_OF_CEILING, p99MsAt16Connections: TARGET_P99_MS_AT_16 },
-      services: byWorkers.map(({ workers, runs }) => ({
+      services: services.map(({ database, workers, runs }) => ({
+        database,
         workers,
         runs: runs.map(runRecord),
       })),
+      scaling,
     },
     cpuProfDir,
   );
+
+  /** Sessions, one signature checked end to end, then the runs at each connection count. */
+  async function measureService(svc: ServiceHandle): Promise<Run[]> {
+    const runId = Date.now().toString(36);
+    const sessions: Session[] = [];
+    for (let i = 0; i < SESSIONS; i++)
+      sessions.push(await createSession(svc, `sign-${runId}-${i}@bench.test`));
+    await checkSignature(svc, sessions[0] as Session);
+    process.stdout.write(
+      `Service pid ${svc.pid} on ${svc.baseUrl} (${svc.database}); ${SESSIONS} sessions ready, signature check passed.\n`,
+    );
+
+    const headers = { authorization: `Bearer ${svc.apiKey}` };
+    const results: Run[] = [];
+    for (const run of RUNS) {
+      // Stamped just before the run: bodies are unique and inside the 5-minute timestamp window.
+      const t0 = Date.now();
+      const warm = buildRequests(sessions, WARMUP);
+      const reqs = buildRequests(sessions, run.requests);
+      process.stdout.write(
+        `\n${run.connections} connection(s): stamped ${WARMUP}+${run.requests} bodies in ${Date.now() - t0} ms; warm-up, then measuring… `,
+      );
+      const r = await runLoad({
+        baseUrl: svc.baseUrl,
+        warmup: warm,
+        requests: reqs,
+        connections: run.connections,
+        headers,
+        validate,
+        servicePid: svc.pid,
+      });
+      process.stdout.write(
+        `${r.rps} req/s, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/request (${r.serviceCores} cores)\n`,
+      );
+      printErrors(r);
+      results.push({ ...r, pctOfCeiling: round((100 * r.rps) / ceilingOpsPerSec, 1) });
+    }
+    return results;
+  }
 }
 
 runBench(main);

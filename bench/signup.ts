@@ -1,13 +1,21 @@
 /**
- * New users per second: POST /signer/v1/signup with unique emails on SQLite. Each signup creates the
- * user, a fresh BIP-39 wallet (PBKDF2 seed, BIP-32 secp256k1 + SLIP-10 ed25519 accounts, sealed), an
- * OTP row and a dev-mailbox mail, all in one transaction.
+ * New users per second: POST /signer/v1/signup with unique emails on SQLite and/or PostgreSQL (--db).
+ * Each signup creates the user, a fresh BIP-39 wallet (PBKDF2 seed, BIP-32 secp256k1 + SLIP-10 ed25519
+ * accounts, sealed), an OTP row and a mail (dev mailbox, or the bench's SMTP catcher with several
+ * processes), all in one transaction.
  *
- *   npm run bench:signup [-- --scale=0.1] [-- --cpu-prof[=dir]]
+ * Sustained: at 16 and 64 connections the load runs for 60 s (× --scale) and counts what was answered,
+ * second by second, so no buffer or cache flatters the figure; the target (≥ 1,000 new users with wallets
+ * per second on this 2-core machine, both processes, SQLite) is checked against the run's whole-run rate
+ * and its median second. One connection measures the latency of a lone sign-up.
+ *
+ *   npm run bench:signup [-- --scale=0.1] [-- --db=sqlite,postgres] [-- --cpu-prof[=dir]]
  */
 import { generateP256PrivateKey, p256PublicKeyFromPrivate, toHex } from "../packages/protocol/src/index";
 import {
+  type BenchDatabase,
   cpuProfArg,
+  dbArg,
   finishBench,
   type LoadResult,
   machineInfo,
@@ -24,12 +32,18 @@ import {
 
 const PATH = "/signer/v1/signup";
 const WARMUP = 100;
-const TARGET_RPS = 300;
+const TARGET_RPS = 1_000;
+const SUSTAINED_SECONDS = 60;
+// More bodies than any run can use: a sustained run ends on time, not on running out.
+const MAX_RPS = 3_000;
 const scale = scaleArg();
-const RUNS = [
+const RUNS: { connections: number; requests: number; durationMs?: number }[] = [
   { connections: 1, requests: Math.round(500 * scale) },
-  { connections: 16, requests: Math.round(3_000 * scale) },
-  { connections: 64, requests: Math.round(3_000 * scale) },
+  ...[16, 64].map((connections) => ({
+    connections,
+    requests: Math.round(MAX_RPS * SUSTAINED_SECONDS * scale),
+    durationMs: SUSTAINED_SECONDS * 1000 * scale,
+  })),
 ];
 
 // OTP mode never uses the target key at signup (it is checked for shape only), so one key serves all.
@@ -48,56 +62,97 @@ const validate = (_status: number, body: string) =>
 
 async function main() {
   const machine = machineInfo();
+  const databases = dbArg();
+  const workersList = workersArg();
   process.stdout.write(
-    `signup benchmark (SQLite) — ${machine.cpus} CPU(s) ${machine.cpuModel}, node ${machine.node}\n`,
+    `signup benchmark (${databases.join(", ")}) — ${machine.cpus} CPU(s) ${machine.cpuModel}, node ${machine.node}\n`,
   );
   process.stdout.write("Note: the load generator shares this machine's CPUs with the service.\n");
 
   const cpuProfDir = cpuProfArg();
-  const byWorkers: { workers: number; runs: LoadResult[] }[] = [];
-  for (const workers of workersArg()) {
-    process.stdout.write(`\n== ${workers} service process(es) ==\n`);
-    const runs = await withService({ cpuProfDir, workers }, async (svc) => {
-      process.stdout.write(`Service pid ${svc.pid} on ${svc.baseUrl}\n`);
-      const runId = Date.now().toString(36);
-      const headers = { authorization: `Bearer ${svc.apiKey}` };
-      const results: LoadResult[] = [];
-      for (const run of RUNS) {
-        process.stdout.write(
-          `\n${run.connections} connection(s): measuring (after ${WARMUP} warm-up signups)… `,
-        );
-        const r = await runLoad({
-          baseUrl: svc.baseUrl,
-          warmup: buildRequests(`warm-${runId}-c${run.connections}`, WARMUP),
-          requests: buildRequests(`signup-${runId}-c${run.connections}`, run.requests),
-          connections: run.connections,
-          headers,
-          validate,
-        });
-        process.stdout.write(`${r.rps} signups/s, p99 ${r.p99Ms} ms\n`);
-        printErrors(r);
-        results.push(r);
-      }
-      return results;
-    });
-    byWorkers.push({ workers, runs });
+  const services: { database: BenchDatabase; workers: number; runs: LoadResult[] }[] = [];
+  for (const database of databases)
+    for (const workers of workersList) {
+      process.stdout.write(`\n== ${database}: ${workers} service process(es) ==\n`);
+      const runs = await withService({ cpuProfDir, workers, database }, async (svc) => {
+        process.stdout.write(`Service pid ${svc.pid} on ${svc.baseUrl} (${svc.database})\n`);
+        const runId = Date.now().toString(36);
+        const headers = { authorization: `Bearer ${svc.apiKey}` };
+        const results: LoadResult[] = [];
+        for (const run of RUNS) {
+          process.stdout.write(
+            `\n${run.connections} connection(s): ${run.durationMs ? `${run.durationMs / 1000} s sustained` : `${run.requests} signups`} (after ${WARMUP} warm-up signups)… `,
+          );
+          const r = await runLoad({
+            baseUrl: svc.baseUrl,
+            warmup: buildRequests(`warm-${runId}-c${run.connections}`, WARMUP),
+            requests: buildRequests(`signup-${runId}-c${run.connections}`, run.requests),
+            connections: run.connections,
+            headers,
+            validate,
+            servicePid: svc.pid,
+            ...(run.durationMs ? { durationMs: run.durationMs } : {}),
+          });
+          if (run.durationMs && r.requests >= run.requests)
+            throw new Error("The sustained run ran out of prepared sign-ups: raise MAX_RPS");
+          const seconds = r.perSecond
+            ? `; per second min ${r.perSecond.min}, median ${r.perSecond.median}, max ${r.perSecond.max}`
+            : "";
+          process.stdout.write(
+            `${r.requests} in ${Math.round(r.durationMs / 100) / 10} s: ${r.rps} signups/s${seconds}, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/signup (${r.serviceCores} cores)\n`,
+          );
+          printErrors(r);
+          results.push(r);
+        }
+        return results;
+      });
+      services.push({ database, workers, runs });
+      process.stdout.write(
+        `\n${database}, ${workers} service process(es):\n${table(
+          runs.map((r) => ({
+            ...r,
+            medianSecond: r.perSecond?.median ?? "",
+            minSecond: r.perSecond?.min ?? "",
+          })),
+          [
+            "connections",
+            "requests",
+            "rps",
+            "medianSecond",
+            "minSecond",
+            "p50Ms",
+            "p99Ms",
+            "errors",
+            "serviceCpuUsPerRequest",
+          ],
+        )}\n\n`,
+      );
+    }
+  for (const database of databases) {
+    const sustained = services
+      .filter((s) => s.database === database)
+      .flatMap((s) => s.runs.filter((r) => r.perSecond).map((r) => ({ workers: s.workers, r })));
+    const best = sustained.reduce<(typeof sustained)[number] | undefined>(
+      (a, b) => (!a || b.r.rps > a.r.rps ? b : a),
+      undefined,
+    );
+    if (!best) continue;
     process.stdout.write(
-      `\n${table(runs, ["connections", "requests", "rps", "p50Ms", "p90Ms", "p99Ms", "maxMs", "errors"])}\n\n`,
+      `${database}: target ≥ ${TARGET_RPS} new users/s sustained: ${best.r.rps >= TARGET_RPS ? "MET" : "MISSED"} (best ${best.r.rps}/s over ${Math.round(best.r.durationMs / 1000)} s, median second ${best.r.perSecond?.median}, ${best.workers} process(es), ${best.r.connections} connections)\n`,
     );
   }
-  const best = Math.max(...byWorkers.flatMap((w) => w.runs.map((r) => r.rps)));
-  process.stdout.write(
-    `Target ≥ ${TARGET_RPS} signups/s: ${best >= TARGET_RPS ? "MET" : "MISSED"} (best ${best}/s)\n`,
-  );
 
   finishBench(
     "signup.json",
     {
       date: new Date().toISOString(),
       machine,
-      database: "sqlite",
+      // The database(s) measured, as given to --db ("sqlite", "postgres" or "sqlite,postgres").
+      database: databases.join(","),
       targetRps: TARGET_RPS,
-      services: byWorkers.map(({ workers, runs }) => ({
+      sustainedSeconds: SUSTAINED_SECONDS * scale,
+      services: services.map(({ database, workers, runs }) => ({
+        database,
         workers,
         runs: runs.map(runRecord),
       })),

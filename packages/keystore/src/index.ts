@@ -3,7 +3,7 @@ import {
   encodeStamp,
   generateTargetKeyPair,
   openCredentialBundle,
-  p256PublicKeyFromPrivate,
+  p256PublicKeysOnce,
   STAMP_HEADER_NAME,
   STAMP_SCHEME,
   type StampHeader,
@@ -91,7 +91,9 @@ function base64url(bytes: Uint8Array): string {
 
 /** A raw P-256 private key as a non-extractable WebCrypto signing key. */
 async function importSessionKey(privateKey: Uint8Array): Promise<{ key: CryptoKey; publicKeyHex: string }> {
-  const pub = p256PublicKeyFromPrivate(privateKey, false);
+  // One multiplication without noble's base-point table: a fresh frame would spend 100–400 ms building
+  // the table for this one key, between the code's answer and `connected` (bench/otp-connected.ts).
+  const { uncompressed: pub, compressed } = p256PublicKeysOnce(privateKey);
   const key = await crypto.subtle.importKey(
     "jwk",
     {
@@ -106,7 +108,7 @@ async function importSessionKey(privateKey: Uint8Array): Promise<{ key: CryptoKe
     false,
     ["sign"],
   );
-  return { key, publicKeyHex: toHex(p256PublicKeyFromPrivate(privateKey, true)) };
+  return { key, publicKeyHex: toHex(compressed) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_SESSION_EXPIRATION_SECONDS } from "./constants";
 import { fromHex } from "./crypto/hex";
-import { uncompressP256PublicKey } from "./crypto/p256";
+import { isP256PublicKey } from "./crypto/p256";
 import { ErrorCode } from "./errors";
 
 /**
@@ -80,8 +80,7 @@ export const emailSchema = z
 
 function isOnP256(hexKey: string): boolean {
   try {
-    uncompressP256PublicKey(fromHex(hexKey));
-    return true;
+    return isP256PublicKey(fromHex(hexKey));
   } catch {
     return false;
   }

@@ -19,6 +19,7 @@ import type { ConfiguredChain, Random, ServiceContext } from "./context";
 import { Keyring, loadMasterKey } from "./crypto/keyring";
 import { WalletDeriver } from "./crypto/walletPool";
 import { migrate, openDatabase } from "./db";
+import { prepared, rowSlots } from "./db/prepared";
 import { DEV_SIGNING_POLICY } from "./dev/devSigningPolicy";
 import { features } from "./features";
 import { createHttpApp } from "./http/app";
@@ -95,6 +96,13 @@ export interface Service {
 }
 
 export const DEV_APP_ID = "dev";
+
+// Sign-ups and sign-ins write one each: compiled once (db/prepared.ts).
+const insertAuditRow = prepared((db, $) =>
+  db
+    .insertInto("audit_log")
+    .values(rowSlots($, ["id", "app_id", "user_id", "event", "ip", "details", "created_at"] as const)),
+);
 
 const cryptoRandom: Random = {
   uuid: () => randomUUID(),
@@ -182,18 +190,15 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         : {}),
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl.replace(/\/$/, "") } : {}),
       async audit(event, f, into = db) {
-        await into
-          .insertInto("audit_log")
-          .values({
-            id: ctx.random.uuid(),
-            app_id: f.appId ?? null,
-            user_id: f.userId ?? null,
-            event,
-            ip: f.ip ?? null,
-            details: f.details ? JSON.stringify(f.details) : null,
-            created_at: now(),
-          })
-          .execute();
+        await insertAuditRow(into, {
+          id: ctx.random.uuid(),
+          app_id: f.appId ?? null,
+          user_id: f.userId ?? null,
+          event,
+          ip: f.ip ?? null,
+          details: f.details ? JSON.stringify(f.details) : null,
+          created_at: now(),
+        });
       },
     };
     for (const app of opts.apps ?? []) await upsertApp({ db, now: now(), keyring }, app);

@@ -17,6 +17,7 @@ const BIN = resolve(__dirname, "../bin/latchkey.js");
 const API_KEY = "lk_instances_key_0123456789abcdef";
 const KEY = { authorization: `Bearer ${API_KEY}` };
 const MAILS_PER_EMAIL = 3;
+const LOOKUPS_PER_IP = 4;
 
 interface Instance {
   url: string;
@@ -72,7 +73,7 @@ describe("two service processes on one PostgreSQL database", () => {
     writeFileSync(
       config,
       JSON.stringify({
-        rateLimits: { mailsPerEmail: MAILS_PER_EMAIL },
+        rateLimits: { mailsPerEmail: MAILS_PER_EMAIL, lookupsPerIp: LOOKUPS_PER_IP },
         apps: [{ id: "both", name: "Both", apiKeys: [API_KEY], emailMode: "OTP" }],
       }),
     );
@@ -176,6 +177,16 @@ describe("two service processes on one PostgreSQL database", () => {
     await expect
       .poll(() => smtp.mails.filter((m) => m.to === email).length, { timeout: 10_000 })
       .toBe(MAILS_PER_EMAIL);
+  });
+
+  it("a per-network limit counts the requests of both instances", async () => {
+    // Both instances see the same client address (127.0.0.1): its lookups share one window.
+    const lookup = (at: Instance) => post(at.url, "/signer/v1/lookup", { email: "nobody@example.com" }, KEY);
+    for (const at of [a, b, a, b]) expect((await lookup(at)).status).toBe(200);
+    for (const at of [b, a]) {
+      const over = await lookup(at);
+      expect({ status: over.status, code: over.json.code }).toEqual({ status: 429, code: "RATE_LIMITED" });
+    }
   });
 
   it("sign-ups killed mid-flight with SIGKILL leave nothing half-written; the other instance keeps serving", async () => {

@@ -15,6 +15,7 @@ export {
   compressP256PublicKey,
   generateP256PrivateKey,
   p256PublicKeyFromPrivate,
+  p256PublicKeysOnce,
   uncompressP256PublicKey,
 } from "./p256";
 export {

@@ -5,6 +5,7 @@ import { fromHex, toHex } from "./hex";
 import {
   compressP256PublicKey,
   generateP256PrivateKey,
+  isP256PublicKey,
   p256PublicKeyFromPrivate,
   uncompressP256PublicKey,
 } from "./p256";
@@ -71,5 +72,56 @@ describe("P-256 keys", () => {
       expect(() => uncompressP256PublicKey(bad)).toThrow(TypeError);
       expect(() => compressP256PublicKey(bad)).toThrow(TypeError);
     }
+  });
+});
+
+describe("isP256PublicKey", () => {
+  const nobleSays = (pub: Uint8Array) => {
+    try {
+      p256.Point.fromBytes(pub);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it("agrees with noble's point parser on keys, tampered keys and noise", () => {
+    for (let i = 0; i < 200; i++) {
+      const priv = p256.utils.randomSecretKey();
+      const full = p256.getPublicKey(priv, false);
+      const compressed = p256.getPublicKey(priv, true);
+      expect(isP256PublicKey(full)).toBe(true);
+      expect(isP256PublicKey(compressed)).toBe(true);
+      const tampered = full.slice();
+      tampered[64] = (tampered[64] as number) ^ 1;
+      expect(isP256PublicKey(tampered)).toBe(false);
+      const noise = crypto.getRandomValues(new Uint8Array(65));
+      noise[0] = 4;
+      expect(isP256PublicKey(noise)).toBe(nobleSays(noise));
+    }
+  });
+
+  it("refuses coordinates at or above p, other prefixes and other lengths", () => {
+    const full = p256.getPublicKey(p256.utils.randomSecretKey(), false);
+    const p = fromHex(
+      0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn.toString(16).padStart(64, "0"),
+    );
+    const xIsP = full.slice();
+    xIsP.set(p, 1);
+    expect(isP256PublicKey(xIsP)).toBe(false);
+    // y + p satisfies the equation mod p but is not a field element: no alias of a valid key.
+    const yPlusP = full.slice();
+    const y =
+      BigInt(`0x${toHex(full.subarray(33))}`) +
+      0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+    if (y < 2n ** 256n) {
+      yPlusP.set(fromHex(y.toString(16).padStart(64, "0")), 33);
+      expect(isP256PublicKey(yPlusP)).toBe(false);
+    }
+    const wrongPrefix = full.slice();
+    wrongPrefix[0] = 6;
+    expect(isP256PublicKey(wrongPrefix)).toBe(false);
+    expect(isP256PublicKey(full.subarray(0, 64))).toBe(false);
+    expect(isP256PublicKey(new Uint8Array(33))).toBe(false);
   });
 });

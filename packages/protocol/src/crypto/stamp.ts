@@ -1,7 +1,7 @@
 import { p256 } from "@noble/curves/nist";
 import { sha256 } from "@noble/hashes/sha2";
 import { utf8ToBytes } from "@noble/hashes/utils";
-import { base64urlnopad } from "@scure/base";
+import { decodeBase64url, encodeBase64url } from "./base64url";
 import { StampFormatError } from "./errors";
 import { fromHex, isBytes, toHex } from "./hex";
 import { p256PublicKeyFromPrivate } from "./p256";
@@ -39,8 +39,10 @@ export function encodeStamp(stamp: ApiKeyStamp): string {
     scheme: stamp.scheme,
     signature: stamp.signature,
   });
-  return base64urlnopad.encode(utf8ToBytes(json));
+  return encodeBase64url(utf8ToBytes(json));
 }
+
+const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Strict decoder for the `X-Stamp` header (DESIGN §3.2). A stamp has exactly one encoding: base64url
@@ -58,13 +60,13 @@ export function decodeStamp(headerValue: string): ApiKeyStamp {
   const unpadded = headerValue.replace(/={1,2}$/, "");
   let bytes: Uint8Array;
   try {
-    bytes = base64urlnopad.decode(unpadded);
+    bytes = decodeBase64url(unpadded);
   } catch {
     throw new StampFormatError("stamp header is not base64url");
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    parsed = JSON.parse(utf8Strict.decode(bytes));
   } catch {
     throw new StampFormatError("stamp header is not JSON");
   }
@@ -184,5 +186,5 @@ export function compactToCanonicalDerP256(compact: Uint8Array): Uint8Array {
  * as base64url without padding. Client and server compute it with this one function.
  */
 export function passkeyStampChallenge(body: string): string {
-  return base64urlnopad.encode(utf8ToBytes(toHex(sha256(utf8ToBytes(body)))));
+  return encodeBase64url(utf8ToBytes(toHex(sha256(utf8ToBytes(body)))));
 }

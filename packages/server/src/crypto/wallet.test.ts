@@ -1,13 +1,19 @@
 import { createPublicKey, randomBytes, verify } from "node:crypto";
+import { ed25519 } from "@noble/curves/ed25519";
 import { secp256k1 } from "@noble/curves/secp256k1";
 import { base58 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
+import * as bip39 from "@scure/bip39";
+import { wordlist } from "@scure/bip39/wordlists/english";
 import { describe, expect, it } from "vitest";
 import {
   bip32DerivePrivateKey,
   deriveAccounts,
   deriveAccountsAsync,
+  ed25519PublicKey,
+  entropyToMnemonic,
   mnemonicToSeed,
+  newMnemonic,
   signEd25519,
   signSecp256k1,
   slip10Ed25519,
@@ -88,5 +94,40 @@ describe("wallet derivation", () => {
       Buffer.from(base58.decode(sol?.address as string)),
     ]);
     expect(verify(null, msg, createPublicKey({ key: spki, format: "der", type: "spki" }), edSig)).toBe(true);
+  });
+
+  it("writes BIP-39 words as @scure/bip39 does, for every entropy length", () => {
+    expect(entropyToMnemonic(new Uint8Array(16))).toBe(ABANDON);
+    // BIP-39's own vector (TREZOR list): 0x7f… × 16.
+    expect(entropyToMnemonic(new Uint8Array(16).fill(0x7f))).toBe(
+      "legal winner thank year wave sausage worth useful legal winner thank yellow",
+    );
+    for (const bytes of [16, 20, 24, 28, 32]) {
+      for (let i = 0; i < 200; i++) {
+        const entropy = new Uint8Array(randomBytes(bytes));
+        expect(entropyToMnemonic(entropy)).toBe(bip39.entropyToMnemonic(entropy, wordlist));
+      }
+    }
+    expect(() => entropyToMnemonic(new Uint8Array(15))).toThrow();
+    const words = newMnemonic();
+    expect(words.split(" ")).toHaveLength(12);
+    expect(bip39.validateMnemonic(words, wordlist)).toBe(true);
+  });
+
+  it("computes ed25519 public keys and signatures as RFC 8032 and noble do", () => {
+    // RFC 8032 §7.1, test 1.
+    const seed = Buffer.from("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60", "hex");
+    expect(Buffer.from(ed25519PublicKey(seed)).toString("hex")).toBe(
+      "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a",
+    );
+    expect(Buffer.from(signEd25519(new Uint8Array(0), seed)).toString("hex")).toBe(
+      "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b",
+    );
+    for (let i = 0; i < 100; i++) {
+      const s = new Uint8Array(randomBytes(32));
+      expect(Buffer.from(ed25519PublicKey(s))).toEqual(Buffer.from(ed25519.getPublicKey(s)));
+      const msg = new Uint8Array(randomBytes(i));
+      expect(Buffer.from(signEd25519(msg, s))).toEqual(Buffer.from(ed25519.sign(msg, s)));
+    }
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type Activity, type ActivityType, ErrorCode } from "@latchkey/protocol";
 import { activityTypes, submitEnvelopeSchema, submitPathActivityTypes } from "@latchkey/protocol/schemas";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
+import { prepared, rowSlots } from "../db/prepared";
 import type { ActivitiesTable } from "../db/schema";
 import { apiError } from "../errors";
 import { parseOrThrow } from "../http/parse";
@@ -126,13 +127,31 @@ export async function byFingerprint(db: ActivityContext["db"], fingerprint: stri
     .executeTakeFirstOrThrow();
 }
 
-export async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Promise<SubmitOutcome> {
-  const inserted = await ctx.db
+const ACTIVITY_COLUMNS = [
+  "id",
+  "org_id",
+  "user_id",
+  "type",
+  "fingerprint",
+  "status",
+  "intent",
+  "result",
+  "failure",
+  "created_at",
+  "updated_at",
+] as const satisfies readonly (keyof ActivitiesTable)[];
+
+// Every signature inserts one: compiled once (db/prepared.ts).
+const insertActivityOnce = prepared((db, $) =>
+  db
     .insertInto("activities")
-    .values(row)
+    .values(rowSlots($, ACTIVITY_COLUMNS))
     .onConflict((oc) => oc.column("fingerprint").doNothing())
-    .returning("id")
-    .executeTakeFirst();
+    .returning("id"),
+);
+
+export async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Promise<SubmitOutcome> {
+  const [inserted] = await insertActivityOnce(ctx.db, { ...row });
   if (inserted) return { activity: toActivity(row), replayed: false };
   return { activity: toActivity(await byFingerprint(ctx.db, row.fingerprint)), replayed: true };
 }

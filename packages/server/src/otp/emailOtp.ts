@@ -2,6 +2,8 @@ import { createHmac } from "node:crypto";
 import { OTP_TTL_MS } from "@latchkey/protocol";
 import type { App } from "../apps/appDirectory";
 import type { ServiceContext } from "../context";
+import { prepared, rowSlots } from "../db/prepared";
+import type { OtpsTable } from "../db/schema";
 import { type Mail, otpMail } from "../mail/templates";
 import type { UserRecord } from "../users/userStore";
 
@@ -14,6 +16,26 @@ export function otpCodeHash(key: Buffer, otpId: string, code: string): string {
 export function newOtpCode(ctx: Pick<ServiceContext, "random">): string {
   return String(ctx.random.int(1_000_000)).padStart(6, "0");
 }
+
+// Every sign-in by code inserts one: compiled once (db/prepared.ts).
+const insertOtp = prepared((db, $) =>
+  db
+    .insertInto("otps")
+    .values(
+      rowSlots($, [
+        "id",
+        "app_id",
+        "org_id",
+        "user_id",
+        "email",
+        "code_hash",
+        "attempts",
+        "expires_at",
+        "used_at",
+        "created_at",
+      ] as const),
+    ),
+);
 
 /**
  * Stores a new email code (only its HMAC) and returns its id with the mail that carries it; the caller
@@ -30,21 +52,18 @@ export async function createEmailOtp(
   const now = ctx.now();
   const otpId = ctx.random.uuid();
   const code = newOtpCode(ctx);
-  await ctx.db
-    .insertInto("otps")
-    .values({
-      id: otpId,
-      app_id: app.id,
-      org_id: user.orgId,
-      user_id: user.id,
-      email,
-      code_hash: otpCodeHash(ctx.otpKey, otpId, code),
-      attempts: 0,
-      expires_at: now + OTP_TTL_MS,
-      used_at: null,
-      created_at: now,
-    })
-    .execute();
+  await insertOtp(ctx.db, {
+    id: otpId,
+    app_id: app.id,
+    org_id: user.orgId,
+    user_id: user.id,
+    email,
+    code_hash: otpCodeHash(ctx.otpKey, otpId, code),
+    attempts: 0,
+    expires_at: now + OTP_TTL_MS,
+    used_at: null,
+    created_at: now,
+  } satisfies OtpsTable);
   return {
     otpId,
     mail: otpMail({

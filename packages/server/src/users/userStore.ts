@@ -1,6 +1,8 @@
 import type { ServiceContext } from "../context";
 import { newMnemonic } from "../crypto/wallet";
 import type { Db } from "../db";
+import { prefixed, prepared, rowSlots } from "../db/prepared";
+import type { WalletAccountsTable } from "../db/schema";
 
 export interface UserRecord {
   id: string;
@@ -80,23 +82,57 @@ export async function prepareUser(
   return { user, wallet, accounts, result };
 }
 
-export async function insertUser(
-  db: Db,
-  prepared: Awaited<ReturnType<typeof prepareUser>>,
-): Promise<NewUser> {
-  await db.insertInto("users").values(prepared.user).execute();
-  await db.insertInto("wallets").values(prepared.wallet).execute();
-  await db.insertInto("wallet_accounts").values(prepared.accounts).execute();
-  return prepared.result;
+// Every sign-up runs these: compiled once (db/prepared.ts).
+const USER_COLUMNS = ["id", "org_id", "app_id", "email", "unverified_email", "created_at"] as const;
+const WALLET_COLUMNS = ["id", "org_id", "user_id", "name", "sealed_mnemonic", "created_at"] as const;
+const ACCOUNT_COLUMNS = [
+  "id",
+  "wallet_id",
+  "org_id",
+  "curve",
+  "path",
+  "address_format",
+  "address",
+  "address_key",
+  "public_key",
+  "sealed_private_key",
+  "created_at",
+] as const satisfies readonly (keyof WalletAccountsTable)[];
+const insertUserRow = prepared((db, $) => db.insertInto("users").values(rowSlots($, USER_COLUMNS)));
+const insertWalletRow = prepared((db, $) => db.insertInto("wallets").values(rowSlots($, WALLET_COLUMNS)));
+const insertAccountRows = new Map<number, ReturnType<typeof prepared>>();
+function insertAccounts(count: number) {
+  let q = insertAccountRows.get(count);
+  if (!q) {
+    q = prepared((db, $) =>
+      db
+        .insertInto("wallet_accounts")
+        .values(Array.from({ length: count }, (_, i) => rowSlots($, ACCOUNT_COLUMNS, `${i}.`))),
+    );
+    insertAccountRows.set(count, q);
+  }
+  return q;
 }
 
-export async function findUserByEmail(db: Db, appId: string, email: string): Promise<UserRecord | null> {
-  const row = await db
+export async function insertUser(db: Db, user: Awaited<ReturnType<typeof prepareUser>>): Promise<NewUser> {
+  await insertUserRow(db, { ...user.user });
+  await insertWalletRow(db, { ...user.wallet });
+  const accounts: Record<string, unknown> = {};
+  for (const [i, a] of user.accounts.entries()) Object.assign(accounts, prefixed(a, `${i}.`));
+  await insertAccounts(user.accounts.length)(db, accounts);
+  return user.result;
+}
+
+const userByEmail = prepared((db, $) =>
+  db
     .selectFrom("users")
     .select(["id", "org_id", "app_id", "email"])
-    .where("app_id", "=", appId)
-    .where("email", "=", email)
-    .executeTakeFirst();
+    .where("app_id", "=", $("appId"))
+    .where("email", "=", $("email")),
+);
+
+export async function findUserByEmail(db: Db, appId: string, email: string): Promise<UserRecord | null> {
+  const [row] = await userByEmail(db, { appId, email });
   return row ? { id: row.id, orgId: row.org_id, appId: row.app_id, email: row.email } : null;
 }
 

@@ -1,27 +1,33 @@
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
-import { hit } from "../../limits/rateLimit";
+import { hitAll, type LimitHit } from "../../limits/rateLimit";
 import { type Mail, magicLinkMail } from "../../mail/templates";
 import { createEmailOtp } from "../../otp/emailOtp";
 import { issueSession } from "../../sessions/issueSession";
 import type { UserRecord } from "../../users/userStore";
 import { type EmailModeChoice, magicLinkTarget, resolveMode } from "./magicLink";
 
-/** Per-network and per-address limits on sign-in mail. */
+/**
+ * Per-network and per-address limits on sign-in mail, counted in one statement with any `also` limits
+ * of the same request (a sign-up's per-network limit), and checked in that order after them.
+ */
 export async function throttleMail(
   ctx: Pick<ServiceContext, "db" | "now" | "limits">,
-  params: { email: string; ip: string },
+  params: { email: string; ip: string; also?: LimitHit[] },
 ): Promise<void> {
-  await hit(ctx, {
-    key: `mail-ip:${params.ip}`,
-    limit: ctx.limits.mailsPerIp,
-    message: "Too many sign-in emails from this network. Try again later.",
-  });
-  await hit(ctx, {
-    key: `mail-email:${params.email}`,
-    limit: ctx.limits.mailsPerEmail,
-    message: "Too many sign-in emails to this address. Try again later.",
-  });
+  await hitAll(ctx, [
+    ...(params.also ?? []),
+    {
+      key: `mail-ip:${params.ip}`,
+      limit: ctx.limits.mailsPerIp,
+      message: "Too many sign-in emails from this network. Try again later.",
+    },
+    {
+      key: `mail-email:${params.email}`,
+      limit: ctx.limits.mailsPerEmail,
+      message: "Too many sign-in emails to this address. Try again later.",
+    },
+  ]);
 }
 
 /**

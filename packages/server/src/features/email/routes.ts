@@ -8,6 +8,7 @@ import { perIpLimit } from "../../http/perIpLimit";
 import { appOf } from "../../http/plugins/appApiKey";
 import { unwrapStampedRequest } from "../../http/stampedRequest";
 import { submitActivity } from "../../keyManagement/submitActivity";
+import { hit, type LimitHit } from "../../limits/rateLimit";
 import { signupWithPasskey } from "../../passkeys/signupWithPasskey";
 import { findUserByEmail } from "../../users/userStore";
 import { defineFeature } from "../defineFeature";
@@ -19,13 +20,16 @@ import { verifyEmailOtp } from "./verifyEmailOtp";
 
 const prefixed = (path: string) => `/signer${path}`;
 
-function throttleSignup(ctx: ServiceContext, req: FastifyRequest) {
-  return perIpLimit(ctx, {
-    kind: "signup-ip",
-    ip: req.ip,
+function signupLimit(ctx: ServiceContext, req: FastifyRequest): LimitHit {
+  return {
+    key: `signup-ip:${req.ip}`,
     limit: ctx.limits.signupsPerIp,
     message: "Too many new accounts from this network. Try again later.",
-  });
+  };
+}
+
+function throttleSignup(ctx: ServiceContext, req: FastifyRequest) {
+  return hit(ctx, signupLimit(ctx, req));
 }
 
 /**
@@ -58,8 +62,8 @@ export const emailFeature = defineFeature({
         return signupWithPasskey(ctx, { app: appOf(req), request, ip: req.ip });
       }
       const request = parseOrThrow(emailSignupRequestSchema, body, "request");
-      await throttleSignup(ctx, req);
-      return signupWithEmail(ctx, { app: appOf(req), request, ip: req.ip });
+      // The per-network sign-up limit is counted with the mail limits, in one statement.
+      return signupWithEmail(ctx, { app: appOf(req), request, ip: req.ip, limits: [signupLimit(ctx, req)] });
     });
 
     app.post(prefixed(signerApi.auth.path), async (req) => {

@@ -4,6 +4,7 @@ import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
 import { isUniqueViolation } from "../../db/uniqueViolation";
 import { apiError } from "../../errors";
+import type { LimitHit } from "../../limits/rateLimit";
 import type { Mail } from "../../mail/templates";
 import { findUserByEmail, insertUser, prepareUser } from "../../users/userStore";
 import { startEmailChallenge, throttleMail } from "./emailChallenge";
@@ -15,11 +16,17 @@ const userExists = () =>
 /** A new user by email: the user, the wallet and the first code (or link) in one transaction. */
 export async function signupWithEmail(
   ctx: ServiceContext,
-  params: { app: App; request: z.output<typeof emailSignupRequestSchema>; ip: string },
+  params: {
+    app: App;
+    request: z.output<typeof emailSignupRequestSchema>;
+    ip: string;
+    /** The route's own limits (new accounts per network), counted with the mail limits. */
+    limits?: LimitHit[];
+  },
 ): Promise<SignupResponse> {
   const { app, request, ip } = params;
   if (resolveMode(app, request.emailMode) === "magicLink") magicLinkTarget(app, request.redirectUrl);
-  await throttleMail(ctx, { email: request.email, ip });
+  await throttleMail(ctx, { email: request.email, ip, also: params.limits ?? [] });
   if (await findUserByEmail(ctx.db, app.id, request.email)) throw userExists();
   const prepared = await prepareUser(ctx, { appId: app.id, email: request.email });
   let outcome: { user: Awaited<ReturnType<typeof insertUser>>; challenge: { otpId?: string; mail: Mail } };

@@ -17,9 +17,10 @@
  * open the page, the modal, type the email, Continue, read the code from the dev mailbox. Then, inside
  * the page, `performance.now()` is taken by a capture-phase `keydown` listener when the sixth box gets
  * its key, and by a `signer.on("connected")` listener (the host exposes the provider's signer as
- * `window.lkSigner`). Between them: the signer's `authenticating {type: "otpVerify"}` event, and the
- * Resource Timing entries of POST /signer/v1/otp and /signer/v1/whoami (same clock), plus each request's
- * time to first byte from Playwright's network events (the service's share).
+ * `window.lkSigner`). Between them (the breakdown, SEGMENTS): the signer's `authenticating {type:
+ * "otpVerify"}` event, the Resource Timing entries of POST /signer/v1/otp and /signer/v1/whoami (same
+ * clock), each request's time to first byte from Playwright's network events (the service's share), and
+ * the page's calls to the auth frame over its MessagePort, timed on both sides (FRAME_CALLS).
  *
  * Phases: sign-up (new emails: lookup → signup → code) and then sign-in (the same users again: lookup →
  * auth → code). Each runs WARMUP iterations first, left out of the figures.
@@ -85,7 +86,8 @@ async function startHost(svc: ServiceHandle): Promise<{ origin: string; close():
       resolve: { conditions: ["source", ...defaultClientConditions] },
       define: { "process.env.IS_VITEST": "globalThis.process.env.IS_VITEST" },
       build: { outDir, emptyOutDir: true, minify: !BROWSER_PROF_DIR },
-      logLevel: "warn",
+      // Rollup's notes on third-party comments and chunk sizes would bury the figures.
+      logLevel: "error",
     });
     const inject = `<script>window.LK_E2E=${JSON.stringify({
       serviceUrl: svc.baseUrl,
@@ -311,7 +313,7 @@ async function signInOnce(
   email: string,
   profileAs?: string,
 ) {
-  const context = await browser.newContext(process.env.OTPB_RM ? { reducedMotion: "reduce" } : {});
+  const context = await browser.newContext();
   try {
     await context.addInitScript(FRAME_CALLS);
     const page: Page = await context.newPage();
@@ -324,7 +326,6 @@ async function signInOnce(
     });
     await page.goto(`${origin}/?ui=%7B%7D`);
     await page.getByTestId("status").filter({ hasNotText: "INITIALIZING" }).waitFor();
-    if (process.env.OTPB_CSS) await page.addStyleTag({ content: process.env.OTPB_CSS });
     await page.getByRole("button", { name: "Open sign-in" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("textbox").fill(email);
@@ -348,10 +349,13 @@ async function signInOnce(
     const done = page.evaluate("window.__lkb.done");
     // As e2e/helpers/stack.ts typeOtp: one digit at a time; the sixth submits.
     await page.keyboard.type(code, { delay: 20 });
+    let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       done,
-      new Promise((_, rej) => setTimeout(() => rej(new Error("no 'connected' in time")), STEP_TIMEOUT_MS)),
-    ]);
+      new Promise((_, rej) => {
+        timer = setTimeout(() => rej(new Error("no 'connected' in time")), STEP_TIMEOUT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
     if (profiling && stopProfile) {
       for (const [i, prof] of (await stopProfile()).entries())
         writeFileSync(

@@ -153,16 +153,27 @@ export function slip10Ed25519(seed: Uint8Array, path: string): Uint8Array {
   return new Uint8Array(key);
 }
 
+const ED25519_PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+
 /**
  * The seed as a node KeyObject. Imported as a JWK, not as PKCS#8: OpenSSL 3's DER decoders cost ~500 µs
  * a key here, the raw-key path ~40 µs. Node reads `d` alone for a private OKP key; `x` must be a string
  * and is recomputed from `d` (checked against RFC 8032 and the DER path in wallet.test.ts).
  */
 function ed25519KeyObject(seed: Uint8Array) {
-  return createPrivateKey({
-    key: { kty: "OKP", crv: "Ed25519", d: Buffer.from(seed).toString("base64url"), x: "" },
-    format: "jwk",
-  });
+  try {
+    return createPrivateKey({
+      key: { kty: "OKP", crv: "Ed25519", d: Buffer.from(seed).toString("base64url"), x: "" },
+      format: "jwk",
+    });
+  } catch {
+    // A node that checks `x` against `d`: the slower, always-accepted PKCS#8 path.
+    return createPrivateKey({
+      key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+      format: "der",
+      type: "pkcs8",
+    });
+  }
 }
 
 /** The ed25519 public key of a 32-byte seed. */

@@ -242,8 +242,8 @@ type FrameSide = { id: number; method: string; received: number; answered?: numb
 type Sample = Record<(typeof SEGMENTS)[number]["key"], number>;
 
 /**
- * What is timed. The parts from keyToInputMs down (without the indented TTFBs) follow one another, and
- * gapsMs is what they leave of totalMs: the page's own work between them (React, the signer's glue,
+ * What is timed. The parts from keyToInputMs down (without the indented lines) follow one another, and
+ * gapsMs is what they leave of totalMs (the indented "→" lines split most of it): the page's own work between them (React, the signer's glue,
  * message hops), so the parts and gapsMs add up to totalMs in each sign-in.
  */
 const SEGMENTS = [
@@ -253,20 +253,39 @@ const SEGMENTS = [
     key: "inputToSubmitMs",
     what: "input → signer 'authenticating' otpVerify (React onChange → flow → authenticate)",
   },
-  { key: "targetKeyFrameMs", what: "auth frame initTargetKey, request → answer (IndexedDB read)" },
+  {
+    key: "targetKeyFrameMs",
+    what: "auth frame initTargetKey, request → answer (none when the code's step kept the key: 0 in gapsMs)",
+  },
   { key: "targetKeyWorkMs", what: "  of which the frame's own work (request received → answer sent)" },
+  {
+    key: "submitToOtpMs",
+    what: "  before POST /otp: 'authenticating' (or initTargetKey's answer) → fetch start",
+  },
   { key: "otpFetchMs", what: "POST /signer/v1/otp, start → response end (incl. CORS preflight)" },
   { key: "otpTtfbMs", what: "  of which request sent → first byte of the answer (service)" },
+  {
+    key: "otpToInjectMs",
+    what: "  /otp answer → injectCredentialBundle sent (JSON, signer glue, tasks queued)",
+  },
   {
     key: "injectFrameMs",
     what: "auth frame injectCredentialBundle, request → answer (HPKE open, key import)",
   },
   { key: "injectWorkMs", what: "  of which the frame's own work (request received → answer sent)" },
-  { key: "stampFrameMs", what: "auth frame stamp of the whoami body, request → answer" },
+  { key: "injectToStampMs", what: "  inject answered → stamp of the whoami body sent" },
+  {
+    key: "stampFrameMs",
+    what: "auth frame stamp of the whoami body, request → answer (none when /otp named the user)",
+  },
   { key: "stampWorkMs", what: "  of which the frame's own work (request received → answer sent)" },
+  { key: "stampToWhoamiMs", what: "  stamp answered → whoami fetch start" },
   { key: "whoamiFetchMs", what: "POST /signer/v1/whoami, start → response end (incl. CORS preflight)" },
   { key: "whoamiTtfbMs", what: "  of which request sent → first byte of the answer (service)" },
-  { key: "whoamiToConnectedMs", what: "whoami answer → 'connected' (session stored, state set)" },
+  {
+    key: "lastToConnectedMs",
+    what: "whoami's answer (or the inject's, without whoami) → 'connected' (session stored, state set)",
+  },
   { key: "gapsMs", what: "the rest: page work between the parts above" },
 ] as const;
 
@@ -389,7 +408,11 @@ async function signInOnce(
       inputToSubmitMs: (p.otpVerify ?? nan) - (p.input6 ?? nan),
       targetKeyFrameMs: frame("initTargetKey"),
       targetKeyWorkMs: work("initTargetKey"),
+      submitToOtpMs: (otp?.startTime ?? nan) - (call("initTargetKey")?.answered ?? p.otpVerify ?? nan),
       otpFetchMs: (otp?.responseEnd ?? nan) - (otp?.startTime ?? nan),
+      otpToInjectMs: (call("injectCredentialBundle")?.sent ?? nan) - (otp?.responseEnd ?? nan),
+      injectToStampMs: (call("stamp")?.sent ?? nan) - (call("injectCredentialBundle")?.answered ?? nan),
+      stampToWhoamiMs: (whoami?.startTime ?? nan) - (call("stamp")?.answered ?? nan),
       otpTtfbMs: ttfbs["/signer/v1/otp"] ?? nan,
       injectFrameMs: frame("injectCredentialBundle"),
       injectWorkMs: work("injectCredentialBundle"),
@@ -397,19 +420,19 @@ async function signInOnce(
       stampWorkMs: work("stamp"),
       whoamiFetchMs: (whoami?.responseEnd ?? nan) - (whoami?.startTime ?? nan),
       whoamiTtfbMs: ttfbs["/signer/v1/whoami"] ?? nan,
-      whoamiToConnectedMs: p.connected - (whoami?.responseEnd ?? nan),
+      lastToConnectedMs:
+        p.connected - (whoami?.responseEnd ?? call("injectCredentialBundle")?.answered ?? nan),
       gapsMs: nan,
     };
     sample.gapsMs =
       sample.totalMs -
       sample.keyToInputMs -
       sample.inputToSubmitMs -
-      sample.targetKeyFrameMs -
+      (call("initTargetKey") ? sample.targetKeyFrameMs : 0) -
       sample.otpFetchMs -
       sample.injectFrameMs -
-      sample.stampFrameMs -
-      sample.whoamiFetchMs -
-      sample.whoamiToConnectedMs;
+      (whoami ? sample.stampFrameMs + sample.whoamiFetchMs : 0) -
+      sample.lastToConnectedMs;
     const events = p.events
       .filter(([, t]) => t >= (p.keydown6 ?? 0))
       .map(([s, t]) => [s, round(t - (p.keydown6 ?? 0), 1)] as const);
@@ -488,12 +511,27 @@ async function runPhase(
   process.stdout.write(
     `signer statuses of the last sign-in (ms after the keydown): ${lastEvents.map(([s, t]) => `${s}@${t}`).join(" ")}\n`,
   );
+  // Where the tail comes from: the slowest sign-ins, part by part.
+  const slowest = [...samples].sort((a, b) => b.totalMs - a.totalMs).slice(0, 3);
+  const parts = (x: Sample) =>
+    Object.fromEntries(
+      Object.entries(x)
+        .filter(([, v]) => Number.isFinite(v))
+        .map(([k, v]) => [k, round(v, 1)]),
+    );
+  for (const x of slowest)
+    process.stdout.write(
+      `slow: ${Object.entries(parts(x))
+        .map(([k, v]) => `${k.replace(/Ms$/, "")} ${v}`)
+        .join(", ")}\n`,
+    );
   return {
     phase: name,
     ...total,
     targetMet: total.p95Ms <= TARGET_P95_MS,
     breakdown,
     samplesMs: samples.map((s) => round(s.totalMs, 1)),
+    slowest: slowest.map(parts),
   };
 }
 

@@ -234,9 +234,15 @@ describe("UI config", () => {
     expect(drawn.size).toBe(4);
   });
 
-  it("theme: dark mode, accent colour, radius, font; terms link; header content", async () => {
+  it("theme: dark mode, accent colour, radius, font, backdrop blur; terms link; header content", async () => {
     const page = await open({
-      theme: { mode: "dark", accentColor: "rgb(219, 39, 119)", radius: "4px", fontFamily: "monospace" },
+      theme: {
+        mode: "dark",
+        accentColor: "rgb(219, 39, 119)",
+        radius: "4px",
+        fontFamily: "monospace",
+        backdropBlur: "3px",
+      },
       termsUrl: "https://example.com/terms",
       header: "Acme Shop",
     });
@@ -256,6 +262,7 @@ describe("UI config", () => {
         font: c.fontFamily,
         radius: card.borderTopLeftRadius,
         cardBg: card.backgroundColor,
+        backdrop: getComputedStyle(el.closest(".lk-overlay") as Element).backdropFilter,
       };
     });
     expect(look).toEqual({
@@ -263,6 +270,7 @@ describe("UI config", () => {
       font: "monospace",
       radius: "4px",
       cardBg: "rgb(17, 24, 39)",
+      backdrop: "blur(3px)",
     });
     expect(await dialog(page).getByRole("link", { name: "Terms of Service" }).getAttribute("href")).toBe(
       "https://example.com/terms",

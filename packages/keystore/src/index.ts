@@ -1,12 +1,14 @@
 import {
   compactToCanonicalDerP256,
   encodeStamp,
+  generateP256PrivateKey,
   generateTargetKeyPair,
   openCredentialBundle,
   p256PublicKeysOnce,
   STAMP_HEADER_NAME,
   STAMP_SCHEME,
   type StampHeader,
+  sealCredentialBundle,
   toHex,
 } from "@latchkey/protocol";
 
@@ -68,19 +70,50 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
-async function withStore<T>(
-  name: string,
-  mode: IDBTransactionMode,
-  fn: (store: IDBObjectStore) => IDBRequest<T>,
-) {
+function openDatabase(name: string): Promise<IDBDatabase> {
   const open = indexedDB.open(name, 1);
   open.onupgradeneeded = () => open.result.createObjectStore(STORE);
-  const db = await request(open);
-  try {
-    return await request(fn(db.transaction(STORE, mode).objectStore(STORE)));
-  } finally {
-    db.close();
-  }
+  return request(open);
+}
+
+/**
+ * One IndexedDB connection for the life of the store (opening one costs a few ms per read in a busy page:
+ * sign-in reads the target key twice). It is dropped when the browser closes it or another version
+ * wants the database, and the next read opens a new one.
+ */
+function connection(name: string) {
+  let db: Promise<IDBDatabase> | undefined;
+  const get = () =>
+    (db ??= openDatabase(name).then(
+      (opened) => {
+        const drop = () => {
+          db = undefined;
+        };
+        opened.onversionchange = () => {
+          opened.close();
+          drop();
+        };
+        opened.onclose = drop;
+        return opened;
+      },
+      (error: unknown) => {
+        db = undefined;
+        throw error;
+      },
+    ));
+  return async function withStore<T>(mode: IDBTransactionMode, fn: (store: IDBObjectStore) => IDBRequest<T>) {
+    let opened = await get();
+    let transaction: IDBTransaction;
+    try {
+      transaction = opened.transaction(STORE, mode);
+    } catch {
+      // The connection closed under us (e.g. the browser reclaimed it): one more try on a new one.
+      db = undefined;
+      opened = await get();
+      transaction = opened.transaction(STORE, mode);
+    }
+    return request(fn(transaction.objectStore(STORE)));
+  };
 }
 
 function base64url(bytes: Uint8Array): string {
@@ -89,26 +122,96 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+// PKCS#8 of a P-256 key holding only the scalar (RFC 5915 ECPrivateKey without its optional public key).
+const PKCS8_P256_PREFIX = Uint8Array.from([
+  0x30, 0x41, 0x02, 0x01, 0x00, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08,
+  0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x04, 0x27, 0x30, 0x25, 0x02, 0x01, 0x01, 0x04, 0x20,
+]);
+const ECDSA_P256 = { name: "ECDSA", namedCurve: "P-256" } as const;
+
+/**
+ * The public half of a raw P-256 scalar as JWK coordinates. The browser's own crypto derives it where it
+ * accepts a PKCS#8 key without the public key (Chromium, WebKit and node do): microseconds. Elsewhere one
+ * scalar multiplication in JavaScript, without noble's base-point table (a fresh frame would otherwise
+ * spend 100–400 ms building that table for this one key, between the code's answer and `connected`).
+ */
+async function p256PublicJwk(privateKey: Uint8Array): Promise<{ x: string; y: string }> {
+  const pkcs8 = new Uint8Array(PKCS8_P256_PREFIX.length + 32);
+  pkcs8.set(PKCS8_P256_PREFIX);
+  pkcs8.set(privateKey, PKCS8_P256_PREFIX.length);
+  try {
+    const temporary = await crypto.subtle.importKey("pkcs8", pkcs8, ECDSA_P256, true, ["sign"]);
+    const { x, y } = await crypto.subtle.exportKey("jwk", temporary);
+    if (x && y) return { x, y };
+  } catch {
+    // This browser wants the public key inside the PKCS#8: compute it below.
+  } finally {
+    pkcs8.fill(0);
+  }
+  const { uncompressed } = p256PublicKeysOnce(privateKey);
+  return { x: base64url(uncompressed.subarray(1, 33)), y: base64url(uncompressed.subarray(33, 65)) };
+}
+
+/** The compressed public key (hex) of JWK coordinates (atob is forgiving: no padding needed). */
+function compressedHex(x: string, y: string): string {
+  const bytes = (b64url: string) =>
+    Uint8Array.from(atob(b64url.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  const out = new Uint8Array(33);
+  out[0] = 0x02 | ((bytes(y)[31] ?? 0) & 1);
+  out.set(bytes(x), 1);
+  return toHex(out);
+}
+
 /** A raw P-256 private key as a non-extractable WebCrypto signing key. */
 async function importSessionKey(privateKey: Uint8Array): Promise<{ key: CryptoKey; publicKeyHex: string }> {
-  // One multiplication without noble's base-point table: a fresh frame would spend 100–400 ms building
-  // the table for this one key, between the code's answer and `connected` (bench/otp-connected.ts).
-  const { uncompressed: pub, compressed } = p256PublicKeysOnce(privateKey);
+  const { x, y } = await p256PublicJwk(privateKey);
   const key = await crypto.subtle.importKey(
     "jwk",
-    {
-      kty: "EC",
-      crv: "P-256",
-      d: base64url(privateKey),
-      x: base64url(pub.subarray(1, 33)),
-      y: base64url(pub.subarray(33, 65)),
-      ext: false,
-    },
-    { name: "ECDSA", namedCurve: "P-256" },
+    { kty: "EC", crv: "P-256", d: base64url(privateKey), x, y, ext: false },
+    ECDSA_P256,
     false,
     ["sign"],
   );
-  return { key, publicKeyHex: toHex(compressed) };
+  return { key, publicKeyHex: compressedHex(x, y) };
+}
+
+type SessionKey = { key: CryptoKey; publicKeyHex: string };
+
+async function stampWith(session: SessionKey, body: string): Promise<StampHeader> {
+  const compact = new Uint8Array(
+    await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, session.key, new TextEncoder().encode(body)),
+  );
+  return {
+    stampHeaderName: STAMP_HEADER_NAME,
+    stampHeaderValue: encodeStamp({
+      publicKey: session.publicKeyHex,
+      scheme: STAMP_SCHEME,
+      signature: toHex(compactToCanonicalDerP256(compact)),
+    }),
+  };
+}
+
+/**
+ * Runs the sign-in's own path once on throw-away keys (a target pair that is never stored, a random
+ * session key): seal, open, import, stamp. A fresh frame runs its first bundle cold — code compiled on
+ * first call, the platform's crypto set up on first use — which cost 10–15 ms between the code's answer
+ * and `connected` (bench/otp-connected.ts). Done once a sign-in starts, while the user reads the email.
+ */
+async function warmUp(): Promise<void> {
+  const target = await generateTargetKeyPair(false);
+  const secret = generateP256PrivateKey();
+  try {
+    const bundle = await sealCredentialBundle({ plaintext: secret, targetPublicKey: target.publicKeyHex });
+    const opened = await openCredentialBundle({
+      bundle,
+      targetPrivateKey: target.privateKey,
+      targetPublicKey: target.publicKeyHex,
+    });
+    opened.fill(0);
+    await stampWith(await importSessionKey(secret), "{}");
+  } finally {
+    secret.fill(0);
+  }
 }
 
 /**
@@ -119,12 +222,24 @@ async function importSessionKey(privateKey: Uint8Array): Promise<{ key: CryptoKe
  * const targetPublicKey = await keys.initTargetKey();
  */
 export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
-  let session: { key: CryptoKey; publicKeyHex: string } | undefined;
+  let session: SessionKey | undefined;
+  let warmed = false;
+  // Once per store, after the first answer to initTargetKey: a bundle is on its way.
+  const warmSoon = () => {
+    if (warmed) return;
+    warmed = true;
+    setTimeout(() => {
+      warmUp().catch(() => {
+        // A failed warm-up costs the sign-in nothing but the time it would have saved.
+      });
+    }, 0);
+  };
   // When IndexedDB is refused the target key stays in this variable: non-extractable all the same.
   let memoryTarget: StoredTarget | undefined;
   let settled: Promise<KeyStorage> | undefined;
+  const withStore = connection(dbName);
   const storage = () =>
-    (settled ??= withStore<StoredTarget | undefined>(dbName, "readonly", (s) => s.get(TARGET)).then(
+    (settled ??= withStore<StoredTarget | undefined>("readonly", (s) => s.get(TARGET)).then(
       (): KeyStorage => ({ kind: "persistent" }),
       (error: unknown): KeyStorage => ({
         kind: "memory",
@@ -134,7 +249,7 @@ export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
   const persistent = async () => (await storage()).kind === "persistent";
   const loadTarget = async () =>
     (await persistent())
-      ? withStore<StoredTarget | undefined>(dbName, "readonly", (s) => s.get(TARGET))
+      ? withStore<StoredTarget | undefined>("readonly", (s) => s.get(TARGET))
       : memoryTarget;
 
   return {
@@ -142,13 +257,17 @@ export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
     async initTargetKey() {
       try {
         const existing = await loadTarget();
-        if (existing) return existing.publicKeyHex;
+        if (existing) {
+          warmSoon();
+          return existing.publicKeyHex;
+        }
         const { privateKey, publicKeyHex } = await generateTargetKeyPair(false);
         if (await persistent()) {
-          await withStore(dbName, "readwrite", (s) =>
+          await withStore("readwrite", (s) =>
             s.put({ privateKey, publicKeyHex } satisfies StoredTarget, TARGET),
           );
         } else memoryTarget = { privateKey, publicKeyHex };
+        warmSoon();
         return publicKeyHex;
       } catch (cause) {
         throw new KeyStoreError("CREATE_API_KEY_FAILED", "Failed to create api key", { cause });
@@ -178,27 +297,13 @@ export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
     },
     async stamp(body) {
       if (!session) throw new KeyStoreError("NOT_AUTHENTICATED", "Signer not authenticated");
-      const compact = new Uint8Array(
-        await crypto.subtle.sign(
-          { name: "ECDSA", hash: "SHA-256" },
-          session.key,
-          new TextEncoder().encode(body),
-        ),
-      );
-      return {
-        stampHeaderName: STAMP_HEADER_NAME,
-        stampHeaderValue: encodeStamp({
-          publicKey: session.publicKeyHex,
-          scheme: STAMP_SCHEME,
-          signature: toHex(compactToCanonicalDerP256(compact)),
-        }),
-      };
+      return stampWith(session, body);
     },
     async clear(targetKey) {
       session = undefined;
       if (!targetKey) return;
       memoryTarget = undefined;
-      if (await persistent()) await withStore(dbName, "readwrite", (s) => s.delete(TARGET));
+      if (await persistent()) await withStore("readwrite", (s) => s.delete(TARGET));
     },
   };
 }

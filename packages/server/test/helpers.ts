@@ -41,6 +41,11 @@ export async function startSmtp() {
       });
     },
   });
+  // A sender killed mid-mail (instances.test.ts kills one with SIGKILL) resets its connection: that is the
+  // sender's failure, not the catcher's, so it must not surface as an uncaught error in the test run.
+  server.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "ECONNRESET" && err.code !== "EPIPE") console.error("test SMTP server:", err);
+  });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as { port: number }).port;
   return {

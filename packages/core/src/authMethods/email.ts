@@ -75,6 +75,7 @@ async function sendEmail(signer: SignerBase, params: EmailAuthenticateParams): P
     sessionManager.setTemporarySession({
       orgId,
       isNewUser,
+      targetPublicKey,
       ...(otpId ? { otpId } : {}),
       ...(emailMode === "magicLink" ? { issuedAtMs } : {}),
       ...(stillLinking ? { authLinking: stillLinking } : {}),
@@ -103,7 +104,9 @@ async function submitOtpCode(signer: SignerBase, params: OtpAuthenticateParams):
   store.setState({ error: null });
   _internal.emitter.emit("authenticating", { type: "otpVerify" });
   try {
-    const targetPublicKey = await keyHolder.initTargetKey();
+    // The key the code was sent for: asking the key holder again costs a frame round trip, and the
+    // frame answers only once the page has painted the step's change (tens of ms in a busy page).
+    const targetPublicKey = temporary.targetPublicKey ?? (await keyHolder.initTargetKey());
     const response = await client.otp({
       orgId: temporary.orgId,
       otpId: temporary.otpId,
@@ -129,6 +132,7 @@ async function submitOtpCode(signer: SignerBase, params: OtpAuthenticateParams):
       bundle: response.credentialBundle,
       orgId: temporary.orgId,
       authenticatingType: "otp",
+      ...(response.user ? { who: response.user } : {}),
     });
     return { status: SignerStatus.CONNECTED, user };
   } catch (error) {

@@ -30,6 +30,11 @@ export interface TemporarySession {
   otpId?: string;
   encryptedPayload?: string;
   mfaFactorId?: string;
+  /**
+   * The target key the code or link was asked for (hex): the code's bundle is sealed to the same key, so
+   * submitting the code needs no second round trip to the key holder.
+   */
+  targetPublicKey?: string;
   /** When a magic link's session was issued: the link's session expires relative to it. */
   issuedAtMs?: number;
   /** A social sign-in waiting for the email code that links its provider (kept across a reload). */

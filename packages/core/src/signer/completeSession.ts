@@ -1,3 +1,4 @@
+import type { WhoamiResponse } from "@latchkey/protocol";
 import type { Hex } from "viem";
 import { SignerError } from "../errors";
 import type { User } from "../session/types";
@@ -8,6 +9,8 @@ import type { CompleteAuthWithBundleParams, SignerBase } from "./types";
 export interface CompleteSessionParameters extends CompleteAuthWithBundleParams {
   /** Whether this sign-in created the account; by default what the temporary session says. */
   isNewUser?: boolean;
+  /** Who signed in, when the answer that carried the bundle said so (`/v1/otp`): no whoami then. */
+  who?: WhoamiResponse;
 }
 
 const AUTHENTICATING_STATUS = {
@@ -75,7 +78,7 @@ export async function completeSession(signer: SignerBase, params: CompleteSessio
   store.setState({ status: AUTHENTICATING_STATUS[type], error: null });
   try {
     await keyHolder.injectCredentialBundle(params.bundle);
-    const who = await client.whoami({ orgId: params.orgId });
+    const who = params.who ?? (await client.whoami({ orgId: params.orgId }));
     if (!who?.userId || !who.address) throw new SignerError("USER_NOT_FOUND");
     const idToken = params.idToken ?? who.idToken;
     const user: User = {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   base58checkDecode,
   base58checkEncode,
@@ -106,6 +106,31 @@ describe("credential bundle round trips", () => {
     expect(
       await openCredentialBundle({ bundle, targetPrivateKey: raw, targetPublicKey: pair.publicKeyHex }),
     ).toEqual(plaintext);
+  });
+
+  it("opens where the platform's crypto refuses compressed points (noble decompresses)", async () => {
+    const target = rawTarget();
+    const plaintext = secret();
+    const bundle = await sealCredentialBundle({ plaintext, targetPublicKey: target.uncompressed });
+    const importKey = crypto.subtle.importKey.bind(crypto.subtle);
+    const spy = vi
+      .spyOn(crypto.subtle, "importKey")
+      .mockImplementation(((...args: Parameters<typeof importKey>) =>
+        args[0] === "raw" && (args[1] as Uint8Array).length === 33
+          ? Promise.reject(new DOMException("compressed points unsupported", "NotSupportedError"))
+          : importKey(...args)) as typeof importKey);
+    try {
+      expect(
+        await openCredentialBundle({
+          bundle,
+          targetPrivateKey: target.privateKey,
+          targetPublicKey: target.compressed,
+        }),
+      ).toEqual(plaintext);
+      expect(spy.mock.calls.some((c) => c[0] === "raw" && (c[1] as Uint8Array).length === 33)).toBe(true);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("seals arbitrary-length plaintexts, including empty", async () => {

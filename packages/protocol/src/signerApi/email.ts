@@ -8,6 +8,7 @@ import {
   textSchema,
   urlSchema,
 } from "../common";
+import type { WhoamiResponse } from "./session";
 
 /** Email sign-in: lookup, signup, auth (existing users) and otp (DESIGN §3.1, §5). */
 export const emailModeSchema = z.enum(["magicLink", "otp"]);
@@ -76,7 +77,15 @@ export interface AuthResponse {
 }
 /** The answer to a code: a credential bundle, or a request for the second factor. */
 export type OtpResponse =
-  | { status: "SUCCESS"; credentialBundle: string }
+  | {
+      status: "SUCCESS";
+      credentialBundle: string;
+      /**
+       * Who signed in, as `/v1/whoami` would answer for the new session: the client needs no stamped
+       * whoami before `connected`. Optional: a client falls back to whoami where a service omits it.
+       */
+      user?: WhoamiResponse;
+    }
   | {
       status: "MFA_REQUIRED";
       encryptedPayload: string;

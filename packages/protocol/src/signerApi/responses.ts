@@ -57,18 +57,6 @@ export const authResponseSchema = schemaFor<AuthResponse>()(
   }),
 );
 
-/** `/v1/otp`: a credential bundle, or a request for the second factor. */
-export const otpResponseSchema = schemaFor<OtpResponse>()(
-  z.discriminatedUnion("status", [
-    z.object({ status: z.literal("SUCCESS"), credentialBundle: z.string() }),
-    z.object({
-      status: z.literal("MFA_REQUIRED"),
-      encryptedPayload: z.string(),
-      multiFactors: z.array(multiFactorInfoSchema),
-    }),
-  ]),
-);
-
 /** `/v1/whoami`: the signed-in user. */
 export const whoamiResponseSchema = schemaFor<WhoamiResponse>()(
   z.object({
@@ -80,6 +68,22 @@ export const whoamiResponseSchema = schemaFor<WhoamiResponse>()(
     idToken: z.string().optional(),
     credentialId: z.string().optional(),
   }),
+);
+
+/** `/v1/otp`: a credential bundle, or a request for the second factor. */
+export const otpResponseSchema = schemaFor<OtpResponse>()(
+  z.discriminatedUnion("status", [
+    z.object({
+      status: z.literal("SUCCESS"),
+      credentialBundle: z.string(),
+      user: whoamiResponseSchema.optional(),
+    }),
+    z.object({
+      status: z.literal("MFA_REQUIRED"),
+      encryptedPayload: z.string(),
+      multiFactors: z.array(multiFactorInfoSchema),
+    }),
+  ]),
 );
 
 /** `/v1/prepare-oauth`: the PKCE challenge, the request key and the providers. */

@@ -1,11 +1,6 @@
-import {
-  DEFAULT_SESSION_EXPIRATION_SECONDS,
-  generateP256PrivateKey,
-  p256PublicKeyFromPrivate,
-  sealCredentialBundle,
-  toHex,
-} from "@latchkey/protocol";
+import { DEFAULT_SESSION_EXPIRATION_SECONDS, sealCredentialBundle } from "@latchkey/protocol";
 import type { ServiceContext } from "../context";
+import { newP256KeyPair } from "../crypto/p256Session";
 import type { SignedInBy } from "../db/schema";
 import type { UserRecord } from "../users/userStore";
 
@@ -35,8 +30,7 @@ export async function issueSession(
 ): Promise<IssuedSession> {
   const { user, targetPublicKey, expirationSeconds, name = "session" } = params;
   const now = ctx.now();
-  const privateKey = generateP256PrivateKey();
-  const publicKey = toHex(p256PublicKeyFromPrivate(privateKey, true));
+  const { privateKey, publicKeyHex: publicKey } = newP256KeyPair();
   const credentialBundle = await sealCredentialBundle({ plaintext: privateKey, targetPublicKey });
   privateKey.fill(0);
   const apiKeyId = ctx.random.uuid();

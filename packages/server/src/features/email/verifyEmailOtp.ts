@@ -15,7 +15,7 @@ import { checkAllFactors, listFactors } from "../../factors/totpFactors";
 import { hit } from "../../limits/rateLimit";
 import { otpCodeHash } from "../../otp/emailOtp";
 import { issueSession } from "../../sessions/issueSession";
-import { findUserByOrg } from "../../users/userStore";
+import { findUserByOrg, userAddresses } from "../../users/userStore";
 
 const invalidOtp = () => apiError(ErrorCode.INVALID_OTP, INVALID_OTP_MESSAGE);
 const alreadyUsed = () =>
@@ -109,5 +109,11 @@ export async function verifyEmailOtp(
     return { status: "MFA_REQUIRED", encryptedPayload, multiFactors: factors };
   }
   await ctx.audit("user.signin", { appId: app.id, userId: user.id, ip, details: { method: "otp" } });
-  return { status: "SUCCESS", credentialBundle: bundle };
+  // Who signed in, as whoami answers: the client connects without a stamped whoami round trip.
+  const addresses = await userAddresses(ctx.db, user.orgId);
+  return {
+    status: "SUCCESS",
+    credentialBundle: bundle,
+    user: { ...(user.email ? { email: user.email } : {}), orgId: user.orgId, userId: user.id, ...addresses },
+  };
 }

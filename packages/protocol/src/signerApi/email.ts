@@ -8,7 +8,7 @@ import {
   textSchema,
   urlSchema,
 } from "../common";
-import type { WhoamiResponse } from "./session";
+import type { WhoamiResponse } from "./user";
 
 /** Email sign-in: lookup, signup, auth (existing users) and otp (DESIGN §3.1, §5). */
 export const emailModeSchema = z.enum(["magicLink", "otp"]);

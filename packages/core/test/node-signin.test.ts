@@ -118,6 +118,33 @@ describe("email OTP sign-in through the memory key holder", () => {
     expect(signer.status).toBe(SignerStatus.CONNECTED);
   });
 
+  it("connects on the code's answer alone: one key-holder call for the target key, no whoami", async () => {
+    const paths: string[] = [];
+    const keyHolder = createMemoryKeyHolder();
+    let targetKeyCalls = 0;
+    const initTargetKey = keyHolder.initTargetKey.bind(keyHolder);
+    keyHolder.initTargetKey = () => {
+      targetKeyCalls++;
+      return initTargetKey();
+    };
+    const other = newSigner({
+      keyHolder,
+      fetch: (input, init) => {
+        paths.push(new URL(String(input instanceof Request ? input.url : input)).pathname);
+        return fetch(input, init);
+      },
+    });
+    const sent = mailCount(svc, email);
+    await other.authenticate({ type: "email", email, emailMode: "otp" });
+    const code = await svc.otpCode(email, sent);
+    paths.length = 0;
+    const done = await other.authenticate({ type: "otp", otpCode: code });
+    expect(done.user).toMatchObject({ email, address: signer.user?.address, userId: signer.user?.userId });
+    expect(paths).toEqual(["/signer/v1/otp"]);
+    expect(targetKeyCalls).toBe(1);
+    await other.disconnect();
+  });
+
   it("disconnect clears the session, the key holder and fires disconnected once", async () => {
     const events = record(signer);
     await signer.disconnect();

@@ -55,7 +55,7 @@ describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", 
     expect(otp.status).toBe(200);
     expect(otp.json.status).toBe("SUCCESS");
     const sessionKey = await target.open(otp.json.credentialBundle as string);
-    return { signup: signup.json as Record<string, string>, sessionKey };
+    return { signup: signup.json as Record<string, string>, sessionKey, user: otp.json.user };
   }
 
   it("signs up by email code, then signs an EVM digest and a Solana message", async () => {
@@ -63,7 +63,7 @@ describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", 
     const lookup = await post(h.url, "/signer/v1/lookup", { email }, KEY);
     expect(lookup.json).toEqual({ orgId: null });
 
-    const { signup, sessionKey } = await signUpWithOtp(email);
+    const { signup, sessionKey, user } = await signUpWithOtp(email);
     expect(signup.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(signup.solanaAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     expect(sessionKey).toHaveLength(32);
@@ -82,6 +82,8 @@ describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", 
       address: signup.address,
       solanaAddress: signup.solanaAddress,
     });
+    // The code's answer already named the user, as whoami does: the client connects without whoami.
+    expect(user).toEqual(who.json);
 
     // EVM: the 65-byte r‖s‖v signature recovers to the user's address.
     const digest = hashMessage("hello latchkey");
@@ -155,6 +157,7 @@ describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", 
       KEY,
     );
     expect(who.json.address).toBe(first.signup.address);
+    expect(otp.json.user).toEqual(who.json);
 
     // The code is single use.
     const again = await post(
@@ -244,7 +247,7 @@ describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", 
 
   it("refuses an expired code and an expired session", async () => {
     const email = `expiry-${kind}@example.com`;
-    const { signup, sessionKey } = await signUpWithOtp(email);
+    const { signup, sessionKey, user } = await signUpWithOtp(email);
     const whoami = () =>
       post(
         h.url,

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import nodemailer, { type Transporter } from "nodemailer";
 import type { Mail } from "./templates";
 
 export interface StoredMail extends Mail {
@@ -15,7 +15,7 @@ interface Logger {
  * with backoff. In dev mode every mail is also kept in memory for the dev mailbox.
  */
 export class Mailer {
-  readonly #transport: nodemailer.Transporter | null;
+  readonly #transport: Transporter | null;
   readonly #from: string;
   readonly #mailbox: StoredMail[] | null;
   readonly #pending = new Set<Promise<void>>();

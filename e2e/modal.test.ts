@@ -157,6 +157,10 @@ describe("UI config", () => {
     );
     expect(await d.locator("footer").textContent()).toContain("Protected by");
     expect(await d.getByText("Contact support").count()).toBe(0);
+    // No backdrop blur unless the theme asks for one (it redraws the page on every frame without a GPU).
+    expect(await page.getByTestId("lk-backdrop").evaluate((el) => getComputedStyle(el).backdropFilter)).toBe(
+      "none",
+    );
     await page.close();
   });
 

@@ -1,8 +1,13 @@
 // Loaded on first use (actions/getSmartAccountClient.ts imports it with `import()`): viem's
 // account-abstraction module and permissionless' SimpleAccount stay out of an app's initial JavaScript.
 import { SimpleSmartAccount } from "permissionless/accounts/simple";
-import { createPublicClient, http } from "viem";
-import { createBundlerClient, createPaymasterClient, entryPoint08Address } from "viem/account-abstraction";
+import { type Chain, type Client, createPublicClient, http, type Transport } from "viem";
+import {
+  createBundlerClient,
+  createPaymasterClient,
+  entryPoint08Address,
+  type SmartAccount,
+} from "viem/account-abstraction";
 import { toViemAccount } from "../actions/toViemAccount";
 import type { SignerBase } from "../signer/types";
 import type { LatchkeySmartAccountClient, SmartAccountChainConfig } from "./types";
@@ -48,7 +53,9 @@ export async function createSmartAccountClient(
     owner: toViemAccount(signer),
     entryPoint: { address: entryPoint08Address, version: "0.8" },
   });
-  return createBundlerClient({
+  // Explicit type arguments: the result is LatchkeySmartAccountClient as declared. Inferring them and
+  // casting the result made tsc compare viem's whole inferred client type with it: ~180 s of checking.
+  return createBundlerClient<Transport, Chain, SmartAccount, Client | undefined>({
     account,
     chain: config.chain,
     client: publicClient,
@@ -57,5 +64,5 @@ export async function createSmartAccountClient(
     ...(config.policyId
       ? { paymaster: paymasterClientFor(signer, config), paymasterContext: { policyId: config.policyId } }
       : {}),
-  }) as LatchkeySmartAccountClient;
+  });
 }

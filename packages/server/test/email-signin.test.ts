@@ -247,7 +247,7 @@ describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", 
 
   it("refuses an expired code and an expired session", async () => {
     const email = `expiry-${kind}@example.com`;
-    const { signup, sessionKey, user } = await signUpWithOtp(email);
+    const { signup, sessionKey } = await signUpWithOtp(email);
     const whoami = () =>
       post(
         h.url,

@@ -86,7 +86,7 @@ export function mailText(raw: string): string {
   return Buffer.from(bytes).toString("utf8");
 }
 
-/** The decoded Subject header (RFC 2047 encoded words, as nodemailer writes them). */
+/** The decoded Subject header (RFC 2047 encoded words, B or Q). */
 export function mailSubject(raw: string): string {
   const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? "";
   return header

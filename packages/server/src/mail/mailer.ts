@@ -1,4 +1,5 @@
-import nodemailer, { type Transporter } from "nodemailer";
+import { addressOf, buildMessage } from "./mime";
+import { parseSmtpUrl, SmtpClient, SmtpError } from "./smtp";
 import type { Mail } from "./templates";
 
 export interface StoredMail extends Mail {
@@ -15,16 +16,14 @@ interface Logger {
  * with backoff. In dev mode every mail is also kept in memory for the dev mailbox.
  */
 export class Mailer {
-  readonly #transport: Transporter | null;
+  readonly #transport: SmtpClient | null;
   readonly #from: string;
   readonly #mailbox: StoredMail[] | null;
   readonly #pending = new Set<Promise<void>>();
   #log: Logger | null = null;
 
   constructor(opts: { smtpUrl?: string; from?: string; devMailbox: boolean }) {
-    this.#transport = opts.smtpUrl
-      ? nodemailer.createTransport(opts.smtpUrl.includes("pool=") ? opts.smtpUrl : withPool(opts.smtpUrl))
-      : null;
+    this.#transport = opts.smtpUrl ? new SmtpClient(parseSmtpUrl(opts.smtpUrl)) : null;
     this.#from = opts.from ?? "Latchkey <no-reply@localhost>";
     this.#mailbox = opts.devMailbox ? [] : null;
   }
@@ -52,11 +51,12 @@ export class Mailer {
     if (!transport) return;
     for (let attempt = 1; ; attempt++) {
       try {
-        await transport.sendMail({ from: this.#from, ...mail });
+        const message = buildMessage({ from: this.#from, ...mail });
+        await transport.send({ from: addressOf(this.#from), to: [mail.to] }, message);
         return;
       } catch (e) {
         // Never log the mail itself: it carries a code or a sign-in link.
-        if (attempt >= 4) {
+        if (attempt >= 4 || (e instanceof SmtpError && e.permanent)) {
           this.#log?.error({ err: (e as Error).message, attempt }, "mail delivery failed");
           return;
         }
@@ -79,8 +79,4 @@ export class Mailer {
     await this.flush();
     this.#transport?.close();
   }
-}
-
-function withPool(url: string): string {
-  return `${url}${url.includes("?") ? "&" : "?"}pool=true`;
 }

@@ -24,6 +24,9 @@ describe("quotedPrintable", () => {
       "Dein Anmeldecode für Laden: äöü ß — 🔑 ключ 鍵",
       "trailing space \nand tab\t\n.dot first\n",
       `${"y".repeat(74)}.next`,
+      `${"y".repeat(75)}.next line ${"z".repeat(73)}.again `,
+      "=".repeat(100),
+      `${"w".repeat(73)}ü${"w".repeat(80)}`,
       "é".repeat(100),
     ];
     for (const text of samples) {

@@ -56,40 +56,40 @@ function mailboxHeader(mailbox: string): string {
   return `${shown} <${address}>`;
 }
 
-const HEX = "0123456789ABCDEF";
+// Characters a quoted-printable line carries as they are: printable ASCII but "=", and space and tab.
+const NOT_LITERAL = /[^!-<>-~ \t]/gu;
+const escapeChar = (c: string) => (c === "=" ? "=3D" : encodeURIComponent(c).replace(/%/g, "="));
 
 /**
  * Quoted-printable (RFC 2045 §6.7): printable ASCII as it is except "=", a space or tab before a line
  * end and a "." starting a line; everything else as =XX of its UTF-8 bytes; lines of at most 76.
  */
 export function quotedPrintable(text: string): string {
-  const out: string[] = [];
-  for (const line of text.split(/\r\n|\r|\n/)) {
-    const bytes = Buffer.from(line, "utf8");
-    let encoded = "";
-    let width = 0;
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i] as number;
-      const last = i === bytes.length - 1;
-      const literal =
-        (b >= 33 && b <= 126 && b !== 61 && !(b === 46 && width === 0)) || ((b === 32 || b === 9) && !last);
-      const token = literal ? String.fromCharCode(b) : `=${HEX[b >> 4]}${HEX[b & 15]}`;
-      // A soft break ("=" at the end) keeps every line within 76 characters.
-      if (width + token.length > 75) {
-        encoded += "=\r\n";
-        width = 0;
-        if (b === 46) {
-          encoded += "=2E";
-          width = 3;
-          continue;
-        }
-      }
-      encoded += token;
-      width += token.length;
-    }
-    out.push(encoded);
+  return text
+    .split(/\r\n|\r|\n/)
+    .map(encodeLine)
+    .join("\r\n");
+}
+
+function encodeLine(line: string): string {
+  let e = line.replace(NOT_LITERAL, escapeChar);
+  if (e.endsWith(" ") || e.endsWith("\t")) e = `${e.slice(0, -1)}=${e.endsWith(" ") ? "20" : "09"}`;
+  if (e.startsWith(".")) e = `=2E${e.slice(1)}`;
+  if (e.length <= 76) return e;
+  // Soft breaks ("=" at the end) keep every line within 76, never inside an =XX.
+  const lines: string[] = [];
+  let at = 0;
+  while (e.length - at > 76) {
+    let cut = at + 75;
+    if (e[cut - 1] === "=") cut -= 1;
+    else if (e[cut - 2] === "=") cut -= 2;
+    lines.push(`${e.slice(at, cut)}=`);
+    at = cut;
+    // A continuation line must not start with a "." either.
+    if (e[at] === ".") e = `${e.slice(0, at)}=2E${e.slice(at + 1)}`;
   }
-  return out.join("\r\n");
+  lines.push(e.slice(at));
+  return lines.join("\r\n");
 }
 
 /** The message, CRLF line ends, ready for SMTP DATA. */

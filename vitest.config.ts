@@ -17,5 +17,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two files at a time on a 2-core machine (vitest's default there is one): most files wait on a
+    // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.
+    maxWorkers: 2,
+    minWorkers: 1,
   },
 });

@@ -32,6 +32,7 @@ export default async function setup(project: TestProject) {
   const packs = join(workDir, "packs");
   mkdirSync(packs);
   npm(["run", "build"], REPO);
+  const built = Date.now();
   const tarballs: Record<string, string> = {};
   for (const name of PACKAGES) {
     npm(["pack", "--pack-destination", packs], join(REPO, "packages", name));
@@ -45,12 +46,12 @@ export default async function setup(project: TestProject) {
   writeFileSync(join(serviceDir, "package.json"), JSON.stringify({ name: "service", private: true }));
   // Every tarball goes in together: a dependency on a sibling (^0.1.0) is then met by this build's
   // tarball, as the registry would serve it, never by whatever the registry holds under that name.
-  npm(["install", ...Object.values(tarballs)], serviceDir);
+  npm(["install", "--prefer-offline", ...Object.values(tarballs)], serviceDir);
   project.provide("tarballs", tarballs);
   project.provide("serviceDir", serviceDir);
   project.provide("workDir", workDir);
   console.log(
-    `consumer setup: built, packed and installed the service in ${Math.round((Date.now() - started) / 1000)} s`,
+    `consumer setup: built in ${Math.round((built - started) / 1000)} s, packed and installed the service in ${Math.round((Date.now() - built) / 1000)} s`,
   );
   return () => rmSync(workDir, { recursive: true, force: true });
 }

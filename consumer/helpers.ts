@@ -24,10 +24,20 @@ export async function run(command: string, args: string[], cwd: string, env: Nod
   }
 }
 
-/** `npm install` in an app folder, with every Latchkey tarball of this build and `extra` from the registry. */
+/**
+ * `npm install` in an app folder, with this build's client tarballs and `extra` from the registry. The
+ * service's tarball is not among them: an app does not depend on it, and installing it compiled its
+ * native modules (better-sqlite3, secp256k1) once more per app, most of each install's minute and a half.
+ */
 export function installWithTarballs(cwd: string, extra: string[] = []) {
-  const tarballs = Object.values(inject("tarballs"));
-  return run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs, ...extra], cwd);
+  const tarballs = Object.entries(inject("tarballs"))
+    .filter(([name]) => name !== "@latchkey/server")
+    .map(([, file]) => file);
+  return run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tarballs, ...extra],
+    cwd,
+  );
 }
 
 export interface RunningService {

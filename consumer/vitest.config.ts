@@ -10,7 +10,9 @@ export default defineConfig({
     globalSetup: ["./globalSetup.ts"],
     testTimeout: 600_000,
     hookTimeout: 900_000,
-    fileParallelism: false,
+    // Two apps at a time: an install waits on the registry and the disk while the other builds.
+    maxWorkers: 2,
+    minWorkers: 1,
     pool: "forks",
   },
 });

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { createAppApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type FileConfig, readConfigFile } from "./config";
-import { createService, type ServiceOptions } from "./createService";
+import type { ServiceOptions } from "./createService";
 import { Keyring, loadMasterKey, parseMasterKey } from "./crypto/keyring";
 import { secp256k1Impl } from "./crypto/secp256k1";
 import { migrate, openDatabase } from "./db";
@@ -15,6 +15,10 @@ import {
   readAdminKeyFile,
 } from "./keyManagement/policies/adminCli";
 import { ServiceKeys } from "./serviceKeys/serviceKeys";
+
+// The service (Fastify, every route, viem) loads only for commands that start it: `--help` and the small
+// commands answer in a fraction of the time.
+const loadService = async () => (await import("./createService")).createService;
 
 const ENVIRONMENT = `Environment:
   LATCHKEY_MASTER_KEY       The master key (64 hex characters or base64 of 32 bytes) that wraps every
@@ -265,7 +269,7 @@ async function serve(args: string[]): Promise<number> {
   // Several processes share the port (Node cluster) and the database; every piece of state is in the
   // database, so they agree. The primary prepares the database once, then only supervises.
   if (workers > 1 && cluster.isPrimary) {
-    const prepared = await createService(options);
+    const prepared = await (await loadService())(options);
     await prepared.close();
     let announced = false;
     const fork = () => {
@@ -298,7 +302,7 @@ async function serve(args: string[]): Promise<number> {
     return -1;
   }
 
-  const service = await createService(options);
+  const service = await (await loadService())(options);
   const url = await service.listen({ port, host });
   if (cluster.isWorker) {
     process.send?.({ type: "listening", url, dbKind: service.ctx.dbKind });

@@ -43,8 +43,8 @@ describe("latchkey CLI", () => {
       ))
         envs.add(m[1] as string);
     expect(envs.size).toBeGreaterThan(5);
-    let all = serve;
-    for (const command of [
+    // Each --help is a process start; they run side by side.
+    const commands = [
       ["app", "create"],
       ["migrate"],
       ["rotate-master-key"],
@@ -52,10 +52,14 @@ describe("latchkey CLI", () => {
       ["solana-fee-payer"],
       ["activity"],
       ["admin-key", "create"],
-    ]) {
-      const out = (await run(process.execPath, [BIN, ...command, "--help"])).stdout;
-      expect(out).toContain(`Usage: latchkey ${command.join(" ")}`);
-      all += out;
+    ];
+    const outs = await Promise.all(
+      commands.map(async (command) => (await run(process.execPath, [BIN, ...command, "--help"])).stdout),
+    );
+    let all = serve;
+    for (const [i, command] of commands.entries()) {
+      expect(outs[i]).toContain(`Usage: latchkey ${command.join(" ")}`);
+      all += outs[i];
     }
     for (const name of envs) expect(all, name).toContain(name);
     const usage = (await run(process.execPath, [BIN, "--help"])).stdout;

@@ -312,8 +312,14 @@ class Connection {
     this.#extensions.clear();
     if (reply.code === 250) {
       for (const line of reply.lines.slice(1)) {
-        const [keyword = "", ...rest] = line.trim().split(/\s+/);
-        this.#extensions.set(keyword.toUpperCase(), rest.join(" ").toUpperCase());
+        // "AUTH PLAIN LOGIN", or the older "AUTH=PLAIN LOGIN" some servers still send.
+        const [keyword = "", ...rest] = line
+          .trim()
+          .replace(/^AUTH=/i, "AUTH ")
+          .split(/\s+/);
+        const key = keyword.toUpperCase();
+        const value = rest.join(" ").toUpperCase();
+        this.#extensions.set(key, [this.#extensions.get(key), value].filter(Boolean).join(" "));
       }
       return;
     }

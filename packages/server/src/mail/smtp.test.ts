@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { Mailer } from "./mailer";
@@ -13,6 +15,7 @@ interface Caught {
   user?: string;
 }
 
+const execFileAsync = promisify(execFile);
 const servers: SMTPServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
@@ -254,6 +257,29 @@ describe("SmtpClient", () => {
     client.close();
     expect(server.mails.map((m) => m.to[0])).toEqual(["a@example.test", "b@example.test"]);
     expect(server.sessions).toHaveLength(2);
+  });
+
+  it("an idle connection does not keep the process alive", async () => {
+    const server = await catcher({ disabledCommands: ["STARTTLS"] });
+    const script = `import { SmtpClient, parseSmtpUrl } from ${JSON.stringify(new URL("./smtp.ts", import.meta.url).pathname)};
+const client = new SmtpClient(parseSmtpUrl("smtp://127.0.0.1:${server.port}"));
+await client.send({ from: "a@app.test", to: ["b@example.test"] }, "Subject: x\\r\\n\\r\\nbody\\r\\n");
+console.log("sent");`;
+    const started = Date.now();
+    // Not spawnSync: the SMTP server runs in this process and must answer meanwhile.
+    const child = await execFileAsync(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      {
+        encoding: "utf8",
+        timeout: 20_000,
+      },
+    );
+    expect(child.stderr).toBe("");
+    expect(child.stdout.trim()).toBe("sent");
+    // The idle timeout is 30 s: the process ended well before it.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(server.mails).toHaveLength(1);
   });
 });
 

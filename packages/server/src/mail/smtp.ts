@@ -426,10 +426,13 @@ class Connection {
   cancelIdle(): void {
     if (this.#idleTimer) clearTimeout(this.#idleTimer);
     this.#idleTimer = null;
+    this.#socket.ref();
   }
 
+  /** Idle, the connection does not keep the process alive; it says QUIT after `ms`. */
   idleFor(ms: number, onClose: () => void): void {
     this.cancelIdle();
+    this.#socket.unref();
     this.#idleTimer = setTimeout(() => {
       onClose();
       this.quit();

@@ -3,11 +3,10 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Worker } from "node:worker_threads";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrations";
 import type { Database } from "./schema";
-import { sqliteDialect } from "./sqliteDriver";
 
 export type { Database } from "./schema";
 export type Db = Kysely<Database>;
@@ -25,8 +24,7 @@ export function isPostgresUrl(url: string): boolean {
 
 /**
  * Opens the database named by `url`: a `postgres://` URL, or a SQLite file path (`:memory:` for tests).
- * SQLite runs in WAL mode so several processes can share one file; a write waits for another process's
- * lock without stopping the event loop (sqliteDriver.ts).
+ * SQLite runs in WAL mode with a busy timeout so several processes can share one file.
  */
 export function openDatabase(url: string, options: { poolSize?: number } = {}): OpenedDatabase {
   if (isPostgresUrl(url)) {
@@ -46,10 +44,10 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   const sqlite = new SQLite(url);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
-  // No busy timeout: another process's write lock is waited for without blocking (sqliteDriver.ts).
+  sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
   const checkpointer = url === ":memory:" ? undefined : startCheckpointer(sqlite, url);
-  const db = new Kysely<Database>({ dialect: sqliteDialect(cachingStatements(sqlite)) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
   return {
     db,
     kind: "sqlite",
@@ -128,7 +126,6 @@ export async function migrate(db: Db): Promise<string[]> {
 function cachingStatements(sqlite: SQLite.Database) {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    sqlite,
     close: () => {
       cache.clear();
       sqlite.close();

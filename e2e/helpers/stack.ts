@@ -81,6 +81,8 @@ export async function startStack(
     solana?: boolean;
     /** The service's clock (tests move it forward instead of waiting). */
     now?: () => number;
+    /** Also deliver every mail to this SMTP server (the dev mailbox keeps its copy). */
+    smtpUrl?: string;
   } = {},
 ): Promise<Stack> {
   const hostName = opts.hostName ?? "127.0.0.1";
@@ -121,6 +123,7 @@ export async function startStack(
   const solanaNode = opts.solana ? await startSolanaRpc() : undefined;
   const testService = await startTestService({
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl } : {}),
     ...(solanaNode ? { solana: { rpcUrl: solanaNode.url } } : {}),
     ...(chain
       ? { chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }] }

@@ -49,10 +49,13 @@ export class Mailer {
   async #deliver(mail: Mail): Promise<void> {
     const transport = this.#transport;
     if (!transport) return;
+    // Built once: a retry sends the same message (same Message-ID, so a server that did take the first
+    // try can tell the second is the same mail).
+    const message = buildMessage({ from: this.#from, ...mail });
+    const envelope = { from: addressOf(this.#from), to: [mail.to] };
     for (let attempt = 1; ; attempt++) {
       try {
-        const message = buildMessage({ from: this.#from, ...mail });
-        await transport.send({ from: addressOf(this.#from), to: [mail.to] }, message);
+        await transport.send(envelope, message);
         return;
       } catch (e) {
         // Never log the mail itself: it carries a code or a sign-in link.

@@ -31,6 +31,8 @@ const ENVIRONMENT = `Environment:
   LATCHKEY_WORKERS          As --workers
   LATCHKEY_DEV_ORIGINS      As --dev-origin, comma-separated
   LATCHKEY_DEV_API_KEY      The dev app's API key (--dev; default: made once, in .latchkey/dev-api-key)
+  LATCHKEY_WALLET_RESERVE   Wallets to keep derived ahead of sign-ups for bursts (default 0; the config
+                            file's walletReserve); refilled while the service is mostly idle
   LATCHKEY_SECP256K1        "noble" signs with @noble/curves even where the native libsecp256k1 addon
                             (the optional secp256k1 package) loads; /healthz says which one signs
   PORT                      As --port
@@ -259,6 +261,7 @@ async function serve(args: string[]): Promise<number> {
     apps: file.apps,
     chains: file.chains,
     ...(file.solana ? { solana: file.solana } : {}),
+    ...(file.walletReserve !== undefined ? { walletReserve: file.walletReserve } : {}),
     logLevel: values["log-level"] ?? file.logLevel ?? "info",
     trustProxy: file.trustProxy,
     devOrigins: values["dev-origin"] ?? process.env.LATCHKEY_DEV_ORIGINS?.split(",").filter(Boolean),

@@ -352,6 +352,11 @@ export const fileConfigSchema = z.object({
   chains: chainsSchema.default([]),
   /** Solana: the node the fee payer's transactions go to, asked whether a blockhash is still valid. */
   solana: solanaConfigSchema.optional(),
+  /**
+   * Wallets kept derived ahead of sign-ups, for launch-day spikes (default 0: each sign-up derives its
+   * own). Refilled while the service is mostly idle; LATCHKEY_WALLET_RESERVE sets it too.
+   */
+  walletReserve: z.number().int().min(0).max(1_000_000).optional(),
 });
 export type FileConfig = z.infer<typeof fileConfigSchema>;
 

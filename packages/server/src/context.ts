@@ -71,6 +71,8 @@ export interface ServiceContext {
   otpKey: Buffer;
   /** Derives new wallets on worker threads. */
   wallets: { derive(mnemonic: string): Promise<DerivedAccount[]> };
+  /** Wallets derived ahead of sign-ups (set when the service keeps a reserve). */
+  walletReserve?: import("./users/walletReserve").WalletReserve;
   caches: ServiceCaches;
   dev: boolean;
   /** EVM chains the service reads for sponsorship and SIWE contract-wallet signatures, by chain id. */

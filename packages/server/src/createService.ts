@@ -26,6 +26,7 @@ import { createHttpApp } from "./http/app";
 import { SWEEP_INTERVAL_MS, sweepExpired } from "./limits/sweeper";
 import { Mailer } from "./mail/mailer";
 import { ServiceKeys } from "./serviceKeys/serviceKeys";
+import { WalletReserve } from "./users/walletReserve";
 
 export type { ServiceContext } from "./context";
 
@@ -71,6 +72,11 @@ export interface ServiceOptions {
   env?: NodeJS.ProcessEnv;
   /** Worker threads deriving new wallets (default: cores - 1, at most 4; 0 derives on the event loop). */
   walletWorkers?: number;
+  /**
+   * Wallets to keep derived ahead of sign-ups (default 0, none; LATCHKEY_WALLET_RESERVE): the service
+   * refills them while it is mostly idle, and a burst of sign-ups takes them instead of deriving.
+   */
+  walletReserve?: number;
   /** How long `close()` lets in-flight requests finish before it drops the remaining connections (default 5000 ms). */
   closeGraceMs?: number;
 }
@@ -201,6 +207,18 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         });
       },
     };
+    const reserveTarget = opts.walletReserve ?? Number(env.LATCHKEY_WALLET_RESERVE ?? 0);
+    if (!Number.isInteger(reserveTarget) || reserveTarget < 0) {
+      throw new Error("walletReserve (LATCHKEY_WALLET_RESERVE) takes a whole number of wallets, 0 or more");
+    }
+    const walletReserve =
+      reserveTarget > 0
+        ? new WalletReserve(ctx, {
+            target: reserveTarget,
+            onError: (e) => http.log.warn({ err: e }, "refilling the wallet reserve failed"),
+          })
+        : undefined;
+    if (walletReserve) ctx.walletReserve = walletReserve;
     for (const app of opts.apps ?? []) await upsertApp({ db, now: now(), keyring }, app);
 
     let devApp: Service["devApp"];
@@ -230,6 +248,8 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
       solanaFeePayerAddress: () => ctx.serviceKeys.solanaAddress("solanaFeePayer"),
       async listen({ port, host = "127.0.0.1" }) {
         await http.listen({ port, host });
+        // Only a listening service refills (not, say, the process that migrates for a cluster).
+        walletReserve?.start();
         const addr = http.server.address();
         const actualPort = typeof addr === "object" && addr ? addr.port : port;
         return `http://${host === "0.0.0.0" ? "localhost" : host}:${actualPort}`;
@@ -246,6 +266,7 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         } finally {
           clearTimeout(force);
         }
+        await walletReserve?.close();
         await wallets.close();
         await mailer.close();
         await opened.close();

@@ -1,7 +1,8 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import {
   generateP256PrivateKey,
   openCredentialBundle,
@@ -165,7 +166,7 @@ export interface Harness {
 /** Starts the real service on a free port with its own database and a real SMTP server. */
 export async function startHarness(
   kind: "sqlite" | "postgres",
-  extra: { rateLimits?: Record<string, number>; apps?: AppConfig[] } = {},
+  extra: { rateLimits?: Record<string, number>; apps?: AppConfig[]; walletReserve?: number } = {},
 ): Promise<Harness> {
   const smtp = await startSmtp();
   const database = await freshDatabase(kind);
@@ -183,6 +184,7 @@ export async function startHarness(
     smtpUrl: smtp.url,
     apps: extra.apps ?? [TEST_APP, LINK_APP],
     ...(extra.rateLimits ? { rateLimits: extra.rateLimits } : {}),
+    ...(extra.walletReserve !== undefined ? { walletReserve: extra.walletReserve } : {}),
     logLevel: "silent",
     now: () => clock.now,
   });
@@ -323,4 +325,46 @@ export class Browser {
     }
     throw new Error("too many redirects");
   }
+}
+
+const BIN = resolve(__dirname, "../bin/latchkey.js");
+
+/** A `latchkey serve` child process. */
+export interface Instance {
+  url: string;
+  child: ChildProcess;
+}
+
+/** `latchkey serve` in its own process on a free port: resolves once it prints where it listens. */
+export function serve(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Instance> {
+  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--log-level", "warn", ...args], {
+    cwd,
+    env,
+  });
+  return new Promise((res, rej) => {
+    let out = "";
+    const timer = setTimeout(() => rej(new Error(`no start in 60 s:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const url = /signer service on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        res({ url, child });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      rej(new Error(`exited ${code}:\n${out}`));
+    });
+  });
+}
+
+export function stop(child: ChildProcess | undefined, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => {
+    child.once("exit", () => r());
+    child.kill(signal);
+  });
 }

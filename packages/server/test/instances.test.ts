@@ -4,59 +4,28 @@
  * stamp used at one is a replay at the other; a per-address limit counts both; a sign-up killed with
  * SIGKILL mid-flight at one leaves nothing half-written while the other keeps serving.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { stampWithPrivateKey } from "@latchkey/protocol";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeFrom, freshDatabase, post, type Smtp, startSmtp, targetKey } from "./helpers";
+import {
+  codeFrom,
+  freshDatabase,
+  type Instance,
+  post,
+  type Smtp,
+  serve,
+  startSmtp,
+  stop,
+  targetKey,
+} from "./helpers";
 
-const BIN = resolve(__dirname, "../bin/latchkey.js");
 const API_KEY = "lk_instances_key_0123456789abcdef";
 const KEY = { authorization: `Bearer ${API_KEY}` };
 const MAILS_PER_EMAIL = 3;
 const LOOKUPS_PER_IP = 4;
-
-interface Instance {
-  url: string;
-  child: ChildProcess;
-}
-
-/** `latchkey serve` in its own process on a free port: resolves once it prints where it listens. */
-function serve(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<Instance> {
-  const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--log-level", "warn", ...args], {
-    cwd,
-    env,
-  });
-  return new Promise((res, rej) => {
-    let out = "";
-    const timer = setTimeout(() => rej(new Error(`no start in 60 s:\n${out}`)), 60_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const url = /signer service on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        res({ url, child });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      rej(new Error(`exited ${code}:\n${out}`));
-    });
-  });
-}
-
-function stop(child: ChildProcess | undefined, signal: NodeJS.Signals = "SIGTERM"): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((r) => {
-    child.once("exit", () => r());
-    child.kill(signal);
-  });
-}
 
 describe("two service processes on one PostgreSQL database", () => {
   let database: Awaited<ReturnType<typeof freshDatabase>>;

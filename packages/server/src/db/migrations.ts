@@ -395,6 +395,20 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable("oauth_requests").addColumn("display_name", "text").execute();
     },
   },
+  "0016_wallet_reserve": {
+    async up(db: Kysely<unknown>) {
+      // Wallets derived ahead of sign-ups while the service is idle (users/walletReserve.ts), sealed like
+      // every wallet. A sign-up deletes one row inside its own transaction: one owner each, none lost.
+      await db.schema
+        .createTable("wallet_reserve")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("sealed_mnemonic", "text", (c) => c.notNull())
+        // The accounts as JSON: ids, curve, path, address, public key and sealed private key.
+        .addColumn("accounts", "text", (c) => c.notNull())
+        .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 class StaticProvider implements MigrationProvider {

@@ -51,6 +51,14 @@ export interface WalletsTable {
   sealed_mnemonic: string;
   created_at: number;
 }
+/** A wallet derived ahead of any user (users/walletReserve.ts); a sign-up moves it into `wallets`. */
+export interface WalletReserveTable {
+  id: string;
+  sealed_mnemonic: string;
+  /** JSON: ReservedAccount[] (ids, curve, path, addresses, public key, sealed private key). */
+  accounts: string;
+  created_at: number;
+}
 export interface WalletAccountsTable {
   id: string;
   wallet_id: string;
@@ -301,6 +309,7 @@ export interface Database {
   users: UsersTable;
   wallets: WalletsTable;
   wallet_accounts: WalletAccountsTable;
+  wallet_reserve: WalletReserveTable;
   api_keys: ApiKeysTable;
   otps: OtpsTable;
   contact_otps: ContactOtpsTable;

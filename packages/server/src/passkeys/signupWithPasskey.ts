@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { App } from "../apps/appDirectory";
 import type { ServiceContext } from "../context";
 import { issueSession } from "../sessions/issueSession";
-import { insertUser, prepareUser } from "../users/userStore";
+import { createUser } from "../users/userStore";
 import { insertAuthenticator } from "./authenticatorStore";
 import { verifyPasskeyRegistration } from "./verifyPasskeyRegistration";
 
@@ -19,16 +19,14 @@ export async function signupWithPasskey(
   const { app, request, ip } = params;
   const passkey = await verifyPasskeyRegistration(app, request.passkey);
   const now = ctx.now();
-  const prepared = await prepareUser(ctx, {
-    appId: app.id,
-    email: null,
-    unverifiedEmail: request.email ?? null,
-  });
-  const user = await ctx.db.transaction().execute(async (trx) => {
-    const u = await insertUser(trx, prepared);
-    await insertAuthenticator({ ...ctx, db: trx }, { user: u, passkey, name: `passkey-${now}` });
-    return u;
-  });
+  const user = await createUser(
+    ctx,
+    { appId: app.id, email: null, unverifiedEmail: request.email ?? null },
+    async (trx, u) => {
+      await insertAuthenticator({ ...ctx, db: trx }, { user: u, passkey, name: `passkey-${now}` });
+      return u;
+    },
+  );
   await ctx.audit("user.signup", { appId: app.id, userId: user.id, ip, details: { method: "passkey" } });
   // The attestation just proved the passkey, so a session may come back with it: one prompt, not two.
   const session = request.targetPublicKey

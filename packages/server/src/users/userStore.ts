@@ -1,8 +1,8 @@
 import type { ServiceContext } from "../context";
-import { newMnemonic } from "../crypto/wallet";
 import type { Db } from "../db";
 import { prefixed, prepared, rowSlots } from "../db/prepared";
-import type { WalletAccountsTable } from "../db/schema";
+import type { UsersTable, WalletAccountsTable } from "../db/schema";
+import { type SealedWallet, sealNewWallet } from "./sealWallet";
 
 export interface UserRecord {
   id: string;
@@ -17,69 +17,46 @@ export interface NewUser extends UserRecord {
   solanaAddress: string;
 }
 
+/** Thrown inside a sign-up's transaction when the reserve it counted on was empty: derive, then again. */
+class ReserveEmpty extends Error {}
+
 /**
- * Builds a user's wallet outside any transaction (the key derivation is the costly part), ready to be
- * written in one go by `insertUser` so that a user never exists without a wallet. `email` is a proven
- * sign-in address; `unverifiedEmail` is contact data only and never signs anyone in.
+ * Makes a user with a wallet and runs `write` (the sign-up's other rows) in the same transaction, so that
+ * a user never exists without a wallet. The wallet comes from the reserve when it has one
+ * (users/walletReserve.ts), else it is derived before the transaction (the costly part). `email` is a
+ * proven sign-in address; `unverifiedEmail` is contact data only and never signs anyone in.
  *
  * @example
- * const prepared = await prepareUser(ctx, { appId: app.id, email: null, unverifiedEmail: req.email });
+ * const user = await createUser(ctx, { appId: app.id, email }, async (trx, u) => u);
  */
-export async function prepareUser(
-  ctx: Pick<ServiceContext, "keyring" | "now" | "random" | "wallets">,
+export async function createUser<T>(
+  ctx: Pick<ServiceContext, "db" | "keyring" | "now" | "random" | "wallets" | "walletReserve">,
   params: { appId: string; email: string | null; unverifiedEmail?: string | null },
-) {
-  const { keyring, random } = ctx;
-  const { appId, email } = params;
-  const now = ctx.now();
-  const user = {
-    id: random.uuid(),
-    org_id: random.uuid(),
-    app_id: appId,
-    email,
-    unverified_email: params.unverifiedEmail ?? null,
-    created_at: now,
-  };
-  const mnemonic = newMnemonic();
-  const walletId = random.uuid();
-  const wallet = {
-    id: walletId,
-    org_id: user.org_id,
-    user_id: user.id,
-    name: "Default wallet",
-    sealed_mnemonic: keyring.seal(new TextEncoder().encode(mnemonic), `wallet:${walletId}`),
-    created_at: now,
-  };
-  const accounts = (await ctx.wallets.derive(mnemonic)).map((a) => {
-    const id = random.uuid();
-    const row = {
-      id,
-      wallet_id: walletId,
-      org_id: user.org_id,
-      curve: a.curve,
-      path: a.path,
-      address_format: a.addressFormat,
-      address: a.address,
-      address_key: a.addressFormat === "ADDRESS_FORMAT_ETHEREUM" ? a.address.toLowerCase() : a.address,
-      public_key: a.publicKey,
-      sealed_private_key: keyring.seal(a.privateKey, `wallet_account:${id}`),
+  write: (trx: Db, user: NewUser) => Promise<T>,
+): Promise<T> {
+  const reserve = ctx.walletReserve;
+  let wallet = reserve?.likelyStocked ? null : await sealNewWallet(ctx);
+  for (;;) {
+    const now = ctx.now();
+    const user = {
+      id: ctx.random.uuid(),
+      org_id: ctx.random.uuid(),
+      app_id: params.appId,
+      email: params.email,
+      unverified_email: params.unverifiedEmail ?? null,
       created_at: now,
     };
-    a.privateKey.fill(0);
-    return row;
-  });
-  const evm = accounts.find((a) => a.address_format === "ADDRESS_FORMAT_ETHEREUM");
-  const sol = accounts.find((a) => a.address_format === "ADDRESS_FORMAT_SOLANA");
-  const result: NewUser = {
-    id: user.id,
-    orgId: user.org_id,
-    appId,
-    email,
-    walletId,
-    address: evm?.address ?? "",
-    solanaAddress: sol?.address ?? "",
-  };
-  return { user, wallet, accounts, result };
+    try {
+      return await ctx.db.transaction().execute(async (trx) => {
+        const owned = wallet ?? (await reserve?.claim(trx));
+        if (!owned) throw new ReserveEmpty();
+        return write(trx, await insertUser(trx, user, owned, now));
+      });
+    } catch (e) {
+      if (!(e instanceof ReserveEmpty)) throw e;
+      wallet = await sealNewWallet(ctx);
+    }
+  }
 }
 
 // Every sign-up runs these: compiled once (db/prepared.ts).
@@ -114,13 +91,40 @@ function insertAccounts(count: number) {
   return q;
 }
 
-export async function insertUser(db: Db, user: Awaited<ReturnType<typeof prepareUser>>): Promise<NewUser> {
-  await insertUserRow(db, { ...user.user });
-  await insertWalletRow(db, { ...user.wallet });
+async function insertUser(
+  db: Db,
+  user: Omit<UsersTable, "unverified_email"> & { unverified_email: string | null },
+  wallet: SealedWallet,
+  now: number,
+): Promise<NewUser> {
+  await insertUserRow(db, { ...user });
+  await insertWalletRow(db, {
+    id: wallet.id,
+    org_id: user.org_id,
+    user_id: user.id,
+    name: "Default wallet",
+    sealed_mnemonic: wallet.sealedMnemonic,
+    created_at: now,
+  });
   const accounts: Record<string, unknown> = {};
-  for (const [i, a] of user.accounts.entries()) Object.assign(accounts, prefixed(a, `${i}.`));
-  await insertAccounts(user.accounts.length)(db, accounts);
-  return user.result;
+  for (const [i, a] of wallet.accounts.entries()) {
+    Object.assign(
+      accounts,
+      prefixed({ ...a, wallet_id: wallet.id, org_id: user.org_id, created_at: now }, `${i}.`),
+    );
+  }
+  await insertAccounts(wallet.accounts.length)(db, accounts);
+  const evm = wallet.accounts.find((a) => a.address_format === "ADDRESS_FORMAT_ETHEREUM");
+  const sol = wallet.accounts.find((a) => a.address_format === "ADDRESS_FORMAT_SOLANA");
+  return {
+    id: user.id,
+    orgId: user.org_id,
+    appId: user.app_id,
+    email: user.email,
+    walletId: wallet.id,
+    address: evm?.address ?? "",
+    solanaAddress: sol?.address ?? "",
+  };
 }
 
 const userByEmail = prepared((db, $) =>

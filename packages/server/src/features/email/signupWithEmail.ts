@@ -6,7 +6,7 @@ import { isUniqueViolation } from "../../db/uniqueViolation";
 import { apiError } from "../../errors";
 import type { LimitHit } from "../../limits/rateLimit";
 import type { Mail } from "../../mail/templates";
-import { findUserByEmail, insertUser, prepareUser } from "../../users/userStore";
+import { createUser, findUserByEmail, type NewUser } from "../../users/userStore";
 import { startEmailChallenge, throttleMail } from "./emailChallenge";
 import { magicLinkTarget, resolveMode } from "./magicLink";
 
@@ -28,11 +28,9 @@ export async function signupWithEmail(
   if (resolveMode(app, request.emailMode) === "magicLink") magicLinkTarget(app, request.redirectUrl);
   await throttleMail(ctx, { email: request.email, ip, also: params.limits ?? [] });
   if (await findUserByEmail(ctx.db, app.id, request.email)) throw userExists();
-  const prepared = await prepareUser(ctx, { appId: app.id, email: request.email });
-  let outcome: { user: Awaited<ReturnType<typeof insertUser>>; challenge: { otpId?: string; mail: Mail } };
+  let outcome: { user: NewUser; challenge: { otpId?: string; mail: Mail } };
   try {
-    outcome = await ctx.db.transaction().execute(async (trx) => {
-      const user = await insertUser(trx, prepared);
+    outcome = await createUser(ctx, { appId: app.id, email: request.email }, async (trx, user) => {
       const challenge = await startEmailChallenge(
         { ...ctx, db: trx },
         { app, user, email: request.email, request },

@@ -8,7 +8,7 @@ import { linkProvider } from "../../oauthProviders/providerLinks";
 import { sha256hex } from "../../oauthProviders/verifyProviderToken";
 import { createEmailOtp } from "../../otp/emailOtp";
 import { issueSession } from "../../sessions/issueSession";
-import { findUserByEmail, insertUser, prepareUser, type UserRecord } from "../../users/userStore";
+import { createUser, findUserByEmail, type UserRecord } from "../../users/userStore";
 
 type OauthState = z.output<typeof oauthStateSchema>;
 
@@ -217,9 +217,8 @@ export async function handleOauthCallback(
   }
 
   // A new user: the wallet, the user and the link in one transaction.
-  const prepared = await prepareUser(ctx, { appId: app.id, email: email && emailVerified ? email : null });
-  const created = await ctx.db.transaction().execute(async (trx) => {
-    const u = await insertUser(trx, prepared);
+  const newEmail = email && emailVerified ? email : null;
+  const created = await createUser(ctx, { appId: app.id, email: newEmail }, async (trx, u) => {
     await linkProvider(
       { ...ctx, db: trx },
       {

@@ -314,6 +314,12 @@ async function serve(args: string[]): Promise<number> {
     // http://localhost:5173, so the auth frame keeps its storage (127.0.0.1 would be another site).
     const shown = service.devApp && host === "127.0.0.1" ? url.replace("//127.0.0.1:", "//localhost:") : url;
     const lines = [`Latchkey signer service on ${shown} (${service.ctx.dbKind})`, signingLine()];
+    const reserve = service.ctx.walletReserve;
+    if (reserve) {
+      lines.push(
+        `Wallet reserve: ${reserve.target} wallets kept derived ahead of sign-ups (refilled while idle)`,
+      );
+    }
     if (service.devApp) {
       const { attachDevIdentityProvider } = await import("./dev/devStack");
       const oidcPort = Number(values["dev-oidc-port"] ?? (port === 0 ? 0 : port + 1));

@@ -4,6 +4,7 @@ import type { ChainSettings, RateLimits } from "./config";
 import type { Keyring } from "./crypto/keyring";
 import type { DerivedAccount } from "./crypto/wallet";
 import type { Db, DbKind } from "./db";
+import type { SealedWallet } from "./db/schema";
 import type { Mailer } from "./mail/mailer";
 import type { ServiceKeys } from "./serviceKeys/serviceKeys";
 
@@ -54,6 +55,17 @@ export interface AuditFields {
   details?: object;
 }
 
+/** Where sign-ups take ready wallets from: the wallet reserve. */
+export interface WalletSource {
+  /** How many wallets it keeps ready. */
+  readonly target: number;
+  /** True when a claim is likely to find a wallet. */
+  readonly likelyStocked: boolean;
+  /** Takes one wallet inside `trx`, the sign-up's transaction; null when there is none. */
+  claim(trx: Db): Promise<SealedWallet | null>;
+  close(): Promise<void>;
+}
+
 /**
  * Everything a use case may need, built once by the composition root (createService.ts). A function
  * declares the part it uses, e.g. `ctx: Pick<ServiceContext, "db" | "now">`; clock and randomness come
@@ -71,8 +83,8 @@ export interface ServiceContext {
   otpKey: Buffer;
   /** Derives new wallets on worker threads. */
   wallets: { derive(mnemonic: string): Promise<DerivedAccount[]> };
-  /** Wallets derived ahead of sign-ups (set when the service keeps a reserve). */
-  walletReserve?: import("./users/walletReserve").WalletReserve;
+  /** Wallets derived ahead of sign-ups (users/walletReserve.ts; set when the service keeps a reserve). */
+  walletReserve?: WalletSource;
   caches: ServiceCaches;
   dev: boolean;
   /** EVM chains the service reads for sponsorship and SIWE contract-wallet signatures, by chain id. */

@@ -51,6 +51,16 @@ export interface WalletsTable {
   sealed_mnemonic: string;
   created_at: number;
 }
+/** An account of a wallet not yet anyone's: its `wallet_accounts` row without the owner and the time. */
+export type SealedAccount = Omit<WalletAccountsTable, "wallet_id" | "org_id" | "created_at">;
+
+/** A new wallet ready to store (users/sealWallet.ts): the mnemonic and private keys sealed to their ids. */
+export interface SealedWallet {
+  id: string;
+  sealedMnemonic: string;
+  accounts: SealedAccount[];
+}
+
 /** A wallet derived ahead of any user (users/walletReserve.ts); a sign-up moves it into `wallets`. */
 export interface WalletReserveTable {
   id: string;

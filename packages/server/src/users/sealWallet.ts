@@ -1,16 +1,6 @@
 import type { ServiceContext } from "../context";
 import { newMnemonic } from "../crypto/wallet";
-import type { WalletAccountsTable } from "../db/schema";
-
-/** An account of a sealed wallet: its `wallet_accounts` row without the owner and the time. */
-export type SealedAccount = Omit<WalletAccountsTable, "wallet_id" | "org_id" | "created_at">;
-
-/** A new wallet ready to store, not yet anyone's: the mnemonic and private keys sealed to their ids. */
-export interface SealedWallet {
-  id: string;
-  sealedMnemonic: string;
-  accounts: SealedAccount[];
-}
+import type { SealedAccount, SealedWallet } from "../db/schema";
 
 /**
  * Makes a wallet: a fresh mnemonic, its accounts derived on the wallet threads, every secret sealed to

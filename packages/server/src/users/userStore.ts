@@ -1,8 +1,8 @@
 import type { ServiceContext } from "../context";
 import type { Db } from "../db";
 import { prefixed, prepared, rowSlots } from "../db/prepared";
-import type { UsersTable, WalletAccountsTable } from "../db/schema";
-import { type SealedWallet, sealNewWallet } from "./sealWallet";
+import type { SealedWallet, UsersTable, WalletAccountsTable } from "../db/schema";
+import { sealNewWallet } from "./sealWallet";
 
 export interface UserRecord {
   id: string;

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { ServiceContext } from "../context";
 import type { Db } from "../db";
 import { prepared } from "../db/prepared";
-import { type SealedWallet, sealNewWallet } from "./sealWallet";
+import type { SealedWallet } from "../db/schema";
+import { sealNewWallet } from "./sealWallet";
 
 /** Wallets derived per refill transaction. */
 const BATCH = 16;
@@ -110,6 +111,9 @@ export class WalletReserve {
   }
 
   async #run(): Promise<void> {
+    // What the reserve holds now (another process, or an earlier run, may have filled it): a burst that
+    // comes before the loop is ever idle still finds it.
+    await this.count().catch((e: unknown) => this.#onError(e));
     let mark = performance.eventLoopUtilization();
     let idle = false;
     while (!this.#closed) {

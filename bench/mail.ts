@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Mailer } from "../packages/server/src/mail/mailer";
 import { otpMail } from "../packages/server/src/mail/templates";
-import { finishBench, machineInfo, round, runBench, scaleArg, table } from "./lib";
+import { describeMachine, finishBench, machineInfo, round, runBench, scaleArg, table } from "./lib";
 
 const RUNS = [{ mails: 3_000 }, { mails: 10_000 }];
 const WARMUP = 500;
@@ -34,7 +34,7 @@ process.on("message", (m) => { if (m === "count") process.send({ received }); })
 async function main() {
   const machine = machineInfo();
   const scale = scaleArg();
-  process.stdout.write(`mail benchmark — ${machine.cpus} CPU(s) ${machine.cpuModel}, node ${machine.node}\n`);
+  process.stdout.write(`mail benchmark — ${describeMachine(machine)}\n`);
   const script = join(tmpdir(), `latchkey-mail-catcher-${process.pid}.cjs`);
   writeFileSync(script, CATCHER);
   const catcher = fork(script, [], { execArgv: [], stdio: ["ignore", "inherit", "inherit", "ipc"] });

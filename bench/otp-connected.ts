@@ -36,6 +36,7 @@ import { build, defaultClientConditions } from "vite";
 import { launchChromium } from "../test-support/chromium";
 import {
   cpuProfArg,
+  describeMachine,
   finishBench,
   machineInfo,
   percentile,
@@ -539,8 +540,7 @@ async function main() {
   const machine = machineInfo();
   const loadBefore = loadAverage();
   process.stdout.write(
-    `OTP → connected benchmark — ${machine.cpus} CPU(s) ${machine.cpuModel}, node ${machine.node}, ` +
-      `load average ${loadBefore.join(" ")}\n`,
+    `OTP → connected benchmark — ${describeMachine(machine)}, ` + `load average ${loadBefore.join(" ")}\n`,
   );
   process.stdout.write("Note: Chromium, the service and this driver share the machine's CPUs.\n");
   const cpuProfDir = cpuProfArg();

@@ -35,6 +35,7 @@ import {
   cpuProfArg,
   createSession,
   dbArg,
+  describeMachine,
   finishBench,
   type LoadResult,
   machineInfo,
@@ -311,9 +312,7 @@ async function checkSignature(svc: ServiceHandle, s: Session): Promise<void> {
 
 async function main() {
   const machine = machineInfo();
-  process.stdout.write(
-    `sign-payload benchmark — ${machine.cpus} CPU(s) ${machine.cpuModel}, node ${machine.node}\n`,
-  );
+  process.stdout.write(`sign-payload benchmark — ${describeMachine(machine)}\n`);
   process.stdout.write("Note: the load generator shares this machine's CPUs with the service.\n\n");
 
   process.stdout.write(`Ceiling (in-process crypto, ${CEILING_SECONDS} s)… `);

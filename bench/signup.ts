@@ -23,6 +23,7 @@ import {
   type BenchDatabase,
   cpuProfArg,
   dbArg,
+  describeMachine,
   finishBench,
   type LoadResult,
   machineInfo,
@@ -150,9 +151,7 @@ async function main() {
   const machine = machineInfo();
   const databases = dbArg();
   const workersList = workersArg();
-  process.stdout.write(
-    `signup benchmark (${databases.join(", ")}) — ${machine.cpus} CPU(s) ${machine.cpuModel}, node ${machine.node}\n`,
-  );
+  process.stdout.write(`signup benchmark (${databases.join(", ")}) — ${describeMachine(machine)}\n`);
   process.stdout.write("Note: the load generator shares this machine's CPUs with the service.\n");
 
   const cpuProfDir = cpuProfArg();

@@ -58,6 +58,22 @@ describe.each(["sqlite", "postgres"] as const)("wallet reserve on %s", (kind) =>
   it("fills while idle; a sign-up's wallet comes out of it, opens and signs for its addresses", async () => {
     h = await startHarness(kind, { walletReserve: 8 });
     const snapshot = await full(8);
+    // Every reserved wallet is whole, whichever thread derived it: its phrase derives its accounts, and
+    // each sealed key opens to the key derived for its address.
+    for (const row of await db().selectFrom("wallet_reserve").selectAll().execute()) {
+      const phrase = await h.service.ctx.keyring.open(row.sealed_mnemonic, `wallet:${row.id}`);
+      const expected = deriveAccounts(phrase.toString());
+      const accounts = JSON.parse(row.accounts) as {
+        id: string;
+        address: string;
+        sealed_private_key: string;
+      }[];
+      expect(accounts.map((a) => a.address)).toEqual(expected.map((a) => a.address));
+      for (const [i, a] of accounts.entries()) {
+        const key = await h.service.ctx.keyring.open(a.sealed_private_key, `wallet_account:${a.id}`);
+        expect(key.toString("hex")).toBe(Buffer.from(expected[i]?.privateKey as Uint8Array).toString("hex"));
+      }
+    }
     const user = await signUpByEmail(h, "reserved@example.com", KEY);
 
     const [wallet] = await db().selectFrom("wallets").selectAll().where("org_id", "=", user.orgId).execute();

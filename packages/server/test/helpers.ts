@@ -132,6 +132,16 @@ export async function freshDatabase(
     async drop() {
       const c = new pg.Client({ connectionString: PG_ADMIN_URL });
       await c.connect();
+      // A closed pool's connections may still be saying goodbye: let them go first (up to 2 s). FORCE
+      // kills the ones that stay, and would kill a closing one mid-goodbye, which its client reports as an
+      // uncaught error.
+      for (let i = 0; i < 40; i++) {
+        const open = await c.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1", [
+          name,
+        ]);
+        if (open.rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },

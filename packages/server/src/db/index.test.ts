@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
+import { freshDatabase, PG_ADMIN_URL } from "../../test/helpers";
 import { openDatabase } from "./index";
 
 const dirs: string[] = [];
@@ -36,6 +38,29 @@ describe("SQLite write-ahead log", () => {
       expect(rows.rows[0]?.n).toBe(3000);
     } finally {
       await opened.close();
+    }
+  });
+});
+
+describe("PostgreSQL connections", () => {
+  it("an idle connection the server ends (a restart, pg_terminate_backend) does not stop the process", async () => {
+    const database = await freshDatabase("postgres");
+    const opened = openDatabase(database.url);
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      const { db } = opened;
+      const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]?.pid;
+      // The connection is idle in the pool when the server ends it.
+      const ended = await admin.query("select pg_terminate_backend($1) as ok", [pid]);
+      expect(ended.rows[0].ok).toBe(true);
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db);
+      expect(again.rows[0]?.pid).not.toBe(pid);
+    } finally {
+      await admin.end();
+      await opened.close();
+      await database.drop();
     }
   });
 });

@@ -37,6 +37,10 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
           oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as "text"),
       },
     });
+    // An idle connection the server closes (a restart, a failover, pg_terminate_backend, an idle timeout)
+    // is reported on the pool. Without a listener that report is an uncaught exception that stops the
+    // service; the pool has already dropped the connection, and the next query opens a new one.
+    pool.on("error", () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: "postgres", close: () => db.destroy() };
   }

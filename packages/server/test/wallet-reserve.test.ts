@@ -201,7 +201,8 @@ describe.each(["sqlite", "postgres"] as const)("wallet reserve on %s", (kind) =>
     };
     await spin(400);
     await db().deleteFrom("wallet_reserve").execute();
-    await spin(1200);
+    // Longer than a full reserve waits between looks (2 s), so it looks at least once meanwhile.
+    await spin(2800);
     expect((await reserveIds()).size).toBe(0);
     await full(16);
   });

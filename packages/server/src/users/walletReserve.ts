@@ -10,6 +10,8 @@ import { sealNewWallet } from "./sealWallet";
 const BATCH = 16;
 /** How often an idle reserve looks at the event loop and the stock. */
 const CHECK_MS = 200;
+/** How long a full reserve waits before it counts again (claims by other processes show up then). */
+const FULL_MS = 2000;
 /** The event loop's busy share above which the reserve does not refill: requests come first. */
 const BUSY = 0.5;
 
@@ -126,7 +128,14 @@ export class WalletReserve {
       if (busy) continue;
       try {
         const missing = this.target - (await this.count());
-        if (missing <= 0 || this.#closed) continue;
+        if (this.#closed) continue;
+        if (missing <= 0) {
+          // Full: no need to count the whole table five times a second. Wait, then judge the loop on a
+          // fresh window of CHECK_MS as usual.
+          if (!(await this.#pause(FULL_MS - CHECK_MS))) return;
+          mark = performance.eventLoopUtilization();
+          continue;
+        }
         await this.fill(Math.min(BATCH, missing));
         idle = true;
       } catch (e) {

@@ -23,6 +23,7 @@ import {
   p256PublicKeyFromPrivate,
   toHex,
 } from "../packages/protocol/src/index";
+import { loadNativePbkdf2 } from "../packages/server/src/crypto/pbkdf2";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const RESULTS_DIR = join(REPO_ROOT, "bench", "results");
@@ -743,15 +744,28 @@ export function machineInfo() {
 
 /** "2 CPU(s) AMD EPYC, node v20…; one core: 410 BIP-39 seeds/s, SHA-512 450 MB/s" for a report's header. */
 export function describeMachine(m: ReturnType<typeof machineInfo>): string {
-  return `${m.cpus} CPU(s) ${m.cpuModel}, node ${m.node}; one core: ${m.calibration.pbkdf2PerSecond} BIP-39 seeds/s, SHA-512 ${m.calibration.sha512MBps} MB/s`;
+  const c = m.calibration;
+  const native = c.nativeSeedsPerSecond
+    ? ` (native addon: ${c.nativeSeedsPerSecond}/s, ${c.nativeSeedLanes} at once)`
+    : " (native addon not loaded)";
+  return `${m.cpus} CPU(s) ${m.cpuModel}, node ${m.node}; one core: ${c.pbkdf2PerSecond} BIP-39 seeds/s by node:crypto${native}, SHA-512 ${c.sha512MBps} MB/s`;
 }
 
-let calibration: { pbkdf2PerSecond: number; sha512MBps: number } | undefined;
+let calibration:
+  | {
+      pbkdf2PerSecond: number;
+      sha512MBps: number;
+      nativeSeedsPerSecond: number | null;
+      nativeSeedLanes: number | null;
+    }
+  | undefined;
 
 /**
- * One core's speed at the work a sign-up is made of, measured on the spot (~0.5 s, once per process):
- * BIP-39 seeds per second (PBKDF2-HMAC-SHA512, 2,048 rounds) and SHA-512 throughput. Virtual machines with
- * the same CPU model have differed by 2× between sessions; these say which kind of machine a figure is from.
+ * One core's speed at the work a sign-up is made of, measured on the spot (~0.75 s, once per process):
+ * BIP-39 seeds per second (PBKDF2-HMAC-SHA512, 2,048 rounds) by node:crypto and by the native addon the
+ * service uses where it loads (full batches, crypto/pbkdf2.ts), and SHA-512 throughput. Virtual machines
+ * with the same CPU model have differed by 2× between sessions; these say which kind of machine a figure
+ * is from (and whether it has AVX-512: 8 lanes).
  */
 function calibrate() {
   if (calibration) return calibration;
@@ -769,7 +783,26 @@ function calibrate() {
     createHash("sha512").update(chunk).digest();
     mb++;
   }
-  calibration = { pbkdf2PerSecond, sha512MBps: Math.round(mb / ((performance.now() - t) / 1000)) };
+  const sha512MBps = Math.round(mb / ((performance.now() - t) / 1000));
+  const native = loadNativePbkdf2();
+  let nativeSeedsPerSecond: number | null = null;
+  if (native) {
+    const batch = Array.from({ length: native.lanes }, () => Buffer.from("abandon abandon abandon"));
+    const salts = batch.map(() => Buffer.from("mnemonic"));
+    t = performance.now();
+    seeds = 0;
+    while (performance.now() - t < 250) {
+      native.derive(batch, salts, 2048);
+      seeds += batch.length;
+    }
+    nativeSeedsPerSecond = Math.round(seeds / ((performance.now() - t) / 1000));
+  }
+  calibration = {
+    pbkdf2PerSecond,
+    sha512MBps,
+    nativeSeedsPerSecond,
+    nativeSeedLanes: native?.lanes ?? null,
+  };
   return calibration;
 }
 

@@ -5,6 +5,7 @@ import { createAppApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type FileConfig, readConfigFile } from "./config";
 import type { ServiceOptions } from "./createService";
 import { Keyring, loadMasterKey, parseMasterKey } from "./crypto/keyring";
+import { seedBackend } from "./crypto/pbkdf2";
 import { secp256k1Impl } from "./crypto/secp256k1";
 import { migrate, openDatabase } from "./db";
 import {
@@ -281,7 +282,7 @@ async function serve(args: string[]): Promise<number> {
         if (m.type === "listening" && !announced) {
           announced = true;
           process.stdout.write(`Latchkey signer service on ${m.url} (${m.dbKind}, ${workers} workers)\n`);
-          process.stdout.write(`${signingLine()}\n`);
+          process.stdout.write(`${signingLine()}\n${seedsLine()}\n`);
         }
       });
     };
@@ -313,7 +314,7 @@ async function serve(args: string[]): Promise<number> {
     // In dev, the address an app on localhost should use: http://localhost:PORT is on the same site as
     // http://localhost:5173, so the auth frame keeps its storage (127.0.0.1 would be another site).
     const shown = service.devApp && host === "127.0.0.1" ? url.replace("//127.0.0.1:", "//localhost:") : url;
-    const lines = [`Latchkey signer service on ${shown} (${service.ctx.dbKind})`, signingLine()];
+    const lines = [`Latchkey signer service on ${shown} (${service.ctx.dbKind})`, signingLine(), seedsLine()];
     const reserve = service.ctx.walletReserve;
     if (reserve) {
       lines.push(
@@ -506,6 +507,15 @@ async function appCreate(args: string[]): Promise<number> {
     `App ${app.id} (${app.name})\nAPI key: ${key}\nThis key is shown once; it is stored hashed.\n`,
   );
   return 0;
+}
+
+/** What computes new wallets' BIP-39 seeds: the native PBKDF2 addon where it loads, node:crypto otherwise. */
+function seedsLine(): string {
+  const seeds = seedBackend();
+  if (seeds.name === "node:crypto")
+    return "Wallet seeds: PBKDF2 by node:crypto (the native PBKDF2 addon is not loaded)";
+  const isa = seeds.lanes === 8 ? ", AVX-512" : seeds.lanes === 4 ? ", AVX2" : "";
+  return `Wallet seeds: PBKDF2 by the native addon (${seeds.lanes} at once${isa})`;
 }
 
 /** Which secp256k1 implementation signs (issue: native where it loads, noble otherwise). */

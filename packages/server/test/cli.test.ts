@@ -91,8 +91,10 @@ describe("latchkey CLI", () => {
       service: "latchkey",
       database: "sqlite",
       secp256k1: expect.stringMatching(/^(libsecp256k1|noble)$/),
+      pbkdf2: expect.stringMatching(/^(native|node:crypto)$/),
     });
     expect(out).toMatch(/Signing: secp256k1 by (libsecp256k1 \(native\)|@noble\/curves)/);
+    expect(out).toMatch(/Wallet seeds: PBKDF2 by (the native addon \([148] at once|node:crypto)/);
     const cfg = await fetch(`${base}/signer/v1/signer-config`, {
       method: "POST",
       headers: {
@@ -150,6 +152,7 @@ describe("latchkey CLI", () => {
         service: "latchkey",
         database: "postgres",
         secp256k1: expect.stringMatching(/^(libsecp256k1|noble)$/),
+        pbkdf2: expect.stringMatching(/^(native|node:crypto)$/),
       });
       const cfg = await fetch(`${base}/signer/v1/signer-config`, {
         method: "POST",

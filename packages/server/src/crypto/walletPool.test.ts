@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveAccounts } from "./wallet";
+import { deriveAccounts, newMnemonic } from "./wallet";
 import { WalletDeriver } from "./walletPool";
 
 const ABANDON =
@@ -17,6 +17,26 @@ describe("WalletDeriver", () => {
           Buffer.from(expected[0]?.privateKey as Uint8Array).toString("hex"),
         );
       }
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("answers each of 45 wallets asked at once with its own accounts (derived in batches)", async () => {
+    // One worker: the wallets queue while it works and go to the native PBKDF2 several at a time
+    // (up to 32 per pass, 8 per vector run), so a mix-up between lanes or jobs would show here.
+    const pool = new WalletDeriver(1);
+    try {
+      const mnemonics = Array.from({ length: 45 }, () => newMnemonic());
+      const results = await Promise.all(mnemonics.map((m) => pool.derive(m)));
+      results.forEach((accounts, i) => {
+        const expected = deriveAccounts(mnemonics[i] as string);
+        expect(accounts.map((a) => a.address)).toEqual(expected.map((a) => a.address));
+        expect(accounts.map((a) => Buffer.from(a.privateKey).toString("hex"))).toEqual(
+          expected.map((a) => Buffer.from(a.privateKey).toString("hex")),
+        );
+      });
+      expect(new Set(results.map((a) => a[0]?.address)).size).toBe(45);
     } finally {
       await pool.close();
     }

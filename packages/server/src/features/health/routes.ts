@@ -1,3 +1,4 @@
+import { seedBackend } from "../../crypto/pbkdf2";
 import { secp256k1Impl } from "../../crypto/secp256k1";
 import { defineFeature } from "../defineFeature";
 
@@ -11,8 +12,15 @@ export const healthFeature = defineFeature({
     app.get("/healthz", async (_req, reply) => {
       await ctx.db.selectFrom("apps").select("id").limit(1).execute();
       reply.header("access-control-allow-origin", "*");
-      // Which secp256k1 implementation signs: "libsecp256k1" (native) or "noble" (the fallback).
-      return { status: "ok", service: "latchkey", database: ctx.dbKind, secp256k1: secp256k1Impl().backend };
+      // Which secp256k1 implementation signs: "libsecp256k1" (native) or "noble" (the fallback); and what
+      // computes new wallets' seeds: "native" (the PBKDF2 addon) or "node:crypto" (the fallback).
+      return {
+        status: "ok",
+        service: "latchkey",
+        database: ctx.dbKind,
+        secp256k1: secp256k1Impl().backend,
+        pbkdf2: seedBackend().name,
+      };
     });
   },
 });

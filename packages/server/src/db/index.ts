@@ -3,10 +3,11 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Worker } from "node:worker_threads";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrations";
 import type { Database } from "./schema";
+import { sqliteDialect } from "./sqliteDriver";
 
 export type { Database } from "./schema";
 export type Db = Kysely<Database>;
@@ -24,7 +25,8 @@ export function isPostgresUrl(url: string): boolean {
 
 /**
  * Opens the database named by `url`: a `postgres://` URL, or a SQLite file path (`:memory:` for tests).
- * SQLite runs in WAL mode with a busy timeout so several processes can share one file.
+ * SQLite runs in WAL mode so several processes can share one file; a write waits for another process's
+ * lock without stopping the event loop (sqliteDriver.ts).
  */
 export function openDatabase(url: string, options: { poolSize?: number } = {}): OpenedDatabase {
   if (isPostgresUrl(url)) {
@@ -48,10 +50,10 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   const sqlite = new SQLite(url);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma("busy_timeout = 5000");
+  // No busy timeout: another process's write lock is waited for without blocking (sqliteDriver.ts).
   sqlite.pragma("foreign_keys = ON");
   const checkpointer = url === ":memory:" ? undefined : startCheckpointer(sqlite, url);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: sqliteDialect(cachingStatements(sqlite)) });
   return {
     db,
     kind: "sqlite",
@@ -130,6 +132,7 @@ export async function migrate(db: Db): Promise<string[]> {
 function cachingStatements(sqlite: SQLite.Database) {
   const cache = new Map<string, SQLite.Statement>();
   return {
+    sqlite,
     close: () => {
       cache.clear();
       sqlite.close();

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from "kysely";
 
 /**
  * Forward-only, versioned migrations. Each runs in its own transaction; names sort in order.
@@ -406,6 +406,19 @@ const migrations: Record<string, Migration> = {
         // The accounts as JSON: ids, curve, path, address, public key and sealed private key.
         .addColumn("accounts", "text", (c) => c.notNull())
         .addColumn("created_at", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
+  "0017_held_activities": {
+    async up(db: Kysely<unknown>) {
+      // What waits for an admin (`latchkey activity list`, approvals), oldest first, without reading every
+      // signature ever made: a partial index holds only the held rows, so the signing path's inserts
+      // (completed or refused) never touch it.
+      await db.schema
+        .createIndex("activities_held")
+        .on("activities")
+        .column("created_at")
+        .where(sql.ref("status"), "=", sql.lit("ACTIVITY_STATUS_CONSENSUS_NEEDED"))
         .execute();
     },
   },

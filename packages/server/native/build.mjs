@@ -45,8 +45,11 @@ function main() {
   const tmp = `${out}.${process.pid}.tmp`;
   const compiler = process.env.CC || "cc";
   const flags = ["-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-I", include, source, "-o", tmp];
-  // macOS links node's symbols at load time, as Linux does by default.
+  // The OpenSSL and N-API functions come from the node binary at load time. Bind them all then (-z now):
+  // a node without one fails to load the addon, and seeds fall back to node:crypto, instead of failing
+  // at the first sign-up. macOS needs to be told to leave them for load time.
   if (process.platform === "darwin") flags.push("-undefined", "dynamic_lookup");
+  else flags.push("-Wl,-z,now");
   try {
     execFileSync(compiler, flags, { stdio: ["ignore", "ignore", "pipe"] });
     renameSync(tmp, out);

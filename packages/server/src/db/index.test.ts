@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -99,4 +99,41 @@ describe("held activities", () => {
       }
     },
   );
+});
+
+describe("SQLite write-ahead log under writes that never pause", () => {
+  it("is emptied once it passes its limit, so it stays bounded while the writes go on", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-db-"));
+    dirs.push(dir);
+    const file = join(dir, "busy.db");
+    // A limit of 256 frames (~1 MiB) instead of the service's ~32 MiB, to keep the test short.
+    const opened = openDatabase(file, { walResetFrames: 256 });
+    try {
+      const { db } = opened;
+      await sql`create table t (id integer primary key, v text)`.execute(db);
+      const walSize = () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+      let largest = 0;
+      // Writes back to back for at least 2 s (tens of MB): PASSIVE checkpoints alone never catch up.
+      const started = Date.now();
+      let rows = 0;
+      while (rows < 6000 || Date.now() - started < 2000) {
+        await db.transaction().execute(async (trx) => {
+          for (let j = 0; j < 20; j++) await sql`insert into t (v) values (${"x".repeat(1000)})`.execute(trx);
+        });
+        rows += 20;
+        if (Date.now() - started > 1000) largest = Math.max(largest, walSize());
+        // The event loop turns between transactions, as a server's does between requests.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      // Without the reset the log holds every write of the run; with it, what 200 ms of writes add past
+      // the limit (the thread looks every 200 ms), a small part of the run.
+      const written = rows * 1000;
+      expect(largest).toBeGreaterThan(0);
+      expect(largest).toBeLessThan(written / 4);
+      const count = await sql<{ n: number }>`select count(*) as n from t`.execute(db);
+      expect(count.rows[0]?.n).toBe(rows);
+    } finally {
+      await opened.close();
+    }
+  });
 });

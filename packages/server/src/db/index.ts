@@ -28,7 +28,10 @@ export function isPostgresUrl(url: string): boolean {
  * SQLite runs in WAL mode so several processes can share one file; a write waits for another process's
  * lock without stopping the event loop (sqliteDriver.ts).
  */
-export function openDatabase(url: string, options: { poolSize?: number } = {}): OpenedDatabase {
+export function openDatabase(
+  url: string,
+  options: { poolSize?: number; walResetFrames?: number } = {},
+): OpenedDatabase {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({
       connectionString: url,
@@ -52,8 +55,17 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
   sqlite.pragma("synchronous = NORMAL");
   // No busy timeout: another process's write lock is waited for without blocking (sqliteDriver.ts).
   sqlite.pragma("foreign_keys = ON");
-  const checkpointer = url === ":memory:" ? undefined : startCheckpointer(sqlite, url);
   const db = new Kysely<Database>({ dialect: sqliteDialect(cachingStatements(sqlite)) });
+  // Empties the log between this connection's transactions (the driver's one connection is held meanwhile,
+  // so no transaction of this process is open). Another process writing makes it answer busy: next time.
+  const resetWal = () =>
+    db.connection().execute(async () => {
+      if (sqlite.open) sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    });
+  const checkpointer =
+    url === ":memory:"
+      ? undefined
+      : startCheckpointer(sqlite, url, options.walResetFrames ?? WAL_RESET_FRAMES, resetWal);
   return {
     db,
     kind: "sqlite",
@@ -66,6 +78,8 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
 
 /** How often the background thread moves the write-ahead log into the database file. */
 const CHECKPOINT_INTERVAL_MS = 200;
+/** A log longer than this (frames of 4 KiB: ~64 MiB) is emptied between two transactions. */
+const WAL_RESET_FRAMES = 16384;
 
 // Runs in a worker thread with its own connection to the same file.
 const CHECKPOINTER_SOURCE = `
@@ -73,9 +87,21 @@ const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma("busy_timeout = 1000");
-const checkpoint = () => { try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {} };
+let resetAsked = false;
+const checkpoint = () => {
+  try {
+    const [r] = db.pragma("wal_checkpoint(PASSIVE)");
+    if (r && r.log > workerData.walResetFrames && !resetAsked) {
+      resetAsked = true;
+      parentPort.postMessage("reset");
+    }
+  } catch {}
+};
 const timer = setInterval(checkpoint, workerData.intervalMs);
-parentPort.on("message", () => { clearInterval(timer); checkpoint(); db.close(); parentPort.close(); });
+parentPort.on("message", (m) => {
+  if (m === "reset-done") { resetAsked = false; return; }
+  clearInterval(timer); checkpoint(); db.close(); parentPort.close();
+});
 `;
 
 /**
@@ -83,8 +109,20 @@ parentPort.on("message", () => { clearInterval(timer); checkpoint(); db.close();
  * fsync on the event loop, which was most of the signing path's tail latency. A worker thread with its
  * own connection checkpoints every 200 ms instead (PASSIVE: it never blocks a writer), and this
  * connection stops checkpointing by itself. Should the thread fail, this connection checkpoints again.
+ *
+ * Under writes that never pause, a PASSIVE checkpoint never catches up with the end of the log, and
+ * SQLite only starts the log over once one has: a minute of sign-ups grew it to 4.5 GB beside a 245 MB
+ * database, and every lookup through its index got slower. A checkpoint from another thread cannot
+ * wait for a gap: the serving connection starts its next transaction at once. So once the log passes
+ * `walResetFrames`, the thread asks this one, which empties it (TRUNCATE) between two of its own
+ * transactions: most frames are already copied by then, so that is the rest of them and an fsync.
  */
-function startCheckpointer(sqlite: SQLite.Database, file: string): { stop(): Promise<void> } | undefined {
+function startCheckpointer(
+  sqlite: SQLite.Database,
+  file: string,
+  walResetFrames: number,
+  resetWal: () => Promise<void>,
+): { stop(): Promise<void> } | undefined {
   let worker: Worker;
   try {
     worker = new Worker(CHECKPOINTER_SOURCE, {
@@ -93,6 +131,7 @@ function startCheckpointer(sqlite: SQLite.Database, file: string): { stop(): Pro
         driver: createRequire(import.meta.url).resolve("better-sqlite3"),
         file,
         intervalMs: CHECKPOINT_INTERVAL_MS,
+        walResetFrames,
       },
     });
   } catch {
@@ -105,6 +144,14 @@ function startCheckpointer(sqlite: SQLite.Database, file: string): { stop(): Pro
   };
   worker.on("error", fallback);
   worker.on("exit", fallback);
+  worker.on("message", (m) => {
+    if (m !== "reset" || stopping) return;
+    resetWal()
+      .catch(() => {})
+      .finally(() => {
+        if (!stopping) worker.postMessage("reset-done");
+      });
+  });
   sqlite.pragma("wal_autocheckpoint = 0");
   return {
     async stop() {

@@ -215,6 +215,17 @@ static void run_all(struct lane_words *w, size_t n, uint32_t iterations, int lan
 
 static int best_lanes = 1;
 
+/* The widest run this CPU has that fits `max` lanes (a number; anything else leaves the widest): 8, 4 or 1. */
+static int capped_lanes(napi_env env, napi_value max_value) {
+  int lanes = best_lanes;
+  napi_valuetype t;
+  if (napi_typeof(env, max_value, &t) != napi_ok || t != napi_number) return lanes;
+  int32_t max;
+  napi_get_value_int32(env, max_value, &max);
+  while (lanes > 1 && lanes > max) lanes /= 2;
+  return lanes == 2 ? 1 : lanes;
+}
+
 #define THROW(msg)                                   \
   do {                                               \
     napi_throw_type_error(env, NULL, msg);           \
@@ -250,17 +261,7 @@ static napi_value pbkdf2_sha512(napi_env env, napi_callback_info info) {
   int64_t iterations;
   if (napi_get_value_int64(env, argv[2], &iterations) != napi_ok || iterations < 1 || iterations > 0xffffffffLL)
     THROW("iterations must be a positive integer");
-  int lanes = best_lanes;
-  if (argc > 3) {
-    napi_valuetype t;
-    napi_typeof(env, argv[3], &t);
-    if (t == napi_number) {
-      int32_t max;
-      napi_get_value_int32(env, argv[3], &max);
-      while (lanes > 1 && lanes > max) lanes /= 2;
-      if (lanes == 2) lanes = 1;
-    }
-  }
+  int lanes = argc > 3 ? capped_lanes(env, argv[3]) : best_lanes;
   struct lane_words *w = n ? calloc(n, sizeof *w) : NULL;
   if (n && !w) {
     napi_throw_error(env, NULL, "out of memory");
@@ -293,11 +294,13 @@ static napi_value pbkdf2_sha512(napi_env env, napi_callback_info info) {
   return out;
 }
 
-/* lanes(): how many inputs one run advances on this CPU (8, 4 or 1). */
+/* lanes(maxLanes?): how many inputs one run advances on this CPU (8, 4 or 1), at most maxLanes. */
 static napi_value lanes_of(napi_env env, napi_callback_info info) {
-  (void)info;
+  size_t argc = 1;
+  napi_value argv[1];
   napi_value v;
-  napi_create_int32(env, best_lanes, &v);
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
+  napi_create_int32(env, argc > 0 ? capped_lanes(env, argv[0]) : best_lanes, &v);
   return v;
 }
 

@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import {
   generateP256PrivateKey,
   openCredentialBundle,
@@ -377,4 +378,19 @@ export function stop(child: ChildProcess | undefined, signal: NodeJS.Signals = "
     child.once("exit", () => r());
     child.kill(signal);
   });
+}
+
+/**
+ * Runs an ES module `script` in a fresh node (with tsx, from the repository's root) under `env` added to
+ * this process's, and parses the last line it prints as JSON: for choices made once per process, such as
+ * which native implementation loads.
+ */
+export function runScriptInFreshNode<T>(script: string, env: Record<string, string>): T {
+  const root = fileURLToPath(new URL("../../..", import.meta.url));
+  const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(out.trim().split("\n").at(-1) as string) as T;
 }

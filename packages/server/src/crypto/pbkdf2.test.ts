@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runScriptInFreshNode } from "../../test/helpers";
 import { bip39Seeds, loadNativePbkdf2, nodePbkdf2, type SeedBackend, seedBackend } from "./pbkdf2";
 
 // BIP-39's reference vectors (trezor/python-mnemonic vectors.json, passphrase "TREZOR").
@@ -91,7 +92,6 @@ describe.runIf(native)("the native addon", () => {
 describe("choosing the implementation", () => {
   it("uses the addon when it loads, and node:crypto when LATCHKEY_PBKDF2=node forces the fallback", () => {
     expect(seedBackend().name).toBe(native ? "native" : "node:crypto");
-    const root = fileURLToPath(new URL("../../../..", import.meta.url));
     const script = `
       const { seedBackend } = await import("./packages/server/src/crypto/pbkdf2.ts");
       const { deriveAccountsBatch } = await import("./packages/server/src/crypto/wallet.ts");
@@ -101,16 +101,7 @@ describe("choosing the implementation", () => {
       console.log(JSON.stringify({ backend: seedBackend().name, accounts }));
     `;
     const run = (env: Record<string, string>) =>
-      JSON.parse(
-        execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-          cwd: root,
-          encoding: "utf8",
-          env: { ...process.env, ...env },
-        })
-          .trim()
-          .split("\n")
-          .at(-1) as string,
-      );
+      runScriptInFreshNode<{ backend: string; accounts: string[][] }>(script, env);
     const forced = run({ LATCHKEY_PBKDF2: "node" });
     expect(forced.backend).toBe("node:crypto");
     expect(forced.accounts[0]).toEqual([

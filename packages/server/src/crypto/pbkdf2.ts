@@ -19,7 +19,8 @@ export interface SeedBackend {
 
 interface NativeAddon {
   pbkdf2Sha512(passwords: Uint8Array[], salts: Uint8Array[], iterations: number, maxLanes?: number): Buffer[];
-  lanes(): number;
+  /** The lanes one run advances on this CPU, at most `maxLanes`: 8, 4 or 1. */
+  lanes(maxLanes?: number): number;
 }
 
 const nodeBackend: SeedBackend = {
@@ -42,8 +43,7 @@ export function loadNativePbkdf2(maxLanes = 8): SeedBackend | undefined {
     } catch {
       continue;
     }
-    const cpuLanes = addon.lanes();
-    const lanes = cpuLanes <= maxLanes ? cpuLanes : maxLanes >= 4 && cpuLanes >= 4 ? 4 : 1;
+    const lanes = addon.lanes(maxLanes);
     return {
       name: "native",
       lanes,

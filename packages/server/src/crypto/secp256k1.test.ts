@@ -1,8 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { secp256k1 as noble } from "@noble/curves/secp256k1";
 import { describe, expect, it } from "vitest";
+import { runScriptInFreshNode } from "../../test/helpers";
 import { loadNativeSecp256k1, nobleSecp256k1Impl, type Secp256k1, secp256k1Impl } from "./secp256k1";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
@@ -83,7 +82,6 @@ describe.runIf(native)("libsecp256k1 and noble agree byte for byte", () => {
 describe("choosing the implementation", () => {
   it("uses libsecp256k1 when it loads, and noble when LATCHKEY_SECP256K1=noble forces the fallback", () => {
     expect(secp256k1Impl().backend).toBe(native ? "libsecp256k1" : "noble");
-    const root = fileURLToPath(new URL("../../../..", import.meta.url));
     const script = `
       const { secp256k1Impl } = await import("./packages/server/src/crypto/secp256k1.ts");
       const { signSecp256k1 } = await import("./packages/server/src/crypto/wallet.ts");
@@ -91,16 +89,7 @@ describe("choosing the implementation", () => {
       console.log(JSON.stringify({ backend: secp256k1Impl().backend, sig: signSecp256k1(digest, key) }));
     `;
     const run = (env: Record<string, string>) =>
-      JSON.parse(
-        execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-          cwd: root,
-          encoding: "utf8",
-          env: { ...process.env, ...env },
-        })
-          .trim()
-          .split("\n")
-          .at(-1) as string,
-      );
+      runScriptInFreshNode<{ backend: string; sig: unknown }>(script, env);
     const forced = run({ LATCHKEY_SECP256K1: "noble" });
     expect(forced.backend).toBe("noble");
     const chosen = run({ LATCHKEY_SECP256K1: "" });

@@ -36,6 +36,8 @@ const ENVIRONMENT = `Environment:
                             file's walletReserve); refilled while the service is mostly idle
   LATCHKEY_SECP256K1        "noble" signs with @noble/curves even where the native libsecp256k1 addon
                             (the optional secp256k1 package) loads; /healthz says which one signs
+  LATCHKEY_PBKDF2           "node" computes wallet seeds with node:crypto even where the native PBKDF2
+                            addon (built by the install script) loads; /healthz says which one runs
   PORT                      As --port
 `;
 

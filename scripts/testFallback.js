@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `npm run test:fallback` (part of `npm test`): the tests that sign, derive wallets and report the crypto
+// paths, run again with both native addons turned off, as on a machine where they cannot build (no
+// compiler, install scripts not allowed, an unsupported platform). Signatures then come from @noble/curves
+// and BIP-39 seeds from node:crypto; the tests check the same signatures, on-chain user operations, exports
+// and the start-up log and /healthz naming the fallbacks.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const files = [
+  "packages/server/src/crypto",
+  "packages/server/test/cli.test.ts",
+  "packages/server/test/export-wallet.test.ts",
+  "packages/server/test/wallet-reserve.test.ts",
+  "packages/core/test/node-signing.test.ts",
+  "packages/core/test/node-smart-account.test.ts",
+];
+const vitest = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import.meta.url));
+const child = spawn(process.execPath, [vitest, "run", ...files, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, LATCHKEY_SECP256K1: "noble", LATCHKEY_PBKDF2: "node" },
+});
+child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

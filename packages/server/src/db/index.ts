@@ -56,16 +56,14 @@ export function openDatabase(
   // No busy timeout: another process's write lock is waited for without blocking (sqliteDriver.ts).
   sqlite.pragma("foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: sqliteDialect(cachingStatements(sqlite)) });
-  // Empties the log between this connection's transactions (the driver's one connection is held meanwhile,
-  // so no transaction of this process is open). Another process writing makes it answer busy: next time.
-  const resetWal = () =>
-    db.connection().execute(async () => {
-      if (sqlite.open) sqlite.pragma("wal_checkpoint(TRUNCATE)");
-    });
   const checkpointer =
     url === ":memory:"
       ? undefined
-      : startCheckpointer(sqlite, url, options.walResetFrames ?? WAL_RESET_FRAMES, resetWal);
+      : startCheckpointer(sqlite, url, options.walResetFrames ?? WAL_RESET_FRAMES, (reset) =>
+          // The driver's one connection is held while the thread empties the log: no transaction of this
+          // process is open meanwhile, and the event loop goes on serving what needs no database.
+          db.connection().execute(() => reset()),
+        );
   return {
     db,
     kind: "sqlite",
@@ -81,6 +79,9 @@ const CHECKPOINT_INTERVAL_MS = 200;
 /** A log longer than this (frames of 4 KiB: ~64 MiB) is emptied between two transactions. */
 const WAL_RESET_FRAMES = 16384;
 
+/** How long this process holds its database work back for one emptying of the log, at most. */
+const WAL_RESET_TIMEOUT_MS = 5_000;
+
 // Runs in a worker thread with its own connection to the same file.
 const CHECKPOINTER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -93,13 +94,23 @@ const checkpoint = () => {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)");
     if (r && r.log > workerData.walResetFrames && !resetAsked) {
       resetAsked = true;
-      parentPort.postMessage("reset");
+      parentPort.postMessage("reset?");
     }
   } catch {}
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on("message", (m) => {
-  if (m === "reset-done") { resetAsked = false; return; }
+  if (m === "reset") {
+    // The serving connection is idle until we answer: nothing of this process holds the write lock. Another
+    // process may: wait for it briefly (this process's work waits meanwhile), else try at the next ask.
+    db.pragma("busy_timeout = 100");
+    try { db.pragma("wal_checkpoint(TRUNCATE)"); } catch {}
+    db.pragma("busy_timeout = 1000");
+    resetAsked = false;
+    parentPort.postMessage("reset-done");
+    return;
+  }
+  if (m === "not-now") { resetAsked = false; return; }
   clearInterval(timer); checkpoint(); db.close(); parentPort.close();
 });
 `;
@@ -114,14 +125,15 @@ parentPort.on("message", (m) => {
  * SQLite only starts the log over once one has: a minute of sign-ups grew it to 4.5 GB beside a 245 MB
  * database, and every lookup through its index got slower. A checkpoint from another thread cannot
  * wait for a gap: the serving connection starts its next transaction at once. So once the log passes
- * `walResetFrames`, the thread asks this one, which empties it (TRUNCATE) between two of its own
- * transactions: most frames are already copied by then, so that is the rest of them and an fsync.
+ * `walResetFrames`, the thread asks for one. `holdDatabase` holds this process's database work back
+ * between two transactions while the thread empties the log (TRUNCATE). Most frames are already copied
+ * by then, so that is the rest of them and an fsync, and none of it runs on the event loop.
  */
 function startCheckpointer(
   sqlite: SQLite.Database,
   file: string,
   walResetFrames: number,
-  resetWal: () => Promise<void>,
+  holdDatabase: (reset: () => Promise<void>) => Promise<void>,
 ): { stop(): Promise<void> } | undefined {
   let worker: Worker;
   try {
@@ -139,18 +151,37 @@ function startCheckpointer(
   }
   worker.unref();
   let stopping = false;
+  let gone = false;
   const fallback = () => {
+    gone = true;
     if (!stopping && sqlite.open) sqlite.pragma("wal_autocheckpoint = 1000");
   };
   worker.on("error", fallback);
   worker.on("exit", fallback);
+  // Resolves when the thread has emptied the log, has gone, or takes too long: never holds work forever.
+  const reset = () =>
+    new Promise<void>((resolve) => {
+      if (gone || stopping) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        worker.off("message", onMessage);
+        worker.off("exit", done);
+        resolve();
+      };
+      const onMessage = (m: unknown) => {
+        if (m === "reset-done") done();
+      };
+      const timer = setTimeout(done, WAL_RESET_TIMEOUT_MS);
+      worker.on("message", onMessage);
+      worker.once("exit", done);
+      worker.postMessage("reset");
+    });
   worker.on("message", (m) => {
-    if (m !== "reset" || stopping) return;
-    resetWal()
-      .catch(() => {})
-      .finally(() => {
-        if (!stopping) worker.postMessage("reset-done");
-      });
+    if (m !== "reset?") return;
+    if (stopping) return worker.postMessage("not-now");
+    holdDatabase(reset).catch(() => {
+      if (!gone && !stopping) worker.postMessage("not-now");
+    });
   });
   sqlite.pragma("wal_autocheckpoint = 0");
   return {

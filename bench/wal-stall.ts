@@ -1,0 +1,91 @@
+/**
+ * SQLite under writes that never pause, as the service opens it (db/index.ts): back-to-back inserts for
+ * 20 s (× --scale) with the event loop turning between them, as a busy server's does. Reports how long
+ * the event loop was held (its delay percentiles, and every stall over 20 ms), how large the write-ahead
+ * log grew and how often it was emptied. The log is emptied once it passes ~64 MiB, by the checkpoint
+ * thread while this process's database work waits; the event loop should never wait for it.
+ *
+ *   npm run bench:wal-stall [-- --scale=0.5]
+ */
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { sql } from "kysely";
+import { openDatabase } from "../packages/server/src/db/index";
+import { describeMachine, finishBench, machineInfo, round, runBench, scaleArg } from "./lib";
+
+const STALL_MS = 20;
+const ROW_BYTES = 1_500;
+
+async function main() {
+  const machine = machineInfo();
+  const seconds = 20 * scaleArg();
+  process.stdout.write(`wal-stall benchmark — ${describeMachine(machine)}\n`);
+  const dir = mkdtempSync(join(tmpdir(), "latchkey-wal-stall-"));
+  const file = join(dir, "bench.db");
+  const opened = openDatabase(file);
+  try {
+    const { db } = opened;
+    await sql`create table t (id integer primary key, v text)`.execute(db);
+    const walSize = () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    const stalls: number[] = [];
+    let last = performance.now();
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      if (now - last > STALL_MS) stalls.push(round(now - last, 1));
+      last = now;
+    }, 2);
+    let largestWal = 0;
+    let previousWal = 0;
+    let emptied = 0;
+    let rows = 0;
+    const payload = "x".repeat(ROW_BYTES);
+    delay.enable();
+    const started = performance.now();
+    while (performance.now() - started < seconds * 1000) {
+      await sql`insert into t (v) values (${payload})`.execute(db);
+      rows++;
+      if (rows % 8 === 0) {
+        await new Promise((resolve) => setImmediate(resolve));
+        const size = walSize();
+        if (size < previousWal / 2) emptied++;
+        previousWal = size;
+        largestWal = Math.max(largestWal, size);
+      }
+    }
+    const elapsed = (performance.now() - started) / 1000;
+    delay.disable();
+    clearInterval(ticker);
+    const ms = (ns: number) => round(ns / 1e6, 2);
+    const result = {
+      seconds: round(elapsed, 1),
+      rowsPerSecond: Math.round(rows / elapsed),
+      writtenMB: round((rows * ROW_BYTES) / 1e6, 1),
+      eventLoopDelayMs: {
+        p50: ms(delay.percentile(50)),
+        p99: ms(delay.percentile(99)),
+        p999: ms(delay.percentile(99.9)),
+        max: ms(delay.max),
+      },
+      stallsOver20Ms: stalls.length,
+      worstStallsMs: stalls.sort((a, b) => b - a).slice(0, 5),
+      largestWalMB: round(largestWal / 1e6, 1),
+      walEmptied: emptied,
+    };
+    process.stdout.write(
+      `${rows} inserts in ${result.seconds} s (${result.rowsPerSecond}/s, ${result.writtenMB} MB)\n` +
+        `event loop delay: p50 ${result.eventLoopDelayMs.p50} ms, p99 ${result.eventLoopDelayMs.p99} ms, ` +
+        `p99.9 ${result.eventLoopDelayMs.p999} ms, max ${result.eventLoopDelayMs.max} ms\n` +
+        `stalls over ${STALL_MS} ms: ${stalls.length} (worst ${result.worstStallsMs.join(", ") || "none"})\n` +
+        `write-ahead log: largest ${result.largestWalMB} MB, emptied ${emptied} times\n`,
+    );
+    finishBench("wal-stall.json", { date: new Date().toISOString(), machine, ...result }, undefined);
+  } finally {
+    await opened.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+runBench(main);

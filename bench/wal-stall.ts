@@ -1,8 +1,8 @@
 /**
  * SQLite under writes that never pause, as the service opens it (db/index.ts): back-to-back inserts for
  * 20 s (× --scale) with the event loop turning between them, as a busy server's does. Reports how long
- * the event loop was held (its delay percentiles, and every stall over 20 ms), how large the write-ahead
- * log grew and how often it was emptied. The log is emptied once it passes ~64 MiB, by the checkpoint
+ * the event loop was held (its delay percentiles, and every stall over 20 ms), which writes waited over
+ * 20 ms, how large the write-ahead log grew and how often it was emptied. The log is emptied once it passes ~64 MiB, by the checkpoint
  * thread while this process's database work waits; the event loop should never wait for it.
  *
  *   npm run bench:wal-stall [-- --scale=0.5]
@@ -41,11 +41,16 @@ async function main() {
     let previousWal = 0;
     let emptied = 0;
     let rows = 0;
+    // Writes that waited: behind the log being emptied (this process's database work is held meanwhile).
+    const slowWrites: number[] = [];
     const payload = "x".repeat(ROW_BYTES);
     delay.enable();
     const started = performance.now();
     while (performance.now() - started < seconds * 1000) {
+      const t0 = performance.now();
       await sql`insert into t (v) values (${payload})`.execute(db);
+      const took = performance.now() - t0;
+      if (took > STALL_MS) slowWrites.push(round(took, 1));
       rows++;
       if (rows % 8 === 0) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -71,6 +76,8 @@ async function main() {
       },
       stallsOver20Ms: stalls.length,
       worstStallsMs: stalls.sort((a, b) => b - a).slice(0, 5),
+      writesOver20Ms: slowWrites.length,
+      slowestWritesMs: slowWrites.sort((a, b) => b - a).slice(0, 5),
       largestWalMB: round(largestWal / 1e6, 1),
       walEmptied: emptied,
     };
@@ -79,6 +86,7 @@ async function main() {
         `event loop delay: p50 ${result.eventLoopDelayMs.p50} ms, p99 ${result.eventLoopDelayMs.p99} ms, ` +
         `p99.9 ${result.eventLoopDelayMs.p999} ms, max ${result.eventLoopDelayMs.max} ms\n` +
         `stalls over ${STALL_MS} ms: ${stalls.length} (worst ${result.worstStallsMs.join(", ") || "none"})\n` +
+        `writes over ${STALL_MS} ms: ${slowWrites.length} (slowest ${result.slowestWritesMs.join(", ") || "none"})\n` +
         `write-ahead log: largest ${result.largestWalMB} MB, emptied ${emptied} times\n`,
     );
     finishBench("wal-stall.json", { date: new Date().toISOString(), machine, ...result }, undefined);

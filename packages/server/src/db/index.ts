@@ -76,10 +76,10 @@ export function openDatabase(
 
 /** How often the background thread moves the write-ahead log into the database file. */
 const CHECKPOINT_INTERVAL_MS = 200;
-/** A log longer than this (frames of 4 KiB: ~64 MiB) is emptied between two transactions. */
+/** A log longer than this (frames of 4 KiB: ~64 MiB) is started over between two transactions. */
 const WAL_RESET_FRAMES = 16384;
 
-/** How long this process holds its database work back for one emptying of the log, at most. */
+/** How long this process holds its database work back for one restart of the log, at most. */
 const WAL_RESET_TIMEOUT_MS = 5_000;
 
 // Runs in a worker thread with its own connection to the same file.
@@ -93,6 +93,9 @@ const checkpoint = () => {
   try {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)");
     if (r && r.log > workerData.walResetFrames && !resetAsked) {
+      // Catch up with what was written during that pass, so that less is left to copy while the serving
+      // connection waits.
+      db.pragma("wal_checkpoint(PASSIVE)");
       resetAsked = true;
       parentPort.postMessage("reset?");
     }
@@ -103,8 +106,11 @@ parentPort.on("message", (m) => {
   if (m === "reset") {
     // The serving connection is idle until we answer: nothing of this process holds the write lock. Another
     // process may: wait for it briefly (this process's work waits meanwhile), else try at the next ask.
+    // RESTART copies what is left and makes the next write start the log over from its first frame; the
+    // file keeps its size and is written over. TRUNCATE would also cut the file to nothing, and that costs
+    // ~1.3 ms per MiB (the kernel frees its pages): 0.1-0.4 s of waiting on a 2-vCPU VM.
     db.pragma("busy_timeout = 100");
-    try { db.pragma("wal_checkpoint(TRUNCATE)"); } catch {}
+    try { db.pragma("wal_checkpoint(RESTART)"); } catch {}
     db.pragma("busy_timeout = 1000");
     resetAsked = false;
     parentPort.postMessage("reset-done");
@@ -125,9 +131,11 @@ parentPort.on("message", (m) => {
  * SQLite only starts the log over once one has: a minute of sign-ups grew it to 4.5 GB beside a 245 MB
  * database, and every lookup through its index got slower. A checkpoint from another thread cannot
  * wait for a gap: the serving connection starts its next transaction at once. So once the log passes
- * `walResetFrames`, the thread asks for one. `holdDatabase` holds this process's database work back
- * between two transactions while the thread empties the log (TRUNCATE). Most frames are already copied
- * by then, so that is the rest of them and an fsync, and none of it runs on the event loop.
+ * `walResetFrames`, the thread catches up and asks for a restart. `holdDatabase` holds this process's
+ * database work back between two transactions while the thread copies the last frames and restarts the
+ * log (RESTART): the next write goes to the log's first frame, so the file stops growing (at 2-3 times
+ * the limit under the heaviest writes measured) and is written over. What waits is the rest of the
+ * frames and an fsync, never the event loop.
  */
 function startCheckpointer(
   sqlite: SQLite.Database,
@@ -158,7 +166,7 @@ function startCheckpointer(
   };
   worker.on("error", fallback);
   worker.on("exit", fallback);
-  // Resolves when the thread has emptied the log, has gone, or takes too long: never holds work forever.
+  // Resolves when the thread has restarted the log, has gone, or takes too long: never holds work forever.
   const reset = () =>
     new Promise<void>((resolve) => {
       if (gone || stopping) return resolve();

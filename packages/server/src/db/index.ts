@@ -60,7 +60,7 @@ export function openDatabase(
     url === ":memory:"
       ? undefined
       : startCheckpointer(sqlite, url, options.walResetFrames ?? WAL_RESET_FRAMES, (reset) =>
-          // The driver's one connection is held while the thread empties the log: no transaction of this
+          // The driver's one connection is held while the thread restarts the log: no transaction of this
           // process is open meanwhile, and the event loop goes on serving what needs no database.
           db.connection().execute(() => reset()),
         );

@@ -8,12 +8,13 @@
  *
  *   npm run bench:wal-stall [-- --scale=0.5]
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "kysely";
 import { openDatabase } from "../packages/server/src/db/index";
+import { walFile } from "../packages/server/src/db/walFile";
 import { describeMachine, finishBench, machineInfo, round, runBench, scaleArg } from "./lib";
 
 const STALL_MS = 20;
@@ -29,7 +30,7 @@ async function main() {
   try {
     const { db } = opened;
     await sql`create table t (id integer primary key, v text)`.execute(db);
-    const walSize = () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+    const walSize = () => walFile(file).bytes;
     const delay = monitorEventLoopDelay({ resolution: 1 });
     const stalls: number[] = [];
     let last = performance.now();
@@ -39,17 +40,7 @@ async function main() {
       last = now;
     }, 2);
     let largestWal = 0;
-    // The log's header counts its restarts (the checkpoint sequence number, bytes 12-15).
-    const restarts = () => {
-      if (!existsSync(`${file}-wal`)) return 0;
-      const fd = openSync(`${file}-wal`, "r");
-      try {
-        const header = Buffer.alloc(16);
-        return readSync(fd, header, 0, 16, 0) === 16 ? header.readUInt32BE(12) : 0;
-      } finally {
-        closeSync(fd);
-      }
-    };
+    const restarts = () => walFile(file).restarts;
     const restartsBefore = restarts();
     let rows = 0;
     // Writes that waited: behind a restart of the log (this process's database work is held meanwhile).

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { freshDatabase, PG_ADMIN_URL } from "../../test/helpers";
 import { openDatabase } from "./index";
 import { migrateToLatest } from "./migrations";
+import { walFile } from "./walFile";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -101,18 +102,6 @@ describe("held activities", () => {
   );
 });
 
-/** The checkpoint sequence number in a WAL file's header (bytes 12-15): one more at each restart of the log. */
-function walCheckpointSequence(walFile: string): number {
-  if (!existsSync(walFile)) return 0;
-  const fd = openSync(walFile, "r");
-  try {
-    const header = Buffer.alloc(16);
-    return readSync(fd, header, 0, 16, 0) === 16 ? header.readUInt32BE(12) : 0;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 describe("SQLite write-ahead log under writes that never pause", () => {
   it("starts over once it passes its limit, so it stays bounded while the writes go on", async () => {
     const dir = mkdtempSync(join(tmpdir(), "latchkey-db-"));
@@ -123,9 +112,8 @@ describe("SQLite write-ahead log under writes that never pause", () => {
     try {
       const { db } = opened;
       await sql`create table t (id integer primary key, v text)`.execute(db);
-      const walSize = () => (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
-      // The log's header counts its restarts (the checkpoint sequence number, bytes 12-15).
-      const restarts = () => walCheckpointSequence(`${file}-wal`);
+      const walSize = () => walFile(file).bytes;
+      const restarts = () => walFile(file).restarts;
       const restartsBefore = restarts();
       // Writes back to back for at least 2 s (tens of MB): PASSIVE checkpoints alone never catch up.
       const started = Date.now();

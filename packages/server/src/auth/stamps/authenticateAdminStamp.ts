@@ -45,7 +45,7 @@ export async function authenticateAdminStamp(
     }
     throw apiError(ErrorCode.INVALID_STAMP, "The stamp is malformed");
   }
-  if (!verifyP256Der(body, stamp.publicKey, stamp.signature)) {
+  if (!(await verifyP256Der(body, stamp.publicKey, stamp.signature))) {
     throw apiError(ErrorCode.INVALID_STAMP, "The stamp's signature does not match the body");
   }
   // 3.

@@ -26,7 +26,7 @@ export async function verifyApiKeyStamp(
   const keys = await stampKeys(ctx, stamp.publicKey);
   if (keys.length === 0) throw apiError(ErrorCode.INVALID_STAMP, "The stamp's key is unknown or revoked");
   // 3. The signature covers the exact bytes received, never a re-serialisation.
-  if (!verifyP256Der(body, stamp.publicKey, stamp.signature)) {
+  if (!(await verifyP256Der(body, stamp.publicKey, stamp.signature))) {
     throw apiError(ErrorCode.INVALID_STAMP, "The stamp's signature does not match the body");
   }
   // 4. The key has not expired.

@@ -523,6 +523,8 @@ export interface LoadResult {
   maxMs: number;
   meanMs: number;
   errors: number;
+  /** The load generator's own CPU use (this process) during the measured run, in cores: it shares them. */
+  loadGeneratorCores: number;
   /** Error counts by kind: HTTP status, "network" or "invalid". */
   errorKinds: Record<string, number>;
   /** Failures during the warm-up (not counted in `errors`). */
@@ -531,6 +533,8 @@ export interface LoadResult {
   errorSamples: string[];
   /** The service's CPU time (user + system, all its processes) per measured request, in µs. */
   serviceCpuUsPerRequest?: number;
+  /** Of that, the event loops' (the processes' main threads, without worker threads and libuv's pool). */
+  eventLoopCpuUsPerRequest?: number;
   /** The service's CPU use during the measured run, in cores (1.0 = one core busy all the time). */
   serviceCores?: number;
   /** Sustained mode: answers completed in each whole second of the run, and their spread. */
@@ -645,6 +649,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     next = 0;
   }
   const cpuBefore = opts.servicePid ? serviceCpuMs(opts.servicePid) : 0;
+  const loopBefore = opts.servicePid ? eventLoopCpuMs(opts.servicePid) : 0;
+  const clientBefore = process.cpuUsage();
   const start = process.hrtime.bigint();
   if (opts.durationMs !== undefined) {
     // Requests are handed out only until the deadline; those in flight then finish.
@@ -654,6 +660,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   await workers();
   const durationMs = Number(process.hrtime.bigint() - start) / 1e6;
   const cpuUsed = opts.servicePid ? serviceCpuMs(opts.servicePid) - cpuBefore : 0;
+  const loopUsed = opts.servicePid ? eventLoopCpuMs(opts.servicePid) - loopBefore : 0;
+  const client = process.cpuUsage(clientBefore);
   agent.destroy();
 
   const answered = completions ? completions.length : requests.length;
@@ -686,6 +694,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     maxMs: round(sorted[sorted.length - 1] ?? 0, 2),
     meanMs: round(sorted.length ? sum / sorted.length : 0, 2),
     errors,
+    loadGeneratorCores: round((client.user + client.system) / 1000 / durationMs, 2),
     errorKinds,
     warmupErrors,
     errorSamples,
@@ -694,6 +703,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       ? {
           serviceCpuUsPerRequest: round((cpuUsed * 1000) / answered, 0),
           serviceCores: round(cpuUsed / durationMs, 2),
+          eventLoopCpuUsPerRequest: round((loopUsed * 1000) / answered, 0),
         }
       : {}),
   };
@@ -843,10 +853,23 @@ export function runRecord<R extends LoadResult>(r: R) {
  * than throughput.
  */
 export function serviceCpuMs(pid: number): number {
+  return cpuOfTree(pid, (p) => `/proc/${p}/stat`);
+}
+
+/**
+ * The CPU time of the service's event loops: the main thread of its process and of each child process,
+ * without worker threads or libuv's thread pool. One event loop is what bounds one process's requests.
+ */
+export function eventLoopCpuMs(pid: number): number {
+  return cpuOfTree(pid, (p) => `/proc/${p}/task/${p}/stat`);
+}
+
+/** User + system ms of `pid` and its child processes, each read from `statPath(pid)`. */
+function cpuOfTree(pid: number, statPath: (pid: number) => string): number {
   const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
   const read = (p: number) => {
     try {
-      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      const stat = readFileSync(statPath(p), "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / ticksPerMs };
     } catch {

@@ -356,6 +356,7 @@ async function main() {
             "errors",
             "pctOfCeiling",
             "serviceCpuUsPerRequest",
+            "eventLoopCpuUsPerRequest",
           ],
         )}\n\n`,
       );
@@ -462,7 +463,7 @@ async function main() {
         servicePid: svc.pid,
       });
       process.stdout.write(
-        `${r.rps} req/s, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/request (${r.serviceCores} cores)\n`,
+        `${r.rps} req/s, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/request (${r.serviceCores} cores), event loop ${r.eventLoopCpuUsPerRequest} µs; load generator ${r.loadGeneratorCores} cores\n`,
       );
       printErrors(r);
       results.push({ ...r, pctOfCeiling: round((100 * r.rps) / ceilingOpsPerSec, 1) });

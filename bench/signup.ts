@@ -186,7 +186,7 @@ async function main() {
             ? `; per second min ${r.perSecond.min}, median ${r.perSecond.median}, max ${r.perSecond.max}`
             : "";
           process.stdout.write(
-            `${r.requests} in ${Math.round(r.durationMs / 100) / 10} s: ${r.rps} signups/s${seconds}, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/signup (${r.serviceCores} cores)\n`,
+            `${r.requests} in ${Math.round(r.durationMs / 100) / 10} s: ${r.rps} signups/s${seconds}, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/signup (${r.serviceCores} cores), event loop ${r.eventLoopCpuUsPerRequest} µs; load generator ${r.loadGeneratorCores} cores\n`,
           );
           printErrors(r);
           results.push(r);
@@ -211,6 +211,7 @@ async function main() {
             "p99Ms",
             "errors",
             "serviceCpuUsPerRequest",
+            "eventLoopCpuUsPerRequest",
           ],
         )}\n\n`,
       );

@@ -35,7 +35,7 @@ describe("verifyP256Der (on libuv's thread pool)", () => {
     expect(await verifyP256Der(body, s.publicKey, "")).toBe(false);
   });
 
-  it("refuses r = 0 and s = 0 (OpenSSL reports them as errors, not as a mismatch)", async () => {
+  it("refuses r = 0 and s = 0, which no signature can have", async () => {
     const s = stamp(body);
     expect(await verifyP256Der(body, s.publicKey, der([0], [1]))).toBe(false);
     expect(await verifyP256Der(body, s.publicKey, der([1], [0]))).toBe(false);
@@ -43,8 +43,10 @@ describe("verifyP256Der (on libuv's thread pool)", () => {
 
   it("refuses a public key that is not a point on the curve", async () => {
     const s = stamp(body);
-    // x = 5 has no y on P-256; a 66-digit key that is not a compressed point at all either.
-    const offCurve = `02${"0".repeat(63)}5`;
+    // x = 4 has no y on P-256 (the input is checked to be off the curve); a 66-digit key that is not a
+    // compressed point at all either.
+    const offCurve = `02${"0".repeat(63)}4`;
+    expect(() => p256.Point.fromHex(offCurve)).toThrow();
     expect(await verifyP256Der(body, offCurve, s.signature)).toBe(false);
     expect(await verifyP256Der(body, `04${s.publicKey.slice(2)}`, s.signature)).toBe(false);
   });

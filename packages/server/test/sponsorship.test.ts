@@ -86,6 +86,9 @@ function sponsorApp(): AppConfig {
         { id: "pol_tiny_gas", chainId: stack.chainId, limits: { gasPerOperation: 1000 } },
         { id: "pol_app_budget", chainId: stack.chainId, limits: { weiPerAppPerDay: "1000000" } },
         { id: "pol_other_chain", chainId: 1 },
+        // Room for two operations of userOperation()'s gas at 2 gwei (1.02e15 wei each), not three.
+        { id: "pol_user_wei", chainId: stack.chainId, limits: { weiPerUserPerDay: "2100000000000000" } },
+        { id: "pol_app_wei", chainId: stack.chainId, limits: { weiPerAppPerDay: "2100000000000000" } },
       ],
     },
   };
@@ -469,6 +472,52 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       if (second !== svc) await second.close();
     }
   });
+
+  it.each([
+    ["pol_user_wei", "weiPerUserPerDay"],
+    ["pol_app_wei", "weiPerAppPerDay"],
+  ])(
+    "a cheaper re-ask for a signed operation never lowers its reservation: %s holds its daily wei cap",
+    async (policyId, limit) => {
+      const erin = await signIn(`erin-${policyId}-${kind}@example.com`);
+      const account = await smartAccount(toViemAccount(erin));
+      const reserved = async (nonce: bigint) =>
+        (await spendRows(account.address)).find((r) => BigInt(r.nonce) === nonce && r.policy_id === policyId);
+      const oneWei = { maxFeePerGas: numberToHex(1n), maxPriorityFeePerGas: numberToHex(1n) };
+      const outcomes: string[] = [];
+      // Eight operations, each asked for at 2 gwei, then again at 1 wei a gas: the attack that landed eight
+      // dear operations under a cap for two, as each cheap re-ask gave back what the dear signature may spend.
+      for (const n of [0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n]) {
+        const op = await userOperation(account, n << 64n);
+        const dear = await rpc(pmCall("pm_getPaymasterData", op, policyId));
+        if (dear.json.error) {
+          outcomes.push(dear.json.error.data.code);
+          expect(dear.json.error).toMatchObject({ code: -32005, data: { limit } });
+          continue;
+        }
+        outcomes.push("signed");
+        const costs = BigInt((await reserved(n << 64n))?.wei ?? 0);
+        expect(costs).toBe(1_020_002_000_000_000n);
+        const cheap = await rpc(pmCall("pm_getPaymasterData", { ...op, ...oneWei }, policyId));
+        expect(cheap.json.result.paymasterData).toMatch(/^0x01/);
+        expect(BigInt((await reserved(n << 64n))?.wei ?? 0)).toBe(costs);
+      }
+      expect(outcomes).toEqual(["signed", "signed", ...Array(6).fill("DAILY_LIMIT_EXCEEDED")]);
+      const usage = await svc.service.ctx.db
+        .selectFrom("sponsorship_usage")
+        .selectAll()
+        .where("policy_id", "=", policyId)
+        .where("scope", "=", limit === "weiPerUserPerDay" ? `user:${erin.user?.userId}` : "app")
+        .executeTakeFirstOrThrow();
+      expect(BigInt(usage.wei)).toBe(2_040_004_000_000_000n);
+      // A dearer re-ask counts what it adds: here past the cap.
+      const first = await userOperation(account, 0n);
+      const dearer = await rpc(
+        pmCall("pm_getPaymasterData", { ...first, maxFeePerGas: numberToHex(2_200_000_000n) }, policyId),
+      );
+      expect(dearer.json.error).toMatchObject({ code: -32005, data: { limit } });
+    },
+  );
 
   it("signs exactly what @pimlico/mock-paymaster signs for the same operation and key", async () => {
     const { key } = await storedPaymasterKey(svc.service);

@@ -50,7 +50,8 @@ export interface Owner {
 
 /**
  * Where one operation's own reservation is kept, by the operation's key. A request for an operation that
- * already has a reservation today under the same policy and user replaces it (it adds no operation).
+ * already has a reservation today under the same policy and user adds no operation, and its reservation
+ * becomes the dearer of the two (see keptReservation).
  */
 export interface SpendRecord {
   /** The amount this operation already reserved today under the same policy and user, if any. */
@@ -215,10 +216,18 @@ export function checkDailyLimits(
 
 /**
  * What a request for this operation adds to today's usage: the operation and its amount, or, when it
- * already has a reservation today (a retry), no operation and only the change of its amount.
+ * already has a reservation today (a retry), no operation and only what its amount exceeds the
+ * reservation by. Never less: the signature answered for the earlier, dearer request stays valid on
+ * chain until it expires, so a cheaper re-ask must not give back what that one may still spend.
  */
 export function addedUsage(previous: bigint | undefined, amount: bigint): Usage {
-  return { count: previous === undefined ? 1 : 0, amount: amount - (previous ?? 0n) };
+  if (previous === undefined) return { count: 1, amount };
+  return { count: 0, amount: amount > previous ? amount - previous : 0n };
+}
+
+/** What an operation's reservation becomes after a request for it: the most any of its signatures may cost. */
+export function keptReservation(previous: bigint | undefined, amount: bigint): bigint {
+  return previous !== undefined && previous > amount ? previous : amount;
 }
 
 /**
@@ -227,7 +236,8 @@ export function addedUsage(previous: bigint | undefined, amount: bigint): Usage 
  * the app's row before the user's, so two requests never wait on each other crosswise; SQLite: the first
  * statement writes, so the transaction holds the database's write lock). Two requests that each fit but
  * together do not are serialised on the app's row: the second sees the first's total and is refused.
- * A retried request for the same operation replaces its reservation.
+ * A retried request for the same operation keeps one reservation, the dearest of its requests: it is
+ * raised by a dearer one and never lowered by a cheaper one.
  */
 export async function reserveSpend(
   ctx: Pick<ServiceContext, "db" | "dbKind" | "now">,
@@ -267,7 +277,8 @@ export async function reserveSpend(
       usage.push({ count: Number(row.operations), amount: BigInt(row.wei) });
     }
     const [appUsage, userUsage] = usage as [Usage, Usage];
-    const add = addedUsage(await record.previous(trx, owner, day), amount);
+    const previous = await record.previous(trx, owner, day);
+    const add = addedUsage(previous, amount);
     checkDailyLimits(policy, { app: appUsage, user: userUsage }, add, now);
     for (const [i, scope] of scopes.entries()) {
       const u = usage[i] as Usage;
@@ -284,6 +295,6 @@ export async function reserveSpend(
         .where("day", "=", day)
         .execute();
     }
-    await record.save(trx, { owner, day, amount, now });
+    await record.save(trx, { owner, day, amount: keptReservation(previous, amount), now });
   });
 }

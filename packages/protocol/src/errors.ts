@@ -229,7 +229,8 @@ export const RpcErrorCode = {
   RESOURCE_UNAVAILABLE: -32002,
   /**
    * The policy refuses this operation: its sender, a call target or selector, its gas or cost; for Solana
-   * a program or instruction, lamports moved, the fee, a use of the fee payer, or a stale blockhash.
+   * a program or instruction, lamports moved, the fee, a use of the fee payer, or a stale blockhash; or
+   * the request does not prove the user it would be charged to.
    */
   TRANSACTION_REJECTED: -32003,
   /** A daily limit of the policy is reached (per user or per app). */
@@ -297,6 +298,16 @@ export const SponsorshipErrorCode = {
   SOLANA_SPONSORSHIP_UNAVAILABLE: "SOLANA_SPONSORSHIP_UNAVAILABLE",
   /** Solana: the configured node says the transaction's blockhash is no longer valid; build it again. */
   SOLANA_BLOCKHASH_EXPIRED: "SOLANA_BLOCKHASH_EXPIRED",
+  /**
+   * The policy has per-user daily limits and the request proves no user: stamp it with the user's session
+   * key (`X-Stamp` over the exact body), as the shipped client does.
+   */
+  USER_STAMP_REQUIRED: "USER_STAMP_REQUIRED",
+  /**
+   * The request is stamped by one user's session and asks for another's operation: the sender's owner
+   * (EVM) is not the stamp's user, or the stamp's user signs nothing in the transaction (Solana).
+   */
+  STAMP_USER_MISMATCH: "STAMP_USER_MISMATCH",
   INTERNAL: "INTERNAL",
 } as const;
 export type SponsorshipErrorCode = (typeof SponsorshipErrorCode)[keyof typeof SponsorshipErrorCode];

@@ -5,7 +5,7 @@
  * through the signer API, as the embedded wallet does.
  */
 import { randomBytes } from "node:crypto";
-import { SOLANA_FEE_PAYER_METHOD } from "@latchkey/protocol";
+import { SOLANA_FEE_PAYER_METHOD, stampWithPrivateKey } from "@latchkey/protocol";
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
 import {
@@ -203,11 +203,29 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
   }
   const latestBlockhash = async () => (await rpc.getLatestBlockhash().send()).value;
 
-  async function rpcCall(body: unknown, headers: Record<string, string> = {}, url = svc.url) {
+  /** The `X-Stamp` of a session key over `body`: the proof that a request comes from that user. */
+  function stampOf(sessionKey: Uint8Array, body: string): Record<string, string> {
+    const { stampHeaderName, stampHeaderValue } = stampWithPrivateKey(body, sessionKey);
+    return { [stampHeaderName]: stampHeaderValue };
+  }
+
+  /** A raw call to `/rpc/v1` with the app's key; stamped by `by`'s session when given. */
+  async function rpcCall(
+    body: unknown,
+    headers: Record<string, string> = {},
+    url = svc.url,
+    by?: Pick<User, "sessionKey">,
+  ) {
+    const sent = typeof body === "string" ? body : JSON.stringify(body);
     const res = await fetch(`${url}/rpc/v1`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}`, ...headers },
-      body: typeof body === "string" ? body : JSON.stringify(body),
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${API_KEY}`,
+        ...(by ? stampOf(by.sessionKey, sent) : {}),
+        ...headers,
+      },
+      body: sent,
     });
     const text = await res.text();
     return { status: res.status, json: text ? JSON.parse(text) : undefined };
@@ -220,9 +238,14 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     params: [{ policyId, serializedTransaction }],
   });
 
-  /** Asks the service to pay; the answer's JSON-RPC `result` or `error`. */
-  async function requestFeePayer(policyId: string, serializedTransaction: string, url = svc.url) {
-    const { status, json } = await rpcCall(feePayerCall(policyId, serializedTransaction), {}, url);
+  /** Asks the service to pay, stamped by `by` when given; the answer's JSON-RPC `result` or `error`. */
+  async function requestFeePayer(
+    policyId: string,
+    serializedTransaction: string,
+    url = svc.url,
+    by?: Pick<User, "sessionKey">,
+  ) {
+    const { status, json } = await rpcCall(feePayerCall(policyId, serializedTransaction), {}, url, by);
     expect(status).toBe(200);
     return json as {
       result?: { serializedTransaction: string };
@@ -346,9 +369,12 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const dev = await signUp(`dev-${kind}@example.com`, svc.devApiKey as string);
     const bob = await newAddress();
     const sent = await wire(dev.solanaAddress, [systemTransfer(dev.solanaAddress, bob, 3_000_000n)]);
-    const { json } = await rpcCall(feePayerCall("dev-solana", sent), {
-      authorization: `Bearer ${svc.devApiKey}`,
-    });
+    const { json } = await rpcCall(
+      feePayerCall("dev-solana", sent),
+      { authorization: `Bearer ${svc.devApiKey}` },
+      svc.url,
+      dev,
+    );
     await signAndSend(dev, json.result.serializedTransaction, svc.devApiKey);
     expect(balance(bob)).toBe(3_000_000n);
     // Another app's policy is not the dev app's, and the reverse.
@@ -542,23 +568,74 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
     const first = await wire(carol.solanaAddress, [systemTransfer(carol.solanaAddress, bob, 1_000_000n)]);
     const second = await wire(carol.solanaAddress, [systemTransfer(carol.solanaAddress, bob, 2_000_000n)]);
     const third = await wire(carol.solanaAddress, [systemTransfer(carol.solanaAddress, bob, 3_000_000n)]);
-    const a = await requestFeePayer("pol_quota", first);
-    expect((await requestFeePayer("pol_quota", second)).result).toBeDefined();
-    const refused = await requestFeePayer("pol_quota", third);
+    const a = await requestFeePayer("pol_quota", first, svc.url, carol);
+    expect((await requestFeePayer("pol_quota", second, svc.url, carol)).result).toBeDefined();
+    const refused = await requestFeePayer("pol_quota", third, svc.url, carol);
     expect(refused.error).toMatchObject({
       code: -32005,
       data: { code: "DAILY_LIMIT_EXCEEDED", limit: "transactionsPerUserPerDay", max: "2", used: "2" },
     });
     expect(refused.error?.data.resetsAt).toMatch(/T00:00:00.000Z$/);
     // The first again (a client retrying): the same signature, still two transactions.
-    const retried = await requestFeePayer("pol_quota", first);
+    const retried = await requestFeePayer("pol_quota", first, svc.url, carol);
     expect(retried.result?.serializedTransaction).toBe(a.result?.serializedTransaction);
     expect(await usageOf("pol_quota", `user:${carol.userId}`)).toMatchObject({ operations: 2, wei: "20000" });
     expect((await spendRows(carol.userId)).filter((r) => r.policy_id === "pol_quota")).toHaveLength(2);
     // Another user still has their own two.
     const dave = await signUp(`dave-${kind}@example.com`);
     const daves = await wire(dave.solanaAddress, [systemTransfer(dave.solanaAddress, bob, 1_000_000n)]);
-    expect((await requestFeePayer("pol_quota", daves)).result).toBeDefined();
+    expect((await requestFeePayer("pol_quota", daves, svc.url, dave)).result).toBeDefined();
+  });
+
+  it("charges a user's daily transactions only to requests that user stamped: naming them as a read-only signer uses none of them (W4)", async () => {
+    const victim = await signUp(`victim-${kind}@example.com`);
+    const mallory = await signUp(`mallory-${kind}@example.com`);
+    const bob = await newAddress();
+    const namesVictim = (n: number): Instruction => ({
+      programAddress: MEMO,
+      accounts: [{ address: victim.solanaAddress, role: AccountRole.READONLY_SIGNER }],
+      data: new TextEncoder().encode(`not yours ${n}`),
+    });
+    const usage = () => usageOf("pol_quota", `user:${victim.userId}`);
+    // Transactions that can never land (only the victim can sign them), as many as the victim's daily
+    // limit and more: with the publishable key alone, and under another user's session. None is signed.
+    for (const n of [1, 2, 3]) {
+      const sent = await wire(await newAddress(), [namesVictim(n)]);
+      const byKey = await requestFeePayer("pol_quota", sent);
+      expect(byKey.error).toMatchObject({ code: -32003, data: { code: "USER_STAMP_REQUIRED" } });
+      expect(byKey.result).toBeUndefined();
+      const byOther = await requestFeePayer("pol_quota", sent, svc.url, mallory);
+      expect(byOther.error).toMatchObject({ code: -32003, data: { code: "STAMP_USER_MISMATCH" } });
+    }
+    expect(await usage()).toBeUndefined();
+    expect(await spendRows(victim.userId)).toHaveLength(0);
+    // Mallory's own transaction that also names the victim is charged to mallory, the stamp's user.
+    const mallorys = await wire(mallory.solanaAddress, [
+      namesVictim(4),
+      systemTransfer(mallory.solanaAddress, bob, 1_000_000n),
+    ]);
+    expect((await requestFeePayer("pol_quota", mallorys, svc.url, mallory)).result).toBeDefined();
+    expect(await usageOf("pol_quota", `user:${mallory.userId}`)).toMatchObject({ operations: 1 });
+    expect(await usage()).toBeUndefined();
+    // A stamp must verify over the exact body.
+    const body = JSON.stringify(feePayerCall("pol_quota", mallorys));
+    const forged = await rpcCall(body, stampOf(victim.sessionKey, `${body} `));
+    expect(forged).toMatchObject({ status: 401, json: { code: "INVALID_STAMP" } });
+
+    // The victim's own two transactions are paid and land; a third is refused by their own limit.
+    for (const amount of [1_000_000n, 2_000_000n]) {
+      const own = await wire(victim.solanaAddress, [systemTransfer(victim.solanaAddress, bob, amount)]);
+      const answer = await requestFeePayer("pol_quota", own, svc.url, victim);
+      expect(answer.error).toBeUndefined();
+      await signAndSend(victim, answer.result?.serializedTransaction as string);
+    }
+    expect(balance(bob)).toBe(3_000_000n);
+    expect(await usage()).toMatchObject({ operations: 2 });
+    const third = await wire(victim.solanaAddress, [systemTransfer(victim.solanaAddress, bob, 3_000_000n)]);
+    expect((await requestFeePayer("pol_quota", third, svc.url, victim)).error?.data).toMatchObject({
+      code: "DAILY_LIMIT_EXCEEDED",
+      limit: "transactionsPerUserPerDay",
+    });
   });
 
   it("holds the app's daily fee budget across its users", async () => {
@@ -592,7 +669,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
         ),
       );
       const answers = await Promise.all(
-        txs.map((tx, i) => requestFeePayer("pol_concurrent", tx, i % 2 ? second.url : svc.url)),
+        txs.map((tx, i) => requestFeePayer("pol_concurrent", tx, i % 2 ? second.url : svc.url, grace)),
       );
       expect(answers.filter((a) => a.result)).toHaveLength(3);
       expect(answers.filter((a) => a.error).map((a) => a.error?.data.code)).toEqual(
@@ -710,7 +787,7 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
           { email, targetPublicKey: t.publicKey },
           headers,
         );
-        await post(
+        const otp = await post(
           other.url,
           "/signer/v1/otp",
           {
@@ -723,7 +800,8 @@ describe.each(["sqlite", "postgres"] as const)("Solana fee sponsorship (%s)", (k
         );
         const user = address(signup.json.solanaAddress as string);
         const sent = await wire(user, [systemTransfer(user, await newAddress(), 1_000_000n)]);
-        const answer = await rpcCall(feePayerCall("dev-solana", sent), headers, other.url);
+        const sessionKey = await t.open(otp.json.credentialBundle as string);
+        const answer = await rpcCall(feePayerCall("dev-solana", sent), headers, other.url, { sessionKey });
         expect(answer.status).toBe(200);
         expect(answer.json.error).toMatchObject(s.expect);
         expect(answer.json.error.message).not.toContain("127.0.0.1");

@@ -14,7 +14,10 @@ import {
   createMemoryStorage,
   createSigner,
   type Signer,
+  type SignerOptions,
+  sendUserOperation,
   toViemAccount,
+  waitForUserOperationTransaction,
 } from "@latchkey/core";
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
 import { SimpleSmartAccount } from "permissionless/accounts/simple";
@@ -40,6 +43,7 @@ import {
   type ChainStack,
   counterAbi,
   mockPaymasterModules,
+  smartAccountChainOf,
   startChainStack,
 } from "../../../test-support/chain";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
@@ -83,6 +87,7 @@ function sponsorApp(): AppConfig {
         },
         { id: "pol_open", chainId: stack.chainId },
         { id: "pol_quota", chainId: stack.chainId, limits: { operationsPerUserPerDay: 3 } },
+        { id: "pol_per_user", chainId: stack.chainId, limits: { operationsPerUserPerDay: 2 } },
         { id: "pol_tiny_gas", chainId: stack.chainId, limits: { gasPerOperation: 1000 } },
         { id: "pol_app_budget", chainId: stack.chainId, limits: { weiPerAppPerDay: "1000000" } },
         { id: "pol_other_chain", chainId: 1 },
@@ -156,13 +161,18 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     await database?.drop();
   });
 
-  async function signIn(email: string, apiKey = API_KEY): Promise<Signer> {
+  async function signIn(
+    email: string,
+    apiKey = API_KEY,
+    options: Partial<SignerOptions> = {},
+  ): Promise<Signer> {
     const signer = createSigner({
       baseUrl: svc.url,
       apiKey,
       keyHolder: createMemoryKeyHolder(),
       storage: createMemoryStorage(),
       window: null,
+      ...options,
     });
     const mailbox = devMailbox(svc.service);
     const sent = mailbox.count(email);
@@ -180,7 +190,14 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     });
   }
 
-  function bundler(account: SmartAccount, policyId: string) {
+  /** The `X-Stamp` of `by`'s session over `body`: the proof that a request comes from that user. */
+  async function stampOf(by: Signer, body: string): Promise<Record<string, string>> {
+    const { stampHeaderName, stampHeaderValue } = await by.client.keyHolder.stamp(body);
+    return { [stampHeaderName]: stampHeaderValue };
+  }
+
+  /** viem's bundler client with the service as paymaster; its requests stamped by `by`'s session, if given. */
+  function bundler(account: SmartAccount, policyId: string, by?: Signer) {
     return createBundlerClient({
       account,
       client: stack.publicClient,
@@ -189,6 +206,16 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       paymaster: createPaymasterClient({
         transport: http(`${svc.url}/rpc/v1`, {
           fetchOptions: { headers: { authorization: `Bearer ${API_KEY}` } },
+          ...(by
+            ? {
+                fetchFn: async (input: string | URL | Request, init?: RequestInit) => {
+                  const headers = new Headers(init?.headers);
+                  for (const [k, v] of Object.entries(await stampOf(by, String(init?.body))))
+                    headers.set(k, v);
+                  return fetch(input, { ...init, headers });
+                },
+              }
+            : {}),
           retryCount: 0,
         }),
       }),
@@ -200,11 +227,18 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     stack.publicClient.readContract({ address: stack.counter, abi: counterAbi, functionName: "number" });
   const increment = () => ({ to: stack.counter, abi: counterAbi, functionName: "increment" }) as const;
 
-  async function rpc(body: unknown, headers: Record<string, string> = {}, url = svc.url) {
+  /** A raw call to `/rpc/v1` with the app's key; stamped by `by`'s session when given. */
+  async function rpc(body: unknown, headers: Record<string, string> = {}, url = svc.url, by?: Signer) {
+    const sent = typeof body === "string" ? body : JSON.stringify(body);
     const res = await fetch(`${url}/rpc/v1`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}`, ...headers },
-      body: typeof body === "string" ? body : JSON.stringify(body),
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${API_KEY}`,
+        ...(by ? await stampOf(by, sent) : {}),
+        ...headers,
+      },
+      body: sent,
     });
     const text = await res.text();
     return { status: res.status, json: text ? JSON.parse(text) : undefined };
@@ -261,7 +295,7 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     const depositBefore = await deposit();
     const before = await counterNumber();
 
-    const client = bundler(aliceAccount, "pol_counter");
+    const client = bundler(aliceAccount, "pol_counter", alice);
     const hash = await client.sendUserOperation({ calls: [increment()] });
     const receipt = await client.waitForUserOperationReceipt({ hash });
     expect(receipt.success).toBe(true);
@@ -280,7 +314,7 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
   });
 
   it("refuses an operation past the policy's operations per user per day, with the reason viem's caller sees", async () => {
-    const client = bundler(aliceAccount, "pol_counter");
+    const client = bundler(aliceAccount, "pol_counter", alice);
     const second = await client.sendUserOperation({ calls: [increment()] });
     expect((await client.waitForUserOperationReceipt({ hash: second })).success).toBe(true);
     const before = await counterNumber();
@@ -293,6 +327,9 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     // The signing call refuses too (not only the stub), and says which limit and until when.
     const refused = await rpc(
       pmCall("pm_getPaymasterData", await userOperation(aliceAccount, 2n), "pol_counter"),
+      {},
+      svc.url,
+      alice,
     );
     expect(refused.status).toBe(200);
     expect(refused.json.error).toMatchObject({
@@ -300,6 +337,64 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       data: { code: "DAILY_LIMIT_EXCEEDED", limit: "operationsPerUserPerDay", max: "2" },
     });
     expect(refused.json.error.data.resetsAt).toMatch(/T00:00:00.000Z$/);
+  });
+
+  it("charges a user's daily limit only to requests that user stamped: the app's key alone or another user's session cannot use it up (W4)", async () => {
+    const chains = [smartAccountChainOf(stack, { policyId: "pol_per_user" })];
+    const victim = await signIn(`victim-${kind}@example.com`, API_KEY, { chains });
+    const account = await smartAccount(toViemAccount(victim));
+    const mallory = await signIn(`mallory-${kind}@example.com`);
+    // Operations for the victim's account that can never land (only the victim can sign them), asked for
+    // as many times as the victim's daily limit: with the publishable key alone, and under another
+    // user's session. None is signed, none is charged.
+    for (const nonce of [1n, 2n, 3n]) {
+      const op = await userOperation(account, nonce << 64n);
+      for (const method of ["pm_getPaymasterData", "pm_getPaymasterStubData"]) {
+        const byKey = await rpc(pmCall(method, op, "pol_per_user"));
+        expect(byKey.json.error).toMatchObject({ code: -32003, data: { code: "USER_STAMP_REQUIRED" } });
+        const byOther = await rpc(pmCall(method, op, "pol_per_user"), {}, svc.url, mallory);
+        expect(byOther.json.error).toMatchObject({ code: -32003, data: { code: "STAMP_USER_MISMATCH" } });
+      }
+    }
+    // A stamp must verify over the exact body, and be a session of this app's users.
+    const op = await userOperation(account, 4n << 64n);
+    const body = JSON.stringify(pmCall("pm_getPaymasterData", op, "pol_per_user"));
+    const forged = await rpc(body, await stampOf(victim, `${body} `));
+    expect(forged).toMatchObject({ status: 401, json: { code: "INVALID_STAMP" } });
+    const devUser = await signIn(`dev-w4-${kind}@example.com`, svc.devApiKey);
+    expect(await rpc(body, await stampOf(devUser, body))).toMatchObject({ status: 403 });
+    expect(await spendRows(account.address)).toHaveLength(0);
+    const usage = () =>
+      svc.service.ctx.db
+        .selectFrom("sponsorship_usage")
+        .selectAll()
+        .where("policy_id", "=", "pol_per_user")
+        .where("scope", "=", `user:${victim.user?.userId}`)
+        .executeTakeFirst();
+    expect(await usage()).toBeUndefined();
+
+    // The victim's own operations, through the shipped client (which stamps them), are sponsored and land:
+    // the whole daily allowance is theirs; the next is refused by it.
+    const before = await counterNumber();
+    for (let i = 0; i < 2; i++) {
+      const { hash } = await sendUserOperation(victim, {
+        uo: { target: stack.counter, data: encodeFunctionData(increment()) },
+      });
+      await waitForUserOperationTransaction(victim, { hash });
+    }
+    expect(await counterNumber()).toBe(before + 2n);
+    expect(await stack.publicClient.getBalance({ address: account.address })).toBe(0n);
+    expect(await usage()).toMatchObject({ operations: 2 });
+    const third = await sendUserOperation(victim, {
+      uo: { target: stack.counter, data: encodeFunctionData(increment()) },
+    }).catch((e: unknown) => e);
+    expect(rpcReason(third)).toEqual({
+      code: RpcErrorCode.LIMIT_EXCEEDED,
+      reason: SponsorshipErrorCode.DAILY_LIMIT_EXCEEDED,
+    });
+    // A policy without per-user limits sponsors a request that proves no user (its app limits hold).
+    const open = await rpc(pmCall("pm_getPaymasterStubData", op, "pol_open"));
+    expect(open.json.result.paymaster).toBe(stack.paymaster);
   });
 
   it("refuses a call to a target outside the allow-list, and a function the policy does not list", async () => {
@@ -401,7 +496,12 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     const carol = await signIn(`carol-${kind}@example.com`);
     const account = await smartAccount(toViemAccount(carol));
     const op = await userOperation(account, 0n);
-    const { status, json } = await rpc(pmCall("pm_getPaymasterStubData", op, "pol_counter", "stub-1"));
+    const { status, json } = await rpc(
+      pmCall("pm_getPaymasterStubData", op, "pol_counter", "stub-1"),
+      {},
+      svc.url,
+      carol,
+    );
     expect(status).toBe(200);
     expect(json).toMatchObject({
       jsonrpc: "2.0",
@@ -444,7 +544,7 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       const ops = await Promise.all([0n, 1n, 2n, 3n, 4n, 5n].map((n) => userOperation(account, n << 64n)));
       const answers = await Promise.all(
         ops.map((op, i) =>
-          rpc(pmCall("pm_getPaymasterData", op, "pol_quota", i), {}, i % 2 ? second.url : svc.url),
+          rpc(pmCall("pm_getPaymasterData", op, "pol_quota", i), {}, i % 2 ? second.url : svc.url, dave),
         ),
       );
       const signed = answers.filter((a) => a.json.result);
@@ -456,6 +556,9 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       const again = ops[answers.indexOf(signed[0] as (typeof answers)[number])];
       const retried = await rpc(
         pmCall("pm_getPaymasterData", { ...again, callGasLimit: numberToHex(120_000n) }, "pol_quota"),
+        {},
+        svc.url,
+        dave,
       );
       expect(retried.json.result.paymasterData).toMatch(/^0x01/);
       expect(await spendRows(account.address)).toHaveLength(3);
@@ -489,7 +592,7 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       // dear operations under a cap for two, as each cheap re-ask gave back what the dear signature may spend.
       for (const n of [0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n]) {
         const op = await userOperation(account, n << 64n);
-        const dear = await rpc(pmCall("pm_getPaymasterData", op, policyId));
+        const dear = await rpc(pmCall("pm_getPaymasterData", op, policyId), {}, svc.url, erin);
         if (dear.json.error) {
           outcomes.push(dear.json.error.data.code);
           expect(dear.json.error).toMatchObject({ code: -32005, data: { limit } });
@@ -498,7 +601,12 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
         outcomes.push("signed");
         const costs = BigInt((await reserved(n << 64n))?.wei ?? 0);
         expect(costs).toBe(1_020_002_000_000_000n);
-        const cheap = await rpc(pmCall("pm_getPaymasterData", { ...op, ...oneWei }, policyId));
+        const cheap = await rpc(
+          pmCall("pm_getPaymasterData", { ...op, ...oneWei }, policyId),
+          {},
+          svc.url,
+          erin,
+        );
         expect(cheap.json.result.paymasterData).toMatch(/^0x01/);
         expect(BigInt((await reserved(n << 64n))?.wei ?? 0)).toBe(costs);
       }
@@ -514,6 +622,9 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       const first = await userOperation(account, 0n);
       const dearer = await rpc(
         pmCall("pm_getPaymasterData", { ...first, maxFeePerGas: numberToHex(2_200_000_000n) }, policyId),
+        {},
+        svc.url,
+        erin,
       );
       expect(dearer.json.error).toMatchObject({ code: -32005, data: { limit } });
     },

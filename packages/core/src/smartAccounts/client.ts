@@ -16,17 +16,28 @@ const DEFAULT_POLLING_INTERVAL_MS = 1_000;
 
 /**
  * The ERC-7677 paymaster a chain's sponsorship goes through: the service's `/rpc/v1` unless configured,
- * or `url` (an operation's own paymaster service). Only the service's endpoint gets the app's credentials.
+ * or `url` (an operation's own paymaster service). Only the service's endpoint gets the app's credentials
+ * and the user's stamp (`X-Stamp`: the session key over the exact body, which the service asks for before
+ * it charges the user's daily limits).
  */
 export function paymasterClientFor(signer: SignerBase, config: SmartAccountChainConfig, url?: string) {
   const { options } = signer._internal;
   const token = options.apiKey ?? options.jwt;
   const serviceUrl = `${signer.client.baseUrl}/rpc/v1`;
   const target = url ?? config.paymasterUrl ?? serviceUrl;
+  const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const stamped: typeof fetch = async (input, init) => {
+    const body = typeof init?.body === "string" ? init.body : "";
+    const { stampHeaderName, stampHeaderValue } = await signer.client.keyHolder.stamp(body);
+    const headers = new Headers(init?.headers);
+    headers.set(stampHeaderName, stampHeaderValue);
+    return doFetch(input, { ...init, headers });
+  };
+  const ours = target === serviceUrl;
   return createPaymasterClient({
     transport: http(target, {
-      ...(options.fetch ? { fetchFn: options.fetch } : {}),
-      fetchOptions: token && target === serviceUrl ? { headers: { authorization: `Bearer ${token}` } } : {},
+      ...(ours ? { fetchFn: stamped } : options.fetch ? { fetchFn: options.fetch } : {}),
+      fetchOptions: token && ours ? { headers: { authorization: `Bearer ${token}` } } : {},
       retryCount: 0,
     }),
   });

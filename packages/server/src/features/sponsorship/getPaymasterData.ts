@@ -17,18 +17,20 @@ import {
   VALID_FOR_SECONDS,
 } from "./paymasterData";
 import { onChain } from "./resolveSender";
+import type { RpcCaller } from "./rpcCaller";
 import { addedUsage, checkDailyLimits, readUsage, reserveSpend } from "./spending";
 import { sponsoredOperation } from "./sponsoredOperation";
 
 /**
- * `pm_getPaymasterData` (ERC-7677): the signed paymaster fields. Every check of the stub, then the
+ * `pm_getPaymasterData` (ERC-7677): the signed paymaster fields. Every check of the stub (the sender's
+ * owner charged only when the request proves it is them: rpcCaller.ts), then the
  * per-operation gas and cost limits; the signature is made, then the operation's maximum cost is reserved
  * against the daily limits in one transaction, and only then is the signature answered. A refusal signs
  * nothing that leaves the service and records nothing.
  */
 export async function getPaymasterData(
   ctx: Pick<ServiceContext, "chains" | "db" | "dbKind" | "now" | "serviceKeys">,
-  params: { app: App; rpcParams: unknown },
+  params: { app: App; caller: RpcCaller | undefined; rpcParams: unknown },
 ) {
   const { app } = params;
   const p = parsePaymasterParams(params.rpcParams, { complete: true });
@@ -42,13 +44,14 @@ export async function getPaymasterData(
   };
   const cost = operationCost(op, gas);
   checkOperationLimits(policy, cost);
+  const daily = dailyLimitsOf(policy);
   const { now, day, owner, record } = await sponsoredOperation(ctx, {
     appId: app.id,
-    policyId: policy.id,
+    daily,
+    caller: params.caller,
     chain,
     paymaster: p,
   });
-  const daily = dailyLimitsOf(policy);
   // A pre-check without locks, so that a refused operation costs no call to the chain.
   checkDailyLimits(
     daily,

@@ -8,36 +8,36 @@ import {
   PAYMASTER_VERIFICATION_GAS_LIMIT,
   stubPaymasterData,
 } from "./paymasterData";
+import type { RpcCaller } from "./rpcCaller";
 import { checkDailyLimits, readUsage } from "./spending";
 import { sponsoredOperation } from "./sponsoredOperation";
 
 /**
  * `pm_getPaymasterStubData` (ERC-7677): paymaster fields for gas estimation. Checks what can be checked
- * before the gas is known — the policy, the sender, the calls, the daily counts — and records nothing.
+ * before the gas is known — the policy, the sender, the calls, who asks (the same proof as the signing
+ * call: rpcCaller.ts, so that nobody reads another user's daily counts), the daily counts — and records
+ * nothing.
  */
 export async function getPaymasterStubData(
   ctx: Pick<ServiceContext, "chains" | "db" | "now">,
-  params: { app: App; rpcParams: unknown },
+  params: { app: App; caller: RpcCaller | undefined; rpcParams: unknown },
 ) {
   const { app } = params;
   const p = parsePaymasterParams(params.rpcParams, { complete: false });
   const { policy, chain } = policyAndChain(ctx, app, p);
   const op = p.userOperation;
   checkCalls(policy, op.callData);
+  const daily = dailyLimitsOf(policy);
   const { now, day, owner, record } = await sponsoredOperation(ctx, {
     appId: app.id,
-    policyId: policy.id,
+    daily,
+    caller: params.caller,
     chain,
     paymaster: p,
   });
   const retried = (await record.previous(ctx.db, owner, day)) !== undefined;
   // Its cost is not known yet: a spend limit refuses here only when it has no room left at all.
-  checkDailyLimits(
-    dailyLimitsOf(policy),
-    await readUsage(ctx.db, owner, day),
-    { count: retried ? 0 : 1, amount: 1n },
-    now,
-  );
+  checkDailyLimits(daily, await readUsage(ctx.db, owner, day), { count: retried ? 0 : 1, amount: 1n }, now);
   return {
     paymaster: chain.paymaster,
     paymasterData: stubPaymasterData(),

@@ -1,17 +1,27 @@
 import type { ConfiguredChain, ServiceContext } from "../../context";
 import type { PaymasterParams } from "./parseParams";
 import { resolveSender } from "./resolveSender";
-import { userOperationSpend, utcDay } from "./spending";
+import { assertChargeable, type RpcCaller } from "./rpcCaller";
+import { type PolicyDailyLimits, userOperationSpend, utcDay } from "./spending";
 
 /**
  * Whose operation this is, for both paymaster methods: the user the sender belongs to (proven by the
- * factory), the spending owner and day, and the operation's reservation (by chain, sender and nonce).
+ * factory), who must be the request's stamped user (or, unstamped, the policy must have no per-user
+ * limits: rpcCaller.ts); the spending owner and day, and the operation's reservation (by chain, sender
+ * and nonce).
  */
 export async function sponsoredOperation(
   ctx: Pick<ServiceContext, "db" | "now">,
-  params: { appId: string; policyId: string; chain: ConfiguredChain; paymaster: PaymasterParams },
+  params: {
+    appId: string;
+    daily: PolicyDailyLimits;
+    caller: RpcCaller | undefined;
+    chain: ConfiguredChain;
+    paymaster: PaymasterParams;
+  },
 ) {
-  const { appId, policyId, chain } = params;
+  const { appId, chain } = params;
+  const { policyId } = params.daily;
   const op = params.paymaster.userOperation;
   const { userId } = await resolveSender(ctx, {
     chain,
@@ -21,6 +31,7 @@ export async function sponsoredOperation(
     factoryData: op.factoryData,
     accountSalt: params.paymaster.accountSalt,
   });
+  assertChargeable(params.daily, params.caller, userId);
   const now = ctx.now();
   return {
     now,

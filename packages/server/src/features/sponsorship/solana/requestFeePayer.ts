@@ -10,6 +10,7 @@ import {
 } from "@solana/kit";
 import type { App } from "../../../apps/appDirectory";
 import type { ServiceContext } from "../../../context";
+import { assertChargeable, type RpcCaller } from "../rpcCaller";
 import {
   addedUsage,
   checkDailyLimits,
@@ -44,9 +45,10 @@ export interface RequestFeePayerResult {
  *
  * In order: the params and the policy; the transaction decodes (legacy or v0, no lookup tables); no
  * instruction names the fee payer; the policy's programs and instructions; the lamports moved and the fee
- * against the per-transaction limits; one signer is a user of this app (whose daily limits apply). Then
- * the fee payer signs (its signature is the transaction's id, the key of its reservation: the same message
- * asked for twice is the same signature and counts once); the daily limits are checked without locks (so
+ * against the per-transaction limits; one signer is a user of this app (whose daily limits apply): the
+ * request's stamped user, or, unstamped and only under a policy without per-user limits, the first such
+ * signer (rpcCaller.ts). Then the fee payer signs (its signature is the transaction's id, the key of its
+ * reservation: the same message asked for twice is the same signature and counts once); the daily limits are checked without locks (so
  * a refusal costs no call to the node); with a node configured, the blockhash must be valid and the fee
  * payer funded; the fee is reserved against the daily limits in one database transaction; and only then
  * is the answer sent. A refusal returns no signature and records nothing.
@@ -58,7 +60,7 @@ export interface RequestFeePayerResult {
  */
 export async function requestFeePayer(
   ctx: Pick<ServiceContext, "db" | "dbKind" | "now" | "serviceKeys" | "solana">,
-  params: { app: App; rpcParams: unknown },
+  params: { app: App; caller: RpcCaller | undefined; rpcParams: unknown },
 ): Promise<RequestFeePayerResult> {
   const { app } = params;
   const p = parseFeePayerParams(params.rpcParams);
@@ -82,11 +84,13 @@ export async function requestFeePayer(
   const user = await resolveSolanaUser(ctx, {
     appId: app.id,
     signers: signers.filter((s) => s !== feePayer),
+    ...(params.caller ? { userId: params.caller.userId } : {}),
   });
+  const daily = dailyLimitsOf(policy);
+  assertChargeable(daily, params.caller, user.userId);
   const now = ctx.now();
   const day = utcDay(now);
   const owner = { appId: app.id, policyId: policy.id, userId: user.userId };
-  const daily = dailyLimitsOf(policy);
   const signature = await ctx.serviceKeys.signEd25519(
     "solanaFeePayer",
     Uint8Array.from(sponsored.messageBytes),

@@ -3,14 +3,16 @@ import type { ServiceContext } from "../../../context";
 import { rpcError } from "../jsonRpc";
 
 /**
- * Whose transaction this is: the first of its signers (the fee payer aside, in the message's order) that
- * is the embedded Solana account of one of this app's users. A user who was only the fee payer of the
- * message the client sent signs nothing once the service pays, so does not count. No such signer: the
- * transaction is no user's and is refused.
+ * Whose transaction this is: the signer (the fee payer aside) that is the embedded Solana account of the
+ * request's stamped user (`userId`), or, for a request without a stamp, the first of its signers in the
+ * message's order that is the account of one of this app's users. A user who was only the fee payer of
+ * the message the client sent signs nothing once the service pays, so does not count. No signer of this
+ * app's users: the transaction is no user's (`UNKNOWN_SENDER`); the stamped user signing nothing in it:
+ * `STAMP_USER_MISMATCH`, so that naming someone else as a signer never charges them.
  */
 export async function resolveSolanaUser(
   ctx: Pick<ServiceContext, "db">,
-  params: { appId: string; signers: readonly string[] },
+  params: { appId: string; signers: readonly string[]; userId?: string },
 ): Promise<{ userId: string; address: string }> {
   const { signers } = params;
   const rows = signers.length
@@ -23,10 +25,17 @@ export async function resolveSolanaUser(
         .where("users.app_id", "=", params.appId)
         .execute()
     : [];
+  const mine = params.userId === undefined ? rows : rows.filter((r) => r.id === params.userId);
   for (const signer of signers) {
-    const row = rows.find((r) => r.address_key === signer);
+    const row = mine.find((r) => r.address_key === signer);
     if (row) return { userId: row.id, address: signer };
   }
+  if (rows.length > 0)
+    throw rpcError(
+      RpcErrorCode.TRANSACTION_REJECTED,
+      SponsorshipErrorCode.STAMP_USER_MISMATCH,
+      "The request is stamped by a user whose Solana account signs nothing in this transaction",
+    );
   throw rpcError(
     RpcErrorCode.TRANSACTION_REJECTED,
     SponsorshipErrorCode.UNKNOWN_SENDER,

@@ -44,6 +44,7 @@ const APP = {
       { id: "large", effect: "needs_approval" as const, valueAboveWei: parseEther("1").toString() },
     ],
     rawPayloads: "deny" as const,
+    messages: "deny" as const,
     adminKeys: [{ name: "ops", publicKey: toHex(p256PublicKeyFromPrivate(ADMIN_KEY, true)) }],
   },
 };
@@ -168,7 +169,7 @@ describe("signing policy", () => {
     const error = await heldError(signRawMessage(signer, { message: keccak256("0x01") }));
     expect([error.activityStatus, error.failureCode]).toEqual(["ACTIVITY_STATUS_REJECTED", "POLICY_DENIED"]);
     expect(error.message).toBe(
-      "Refused by the signing policy: this app does not sign raw payloads (messages, typed data, hashes)",
+      "Refused by the signing policy: this app does not sign bare hashes (raw payloads), which no rule can read",
     );
   });
 
@@ -181,9 +182,7 @@ describe("signing policy", () => {
         (e: unknown) => e as { code: number; message: string; data: Record<string, unknown> },
       );
     expect(error?.code).toBe(-32003);
-    expect(error?.message).toBe(
-      "Refused by the signing policy: this app does not sign raw payloads (messages, typed data, hashes)",
-    );
+    expect(error?.message).toBe("Refused by the signing policy: this app does not sign messages (EIP-191)");
     expect(error?.data).toMatchObject({
       code: "ACTIVITY_FAILED",
       activityStatus: "ACTIVITY_STATUS_REJECTED",

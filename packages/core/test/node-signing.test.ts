@@ -57,6 +57,8 @@ afterAll(async () => {
 });
 
 const recipient = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+/** Simple7702Account v0.8: the EIP-7702 delegate a signing policy allows unless it says otherwise. */
+const SIMPLE_7702 = "0xe6Cae83BdE06E4c305530e199D7217f42808555B";
 
 describe("viem account", () => {
   it("is a LocalAccount of the user's address", () => {
@@ -121,7 +123,7 @@ describe("viem account", () => {
     );
 
     const authorization = await account.signAuthorization?.({
-      contractAddress: recipient,
+      contractAddress: SIMPLE_7702,
       chainId: 1,
       nonce: 8,
     });
@@ -144,12 +146,12 @@ describe("viem account", () => {
 
   it("signs an EIP-7702 authorization", async () => {
     const authorization = await account.signAuthorization?.({
-      contractAddress: recipient,
+      contractAddress: SIMPLE_7702,
       chainId: 10,
       nonce: 3,
     });
     expect(authorization).toMatchObject({
-      address: recipient,
+      address: SIMPLE_7702,
       chainId: 10,
       nonce: 3,
       yParity: expect.any(Number),

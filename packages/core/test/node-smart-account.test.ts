@@ -113,6 +113,27 @@ describe("the user's smart account", () => {
     expect(await counterValue()).toBe(before + 16n);
   });
 
+  it("a user operation whose call the app's signing policy denies is refused, in a batch too; nothing lands", async () => {
+    // The dev app's policy refuses anything sent to the burn address (dev-no-burn): the service reads the
+    // user operation (EIP-712 PackedUserOperation) it is asked to sign, and refuses its call.
+    const BURN = "0x000000000000000000000000000000000000dEaD";
+    const before = await counterValue();
+    for (const uo of [
+      { target: BURN as Hex, data: "0x" as Hex, value: 1n },
+      [
+        { target: chain.counter, data: increment },
+        { target: BURN as Hex, data: "0x" as Hex },
+      ],
+    ]) {
+      const error = await sendUserOperation(signer, { uo, waitForTxn: true }).catch((e: unknown) => e);
+      expect(String((error as Error).message)).toContain('Refused by signing policy rule "dev-no-burn"');
+    }
+    expect(await counterValue()).toBe(before);
+    // An allowed one still signs and lands.
+    await sendUserOperation(signer, { uo: { target: chain.counter, data: increment }, waitForTxn: true });
+    expect(await counterValue()).toBe(before + 1n);
+  });
+
   it("a reverting call fails with its revert reason", async () => {
     const error = await sendUserOperation(signer, {
       uo: { target: chain.counter, data: encodeFunctionData({ abi: counterAbi, functionName: "fail" }) },

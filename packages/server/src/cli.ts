@@ -15,6 +15,8 @@ import {
   readAdminKey,
   readAdminKeyFile,
 } from "./keyManagement/policies/adminCli";
+import { describeSigningPolicy } from "./keyManagement/policies/describePolicy";
+import { type SigningPolicyConfig, signingPolicySchema } from "./keyManagement/policies/policySchema";
 import { ServiceKeys } from "./serviceKeys/serviceKeys";
 
 // The service (Fastify, every route, viem) loads only for commands that start it: `--help` and the small
@@ -284,7 +286,7 @@ async function serve(args: string[]): Promise<number> {
         if (m.type === "listening" && !announced) {
           announced = true;
           process.stdout.write(`Latchkey signer service on ${m.url} (${m.dbKind}, ${workers} workers)\n`);
-          process.stdout.write(`${signingLine()}\n${seedsLine()}\n`);
+          process.stdout.write(`${[signingLine(), seedsLine(), ...policyLines(options.apps)].join("\n")}\n`);
         }
       });
     };
@@ -317,6 +319,7 @@ async function serve(args: string[]): Promise<number> {
     // http://localhost:5173, so the auth frame keeps its storage (127.0.0.1 would be another site).
     const shown = service.devApp && host === "127.0.0.1" ? url.replace("//127.0.0.1:", "//localhost:") : url;
     const lines = [`Latchkey signer service on ${shown} (${service.ctx.dbKind})`, signingLine(), seedsLine()];
+    lines.push(...policyLines(options.apps));
     const reserve = service.ctx.walletReserve;
     if (reserve) {
       lines.push(
@@ -350,6 +353,8 @@ async function serve(args: string[]): Promise<number> {
         );
       for (const policy of service.devApp.app.sponsorship.solanaPolicies)
         lines.push(`Dev Solana sponsorship: policy ${policy.id}`);
+      const devPolicy = service.devApp.app.signingPolicy;
+      if (devPolicy) lines.push(...policyLines([{ id: service.devApp.app.id, signingPolicy: devPolicy }]));
       for (const rule of service.devApp.app.signingPolicy?.rules ?? [])
         lines.push(
           `Dev signing policy: ${rule.effect} ${rule.id}${rule.description ? ` (${rule.description})` : ""}`,
@@ -512,6 +517,18 @@ async function appCreate(args: string[]): Promise<number> {
 }
 
 /** What computes new wallets' BIP-39 seeds: the native PBKDF2 addon where it loads, node:crypto otherwise. */
+/**
+ * One line per app with a signing policy: what it does with bare hashes (raw payloads), whose default
+ * depends on its rules and admin keys, and its EIP-7702 delegates.
+ */
+function policyLines(
+  apps: readonly { id: string; signingPolicy?: SigningPolicyConfig | undefined }[] | undefined,
+): string[] {
+  return (apps ?? []).flatMap((app) =>
+    app.signingPolicy ? [describeSigningPolicy(app.id, signingPolicySchema.parse(app.signingPolicy))] : [],
+  );
+}
+
 function seedsLine(): string {
   const seeds = seedBackend();
   if (seeds.name === "node:crypto")

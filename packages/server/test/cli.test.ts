@@ -91,6 +91,10 @@ describe("latchkey CLI", () => {
     // An app on any local port works beside it, and the URL printed is on the app's site (localhost).
     expect(base).toMatch(/^http:\/\/localhost:\d+$/);
     expect(out).toContain("Dev app origins: http://localhost:*, http://127.0.0.1:*");
+    // What the dev app's signing policy does with bare hashes (its config says allow) is said at start.
+    expect(out).toContain(
+      "Signing policy of app dev: 1 rule (default allow); bare hashes (raw payloads): allow; EIP-7702 delegates: Simple7702Account",
+    );
     expect(apiKey).toBe(readFileSync(join(dir, ".latchkey/dev-api-key"), "utf8").trim());
     expect(statSync(join(dir, ".latchkey/master.key")).mode & 0o777).toBe(0o600);
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({

@@ -18,14 +18,22 @@ import {
   toHex,
 } from "@latchkey/protocol";
 import {
+  encodeFunctionData,
   type Hex,
   keccak256,
+  parseAbi,
   parseEther,
   parseGwei,
+  recoverAddress,
   recoverTransactionAddress,
   serializeTransaction,
   type TransactionSerializable,
+  verifyMessage,
+  verifyTypedData,
+  toHex as viemToHex,
 } from "viem";
+import { entryPoint08Address, getUserOperationTypedData } from "viem/account-abstraction";
+import { hashAuthorization } from "viem/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../src/config";
 import { listHeldActivities } from "../src/keyManagement/policies/adminCli";
@@ -80,6 +88,33 @@ const DENY_RAW_APP = {
   signingPolicy: { rawPayloads: "deny" },
 } satisfies AppConfig;
 
+/** Rules, no admin keys, no rawPayloads: bare hashes are refused by default (W3). */
+const TOKEN = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+const OTHER_TOKEN = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512";
+const BAD_SPENDER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+const SIMPLE_7702 = "0xe6Cae83BdE06E4c305530e199D7217f42808555B";
+const W3_APP = {
+  id: "w3-app",
+  name: "W3 App",
+  apiKeys: ["lk_w3app_key_0123456789abcdef"],
+  allowedOrigins: ["http://w3.test"],
+  signingPolicy: {
+    rules: [
+      { id: "no-burn", effect: "deny", contracts: [BURN] },
+      { id: "no-token-approve", effect: "deny", contracts: [TOKEN], selectors: ["0x095ea7b3"] },
+      { id: "no-bad-spender", effect: "deny", spenders: [BAD_SPENDER] },
+    ],
+  },
+} satisfies AppConfig;
+/** The same rules with raw payloads said to be allowed: EIP-7702 delegates are still checked. */
+const RAW_ALLOWED_APP = {
+  id: "raw-allowed-app",
+  name: "Raw Allowed App",
+  apiKeys: ["lk_rawallow_key_0123456789ab"],
+  allowedOrigins: ["http://rawallowed.test"],
+  signingPolicy: { rawPayloads: "allow", rules: [{ id: "no-burn", effect: "deny", contracts: [BURN] }] },
+} satisfies AppConfig;
+
 const keyOf = (app: { apiKeys: string[] }) => ({ authorization: `Bearer ${app.apiKeys[0]}` });
 
 function tx(over: Partial<TransactionSerializable> = {}): Hex {
@@ -101,7 +136,9 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
   let user: EmailUser;
   let appOrg: string;
   beforeAll(async () => {
-    h = await startHarness(kind, { apps: [TEST_APP, POLICY_APP, RAW_APP, DENY_RAW_APP] });
+    h = await startHarness(kind, {
+      apps: [TEST_APP, POLICY_APP, RAW_APP, DENY_RAW_APP, W3_APP, RAW_ALLOWED_APP],
+    });
     user = await signUpByEmail(h, unique("policy"), keyOf(POLICY_APP));
     appOrg = (await h.service.ctx.apps.byId(POLICY_APP.id))?.orgId as string;
   });
@@ -434,7 +471,7 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
     expect([r.status, r.json.code, r.json.error]).toEqual([
       403,
       "POLICY_DENIED",
-      "Refused by the signing policy: this app does not sign raw payloads (messages, typed data, hashes)",
+      "Refused by the signing policy: this app does not sign bare hashes (raw payloads), which no rule can read",
     ]);
     const activityId = (r.json.data as { activityId: string }).activityId;
     expect((await getActivity(denied, activityId)).status).toBe("ACTIVITY_STATUS_REJECTED");
@@ -524,8 +561,258 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
     );
   });
 
+  /** sign_raw_payload with any encoding, straight to the key-management API. */
+  function signPayload(
+    u: EmailUser,
+    payload: string,
+    encoding: string,
+    hashFunction = "HASH_FUNCTION_NOT_APPLICABLE",
+    signWith = u.address,
+  ) {
+    return submit(
+      "sign_raw_payload",
+      {
+        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+        timestampMs: String(Date.now()),
+        organizationId: u.orgId,
+        parameters: { signWith, payload, encoding, hashFunction },
+      },
+      u.sessionKey,
+    );
+  }
+  type Signed = { status: string; failure?: { code: string; message: string }; signature?: Hex };
+  /** The activity's status, failure and (completed) signature as r‖s‖v with v 27/28. */
+  const signedOf = (r: { json: Record<string, unknown> }): Signed => {
+    const a = r.json.activity as {
+      status: string;
+      failure?: { code: string; message: string };
+      result: { signRawPayloadResult?: { r: string; s: string; v: string } };
+    };
+    if (!a) throw new Error(`no activity: ${JSON.stringify(r.json)}`);
+    const sig = a.result.signRawPayloadResult;
+    return {
+      status: a.status,
+      ...(a.failure ? { failure: a.failure } : {}),
+      ...(sig
+        ? { signature: `0x${sig.r}${sig.s}${(27 + Number.parseInt(sig.v, 16)).toString(16)}` as Hex }
+        : {}),
+    };
+  };
+  const json = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? x.toString() : x));
+
+  describe("W3: what a deny rule describes is refused however it is signed", () => {
+    let w3: EmailUser;
+    beforeAll(async () => {
+      w3 = await signUpByEmail(h, unique("w3"), keyOf(W3_APP));
+    });
+
+    it("the hash of a denied transaction is not signed: refused (no admin keys) or held (admin keys)", async () => {
+      const burn = tx({ to: BURN });
+      expect(activityOf(await signTx(w3, burn)).failure?.message).toBe(
+        'Refused by signing policy rule "no-burn"',
+      );
+      const digest = keccak256(burn);
+      const bare = signedOf(
+        await signPayload(w3, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP"),
+      );
+      expect(bare).toEqual({
+        status: "ACTIVITY_STATUS_REJECTED",
+        failure: {
+          code: "POLICY_DENIED",
+          message:
+            "Refused by the signing policy: this app does not sign bare hashes (raw payloads), which no rule can read",
+        },
+      });
+      // The unsigned transaction hashed by the service is a bare digest too.
+      const hashed = signedOf(
+        await signPayload(w3, burn, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_KECCAK256"),
+      );
+      expect(hashed.status).toBe("ACTIVITY_STATUS_REJECTED");
+      // An app with admin keys holds it for them instead.
+      const held = signedOf(
+        await signPayload(user, digest, "PAYLOAD_ENCODING_HEXADECIMAL", "HASH_FUNCTION_NO_OP"),
+      );
+      expect([held.status, held.signature]).toEqual(["ACTIVITY_STATUS_CONSENSUS_NEEDED", undefined]);
+      const audit = await h.service.ctx.db
+        .selectFrom("audit_log")
+        .select("details")
+        .where("user_id", "=", w3.userId)
+        .where("event", "=", "signing.rejected")
+        .execute();
+      expect(audit.map((a) => JSON.parse(a.details ?? "{}").ruleId)).toContain("rawPayloads");
+    });
+
+    it("a permit is decided as its approve call: denied token or spender refused, another signed", async () => {
+      const approve = (spender: string) =>
+        encodeFunctionData({
+          abi: parseAbi(["function approve(address,uint256)"]),
+          args: [spender as Hex, 5n],
+        });
+      expect(
+        activityOf(await signTx(w3, tx({ to: TOKEN, data: approve(FRIEND), value: 0n }))).failure?.message,
+      ).toBe('Refused by signing policy rule "no-token-approve"');
+      const onToken = signedOf(await signPayload(w3, json(permit(TOKEN, FRIEND)), "PAYLOAD_ENCODING_EIP712"));
+      expect(onToken).toEqual({
+        status: "ACTIVITY_STATUS_REJECTED",
+        failure: { code: "POLICY_DENIED", message: 'Refused by signing policy rule "no-token-approve"' },
+      });
+      const toSpender = signedOf(
+        await signPayload(w3, json(permit(OTHER_TOKEN, BAD_SPENDER)), "PAYLOAD_ENCODING_EIP712"),
+      );
+      expect(toSpender.failure?.message).toBe('Refused by signing policy rule "no-bad-spender"');
+      // Its hash, as a bare digest: refused (rawPayloads).
+      const { hashTypedData } = await import("viem");
+      const bare = signedOf(
+        await signPayload(
+          w3,
+          hashTypedData(permit(TOKEN, FRIEND)),
+          "PAYLOAD_ENCODING_HEXADECIMAL",
+          "HASH_FUNCTION_NO_OP",
+        ),
+      );
+      expect(bare.status).toBe("ACTIVITY_STATUS_REJECTED");
+      // An allowed permit is signed by the user's key, over the EIP-712 hash.
+      const allowed = permit(OTHER_TOKEN, FRIEND);
+      const ok = signedOf(await signPayload(w3, json(allowed), "PAYLOAD_ENCODING_EIP712"));
+      expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      expect(
+        await verifyTypedData({ ...allowed, address: w3.address as Hex, signature: ok.signature as Hex }),
+      ).toBe(true);
+    });
+
+    it("a user operation is decided by its calls; an allowed one is signed as EntryPoint v0.8 hashes it", async () => {
+      const calls = parseAbi(["function execute(address target, uint256 value, bytes data)"]);
+      const op = (target: string) =>
+        getUserOperationTypedData({
+          chainId: 31337,
+          entryPointAddress: entryPoint08Address,
+          userOperation: {
+            sender: w3.address as Hex,
+            nonce: 0n,
+            callData: encodeFunctionData({ abi: calls, args: [target as Hex, 1n, "0x"] }),
+            callGasLimit: 100000n,
+            verificationGasLimit: 100000n,
+            preVerificationGas: 50000n,
+            maxFeePerGas: 1n,
+            maxPriorityFeePerGas: 1n,
+            signature: "0x",
+          },
+        });
+      const denied = signedOf(await signPayload(w3, json(op(BURN)), "PAYLOAD_ENCODING_EIP712"));
+      expect([denied.status, denied.failure?.message]).toEqual([
+        "ACTIVITY_STATUS_REJECTED",
+        'Refused by signing policy rule "no-burn"',
+      ]);
+      const allowed = op(FRIEND);
+      const ok = signedOf(await signPayload(w3, json(allowed), "PAYLOAD_ENCODING_EIP712"));
+      expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      // EntryPoint v0.8's userOpHash is this EIP-712 hash.
+      expect(
+        await verifyTypedData({ ...allowed, address: w3.address as Hex, signature: ok.signature as Hex }),
+      ).toBe(true);
+    });
+
+    it("EIP-7702: a delegate off the allow-list is refused even with rawPayloads allow; Simple7702Account signs", async () => {
+      const open = await signUpByEmail(h, unique("rawallowed"), keyOf(RAW_ALLOWED_APP));
+      const plain = await signUpByEmail(h, unique("nopolicy"), keyOf(TEST_APP));
+      for (const u of [open, plain, w3]) {
+        const refused = signedOf(
+          await signPayload(
+            u,
+            json({ chainId: 1, address: FRIEND, nonce: 0 }),
+            "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
+          ),
+        );
+        expect(refused).toEqual({
+          status: "ACTIVITY_STATUS_REJECTED",
+          failure: {
+            code: "POLICY_DENIED",
+            message: `Refused by the signing policy: ${FRIEND.toLowerCase()} is not an EIP-7702 delegate this app allows (authorizationDelegates)`,
+          },
+        });
+        const ok = signedOf(
+          await signPayload(
+            u,
+            json({ chainId: 1, address: SIMPLE_7702, nonce: 0 }),
+            "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
+          ),
+        );
+        expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
+        const hash = hashAuthorization({ chainId: 1, address: SIMPLE_7702, nonce: 0 });
+        expect(await recoverAddress({ hash, signature: ok.signature as Hex })).toBe(u.address);
+      }
+      // A type-4 transaction carrying an authorization to another delegate is refused too.
+      const type4 = (address: Hex) =>
+        serializeTransaction({
+          type: "eip7702",
+          chainId: 1,
+          nonce: 0,
+          to: FRIEND,
+          gas: 100000n,
+          maxFeePerGas: parseGwei("20"),
+          maxPriorityFeePerGas: parseGwei("1"),
+          authorizationList: [
+            { address, chainId: 1, nonce: 1, r: keccak256("0x01"), s: keccak256("0x02"), yParity: 0 },
+          ],
+        });
+      expect(activityOf(await signTx(open, type4(FRIEND))).failure?.code).toBe("POLICY_DENIED");
+      expect(activityOf(await signTx(open, type4(SIMPLE_7702))).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    });
+
+    it("messages (EIP-191) and Solana payloads still sign in an app with transaction rules", async () => {
+      const message = viemToHex("hello from w3");
+      const ok = signedOf(await signPayload(w3, message, "PAYLOAD_ENCODING_EIP191_MESSAGE"));
+      expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      expect(
+        await verifyMessage({
+          address: w3.address as Hex,
+          message: { raw: message },
+          signature: ok.signature as Hex,
+        }),
+      ).toBe(true);
+      const solana = signedOf(
+        await signPayload(
+          w3,
+          "0x0102",
+          "PAYLOAD_ENCODING_HEXADECIMAL",
+          "HASH_FUNCTION_NOT_APPLICABLE",
+          w3.solanaAddress,
+        ),
+      );
+      expect(solana.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      // Malformed structured payloads are a 400, not a signature.
+      const bad = await signPayload(w3, "{", "PAYLOAD_ENCODING_EIP712");
+      expect([bad.status, bad.json.code]).toEqual([400, "INVALID_REQUEST"]);
+      const onSolana = await signPayload(
+        w3,
+        message,
+        "PAYLOAD_ENCODING_EIP191_MESSAGE",
+        undefined,
+        w3.solanaAddress,
+      );
+      expect([onSolana.status, onSolana.json.code]).toEqual([400, "INVALID_REQUEST"]);
+    });
+  });
+
   it("an app without a policy signs everything", async () => {
     const plain = await signUpByEmail(h, unique("plain"), keyOf(TEST_APP));
     expect(activityOf(await signTx(plain, tx({ to: BURN }))).status).toBe("ACTIVITY_STATUS_COMPLETED");
   });
 });
+
+function permit(token: string, spender: string) {
+  return {
+    domain: { name: "Token", version: "1", chainId: 31337, verifyingContract: token as Hex },
+    types: {
+      Permit: [
+        { name: "owner", type: "address" },
+        { name: "spender", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    primaryType: "Permit" as const,
+    message: { owner: FRIEND, spender: spender as Hex, value: 10n ** 18n, nonce: 0n, deadline: 2n ** 40n },
+  };
+}

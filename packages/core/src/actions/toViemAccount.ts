@@ -1,18 +1,18 @@
+import type { PayloadEncoding } from "@latchkey/protocol";
 import {
   type AuthorizationRequest,
-  hashMessage,
-  hashTypedData,
+  bytesToHex,
+  type Hex,
   keccak256,
   type LocalAccount,
   parseSignature,
   parseTransaction,
   type SignableMessage,
   serializeTransaction,
+  stringToHex,
   type TransactionSerializable,
-  type TypedDataDefinition,
 } from "viem";
 import { toAccount } from "viem/accounts";
-import { hashAuthorization } from "viem/utils";
 import { SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
@@ -24,8 +24,9 @@ import { signRawMessage } from "./signRawMessage";
  * Every signature is made by the service with the session held by the key holder. Transactions go to
  * the service whole (`sign_transaction`), so the app's signing policy can refuse one (an ActivityError,
  * REJECTED) or hold it for an app admin (CONSENSUS_NEEDED: `waitForActivity(signer, { activityId })`
- * then gives it signed once approved); messages, typed data and authorizations are signed as hashes
- * (raw payloads).
+ * then gives it signed once approved). Messages, typed data (a smart account's user operations too) and
+ * authorizations go whole as well, in their own payload encodings, and the service hashes them: the
+ * policy reads what is signed. Only `sign({ hash })` sends a bare digest (a raw payload).
  *
  * @example
  * const client = createWalletClient({ account: toViemAccount(signer), chain, transport: http() });
@@ -34,11 +35,23 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
   const user = signer.store.getState().user;
   if (!user) throw new SignerError("NOT_AUTHENTICATED");
   const sign = (hash: `0x${string}`) => signRawMessage(signer, { message: hash, mode: "ETHEREUM" });
+  const signPayload = async (encoding: PayloadEncoding, payload: string): Promise<Hex> => {
+    const current = await requireUser(signer);
+    const { signature } = await signer.client.signPayload({
+      orgId: current.orgId,
+      signWith: current.address,
+      payload,
+      encoding,
+      hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+    });
+    return signature;
+  };
   return toAccount({
     address: user.address,
     sign: ({ hash }) => sign(hash),
-    signMessage: ({ message }: { message: SignableMessage }) => sign(hashMessage(message)),
-    signTypedData: (typedData) => sign(hashTypedData(typedData as TypedDataDefinition)),
+    signMessage: ({ message }: { message: SignableMessage }) =>
+      signPayload("PAYLOAD_ENCODING_EIP191_MESSAGE", messageHex(message)),
+    signTypedData: (typedData) => signPayload("PAYLOAD_ENCODING_EIP712", toJson(typedData)),
     async signTransaction(transaction, options) {
       const serializer = options?.serializer ?? serializeTransaction;
       const tx = transaction as TransactionSerializable;
@@ -64,11 +77,25 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
     async signAuthorization(authorization: AuthorizationRequest) {
       const address = authorization.contractAddress ?? authorization.address;
       const { r, s, v, yParity } = parseSignature(
-        await sign(
-          hashAuthorization({ address, chainId: authorization.chainId, nonce: authorization.nonce }),
+        await signPayload(
+          "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
+          toJson({ chainId: authorization.chainId, address, nonce: authorization.nonce }),
         ),
       );
       return { address, chainId: authorization.chainId, nonce: authorization.nonce, r, s, v, yParity };
     },
   });
+}
+
+/** An EIP-191 message's bytes as hex: a string is UTF-8, `raw` is taken as is. */
+function messageHex(message: SignableMessage): Hex {
+  if (typeof message === "string") return stringToHex(message);
+  return typeof message.raw === "string" ? message.raw : bytesToHex(message.raw);
+}
+
+/** JSON with bigints as decimal strings and bytes as hex (typed data values; the service reads both). */
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_, v) =>
+    typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? bytesToHex(v) : v,
+  );
 }

@@ -92,7 +92,10 @@ export interface OtpParams {
 export interface SignRawPayloadParams {
   orgId: string;
   signWith: string;
-  /** Hex (with or without 0x) for PAYLOAD_ENCODING_HEXADECIMAL, else text. */
+  /**
+   * Hex (with or without 0x) for PAYLOAD_ENCODING_HEXADECIMAL and EIP191_MESSAGE (the message's bytes),
+   * JSON for EIP712 (the typed data) and EIP7702_AUTHORIZATION (`{chainId, address, nonce}`), else text.
+   */
   payload: string;
   encoding: PayloadEncoding;
   hashFunction: HashFunction;

@@ -13,7 +13,20 @@ import {
 } from "../common";
 
 /** Key-management activities (`POST /public/v1/submit/*`, DESIGN §3.3): parameters and the activity table. */
-export const payloadEncodingSchema = z.enum(["PAYLOAD_ENCODING_HEXADECIMAL", "PAYLOAD_ENCODING_TEXT_UTF8"]);
+/**
+ * How a payload is written. HEXADECIMAL and TEXT_UTF8 are bytes (a bare digest with HASH_FUNCTION_NO_OP);
+ * the others are what the service hashes itself, so the app's signing policy reads what is signed:
+ * EIP712 (the typed data as JSON: types, primaryType, domain, message; Turnkey's), EIP7702_AUTHORIZATION
+ * (JSON `{chainId, address, nonce}`; Turnkey's) and EIP191_MESSAGE (ours: the message bytes as hex,
+ * signed as personal_sign does). Those three take HASH_FUNCTION_NOT_APPLICABLE (or NO_OP).
+ */
+export const payloadEncodingSchema = z.enum([
+  "PAYLOAD_ENCODING_HEXADECIMAL",
+  "PAYLOAD_ENCODING_TEXT_UTF8",
+  "PAYLOAD_ENCODING_EIP712",
+  "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
+  "PAYLOAD_ENCODING_EIP191_MESSAGE",
+]);
 export const hashFunctionSchema = z.enum([
   "HASH_FUNCTION_NO_OP",
   "HASH_FUNCTION_SHA256",
@@ -90,17 +103,36 @@ export const deleteApiKeysParametersSchema = z.object({
   userId: idSchema(128),
   apiKeyIds: z.array(idSchema(128)).min(1).max(100),
 });
+/**
+ * A step-up proof (a fresh sign-in), for export and for changes to how the user signs in: a
+ * `verificationToken` (`/v1/init-otp` → `/v1/verify-otp` for the user's current email, verified within
+ * `STEP_UP_MAX_AGE_MS`, spent by the change), or a `multiFactor` code of an authenticator-app factor the
+ * user had before. A passkey-stamped request, or a session from an email, passkey or authenticator-app
+ * sign-in within that time, needs neither.
+ */
+export const multiFactorProofSchema = z.object({
+  multiFactorId: idSchema(128),
+  multiFactorCode: otpCodeSchema,
+});
+export const stepUpProofFields = {
+  verificationToken: textSchema(4096).optional(),
+  multiFactor: multiFactorProofSchema.optional(),
+};
+
+/** `create_authenticators`: adds passkeys; needs a step-up proof (`stepUpProofFields`). */
 export const createAuthenticatorsParametersSchema = z.object({
   userId: idSchema(128),
   authenticators: z
     .array(passkeyRegistrationSchema.extend({ authenticatorName: idSchema(256) }))
     .min(1)
     .max(5),
+  ...stepUpProofFields,
 });
 export const deleteAuthenticatorsParametersSchema = z.object({
   userId: idSchema(128),
   authenticatorIds: z.array(idSchema(128)).min(1).max(20),
 });
+/** `create_oauth_providers`: links social sign-ins; needs a step-up proof (`stepUpProofFields`). */
 export const createOauthProvidersParametersSchema = z.object({
   userId: idSchema(128),
   oauthProviders: z
@@ -118,6 +150,7 @@ export const createOauthProvidersParametersSchema = z.object({
     )
     .min(1)
     .max(5),
+  ...stepUpProofFields,
 });
 export const deleteOauthProvidersParametersSchema = z.object({
   userId: idSchema(128),
@@ -127,11 +160,16 @@ export const deleteOauthProvidersParametersSchema = z.object({
 /**
  * `update_user_email`: sets the user's email sign-in to `userEmail`, proven by a `verificationToken` from
  * `/v1/verify-otp` for that address; an empty `userEmail` removes email sign-in (never the last method).
+ * A change also needs a step-up proof of the account as it is: `currentEmailVerificationToken` (a code
+ * mailed to the current email, verified within `STEP_UP_MAX_AGE_MS`), a `multiFactor` code, a passkey
+ * stamp, or a session from a fresh sign-in. The new address's token proves only the new address.
  */
 export const updateUserEmailParametersSchema = z.object({
   userId: idSchema(128),
   userEmail: z.union([z.literal(""), emailSchema]),
   verificationToken: textSchema(4096).optional(),
+  currentEmailVerificationToken: textSchema(4096).optional(),
+  multiFactor: multiFactorProofSchema.optional(),
 });
 
 /**
@@ -144,8 +182,7 @@ export const updateUserEmailParametersSchema = z.object({
 export const exportWalletParametersSchema = z.object({
   walletId: idSchema(128),
   targetPublicKey: p256PublicKeyHexSchema,
-  verificationToken: textSchema(4096).optional(),
-  multiFactor: z.object({ multiFactorId: idSchema(128), multiFactorCode: otpCodeSchema }).optional(),
+  ...stepUpProofFields,
 });
 
 /** What `export_wallet` answers (`exportWalletResult`). */

@@ -19,4 +19,7 @@ export const DEV_SIGNING_POLICY = {
     },
   ],
   default: "allow",
+  // Said, not defaulted: with a rule, bare hashes would be refused (no admin keys), and the dev app's
+  // users try `signRawMessage` too. Messages, typed data and user operations are read whatever this says.
+  rawPayloads: "allow",
 } satisfies SigningPolicyConfig;

@@ -9,6 +9,7 @@ import { keccak_256 } from "@noble/hashes/sha3";
 import { signEd25519, signSecp256k1 } from "../crypto/wallet";
 import { apiError } from "../errors";
 import type { ActivityContext } from "./defineActivity";
+import { isStructuredEncoding, readStructuredPayload, structuredDigest } from "./policies/structuredPayloads";
 
 function payloadBytes(payload: string, encoding: PayloadEncoding): Uint8Array {
   if (encoding === "PAYLOAD_ENCODING_TEXT_UTF8") return new TextEncoder().encode(payload);
@@ -69,12 +70,23 @@ export async function loadSigningAccount(
   return { curve: account.curve, privateKey };
 }
 
-/** Signs one payload: secp256k1 over a 32-byte digest (r, s, recovery id), or ed25519 over the bytes. */
+/**
+ * Signs one payload: secp256k1 over a 32-byte digest (r, s, recovery id), or ed25519 over the bytes;
+ * typed data, an authorization or a message over the hash the service computes of it.
+ */
 export function signOne(
   curve: "CURVE_SECP256K1" | "CURVE_ED25519",
   privateKey: Uint8Array,
   params: { payload: string; encoding: PayloadEncoding; hashFunction: HashFunction },
 ): SignRawPayloadResult {
+  if (isStructuredEncoding(params.encoding)) {
+    // Typed data, an authorization, a message: the service computes what is signed (its policy read it).
+    if (curve !== "CURVE_SECP256K1")
+      throw apiError(ErrorCode.INVALID_REQUEST, `${params.encoding} is signed by an EVM account`);
+    const payload = readStructuredPayload(params.payload, params.encoding, params.hashFunction);
+    const sig = signSecp256k1(structuredDigest(payload), privateKey);
+    return { r: sig.r, s: sig.s, v: sig.v.toString(16).padStart(2, "0") };
+  }
   const message = hashPayload(payloadBytes(params.payload, params.encoding), params.hashFunction);
   if (curve === "CURVE_SECP256K1") {
     if (params.hashFunction === "HASH_FUNCTION_NOT_APPLICABLE") {

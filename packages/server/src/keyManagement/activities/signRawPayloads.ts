@@ -1,10 +1,21 @@
 import { defineActivity } from "../defineActivity";
+import { payloadSigningRequest } from "../policies/structuredPayloads";
 import { signOne, withSigningKey } from "../signing";
 
-/** `sign_raw_payloads`: several payloads, one account, one activity. */
+/** `sign_raw_payloads`: several payloads, one account, one activity; the policy reads each. */
 export const signRawPayloads = defineActivity({
   type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
-  signingRequest: () => ({ kind: "rawPayload" }),
+  signingRequest: ({ params }) => ({
+    kind: "several",
+    requests: params.payloads.map((payload) =>
+      payloadSigningRequest({
+        signWith: params.signWith,
+        payload,
+        encoding: params.encoding,
+        hashFunction: params.hashFunction,
+      }),
+    ),
+  }),
   pure: (ctx, { caller, params }) =>
     withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) => ({
       signatures: params.payloads.map((payload) =>

@@ -1,6 +1,22 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import {
+  encodeFunctionData,
+  getContractAddress,
+  type Hex,
+  hashTypedData,
+  parseAbi,
+  serializeTransaction,
+  type TypedDataDefinition,
+} from "viem";
+import { entryPoint08Address, getUserOperationTypedData } from "viem/account-abstraction";
 import { describe, expect, it } from "vitest";
+import { simpleAccountCallsAbi } from "../../userOperations/decodeCalls";
+import { describeSigningPolicy } from "./describePolicy";
 import { evaluatePolicy, type SigningRequest } from "./evaluatePolicy";
-import { type SigningPolicyConfig, signingPolicySchema } from "./policySchema";
+import { SIMPLE_7702_ACCOUNT, type SigningPolicyConfig, signingPolicySchema } from "./policySchema";
+import { payloadSigningRequest, readStructuredPayload, structuredDigest } from "./structuredPayloads";
+import { parseUnsignedTransaction, transactionSigningRequest } from "./unsignedTransaction";
 
 const BURN = "0x000000000000000000000000000000000000dead";
 const TOKEN = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -128,4 +144,413 @@ describe("evaluatePolicy", () => {
     expect(issues({ adminKeys: [{ name: "x", publicKey: "04ab" }] })[0]).toContain("compressed P-256");
     expect(issues({ rules: [{ id: "a", effect: "deny", to: BURN }] })[0]).toContain("rules.0");
   });
+
+  it("denies what a rule describes, whatever it is signed as; a raw digest by rawPayloads's default", () => {
+    const noBurn = { id: "no-burn", effect: "deny" as const, contracts: [BURN] };
+    const defaults = (config: SigningPolicyConfig) => evaluatePolicy(policy(config), { kind: "rawPayload" });
+    expect(defaults({}).effect).toBe("allow");
+    expect(defaults({ rules: [noBurn] })).toEqual({
+      effect: "deny",
+      ruleId: "rawPayloads",
+      message:
+        "Refused by the signing policy: this app does not sign bare hashes (raw payloads), which no rule can read",
+    });
+    expect(defaults({ default: "deny" }).effect).toBe("deny");
+    expect(defaults({ rules: [noBurn], adminKeys: [ADMIN] }).effect).toBe("needs_approval");
+    expect(defaults({ rules: [noBurn], rawPayloads: "allow" }).effect).toBe("allow");
+    // Parsing the parsed policy again (as the dev app's restart does) keeps it.
+    const parsed = policy({ rules: [noBurn] });
+    expect(signingPolicySchema.parse(parsed)).toEqual(parsed);
+    // Solana payloads: EVM rules do not describe them; an explicit rawPayloads still covers them.
+    expect(evaluatePolicy(policy({ rules: [noBurn] }), { kind: "solanaPayload" }).effect).toBe("allow");
+    expect(evaluatePolicy(policy({ rawPayloads: "deny" }), { kind: "solanaPayload" }).effect).toBe("deny");
+    expect(
+      evaluatePolicy(policy({ rawPayloads: "deny", solanaPayloads: "allow" }), { kind: "solanaPayload" })
+        .effect,
+    ).toBe("allow");
+    // Messages (EIP-191) follow `messages`.
+    expect(evaluatePolicy(policy({ rules: [noBurn] }), { kind: "message" }).effect).toBe("allow");
+    expect(evaluatePolicy(policy({ messages: "deny" }), { kind: "message" }).ruleId).toBe("messages");
+  });
+
+  it("reads a permit as the approve call it is: EIP-2612, DAI, Permit2 single and batch", () => {
+    const SPENDER = "0x1111111111111111111111111111111111111111";
+    const token = TOKEN.toLowerCase();
+    const p = policy({
+      rules: [
+        { id: "no-approve-token", effect: "deny", contracts: [TOKEN], selectors: ["0x095ea7b3"] },
+        { id: "no-spender", effect: "deny", spenders: [SPENDER] },
+        { id: "cap", effect: "needs_approval", amountAbove: "1000000", primaryTypes: ["PermitSingle"] },
+      ],
+      adminKeys: [ADMIN],
+    });
+    const OTHER_TOKEN = "0x2222222222222222222222222222222222222222";
+    const decide = (typedData: unknown) => evaluatePolicy(p, requestOf(typedData));
+    expect(decide(permit({ token: TOKEN, spender: FRIEND, value: 5n }))).toMatchObject({
+      effect: "deny",
+      ruleId: "no-approve-token",
+    });
+    expect(decide(permit({ token: OTHER_TOKEN, spender: SPENDER, value: 5n })).ruleId).toBe("no-spender");
+    expect(decide(permit({ token: OTHER_TOKEN, spender: FRIEND, value: 5n }))).toEqual({ effect: "allow" });
+    expect(decide(daiPermit({ token: OTHER_TOKEN, spender: SPENDER })).ruleId).toBe("no-spender");
+    expect(decide(permit2Single({ token: OTHER_TOKEN, spender: FRIEND, amount: 2_000_000n })).effect).toBe(
+      "needs_approval",
+    );
+    expect(decide(permit2Single({ token: OTHER_TOKEN, spender: FRIEND, amount: 10n })).effect).toBe("allow");
+    expect(decide(permit2Batch([OTHER_TOKEN, TOKEN], FRIEND)).ruleId).toBe("no-approve-token");
+    expect(decide(permit2Transfer(TOKEN, FRIEND)).ruleId).toBe("no-approve-token");
+    expect(decide(permit2Transfer(OTHER_TOKEN, FRIEND)).effect).toBe("allow");
+    expect(decide(nftPermit(OTHER_TOKEN, SPENDER)).ruleId).toBe("no-spender");
+    // Renamed fields sign nothing a token accepts: read as other typed data (allowed by `typedData`).
+    const renamed = permit({ token: TOKEN, spender: FRIEND, value: 5n });
+    renamed.types.Permit[1] = { name: "to", type: "address" };
+    expect(requestOf({ ...renamed, message: { ...renamed.message, to: FRIEND } })).toMatchObject({
+      kind: "typedData",
+      approvals: [],
+    });
+    // The same approve as a transaction, and inside a user operation.
+    const approve = encodeFunctionData({
+      abi: parseAbi(["function approve(address,uint256)"]),
+      args: [SPENDER, 1n],
+    });
+    expect(
+      evaluatePolicy(p, tx({ to: "0x2222222222222222222222222222222222222222", data: approve })).ruleId,
+    ).toBe("no-spender");
+    expect(requestOf(permit({ token: TOKEN, spender: FRIEND, value: 5n }))).toMatchObject({
+      kind: "typedData",
+      approvals: [{ token, spender: FRIEND, amount: 5n }],
+    });
+  });
+
+  it("reads a user operation's calls: the strictest call decides; undecodable data is a call to the sender", () => {
+    const p = policy({ rules: [{ id: "no-burn", effect: "deny", contracts: [BURN] }] });
+    const SENDER = "0x3333333333333333333333333333333333333333";
+    const execute = (to: Hex) =>
+      encodeFunctionData({ abi: simpleAccountCallsAbi, functionName: "execute", args: [to, 0n, "0x"] });
+    const batch = encodeFunctionData({
+      abi: simpleAccountCallsAbi,
+      functionName: "executeBatch",
+      args: [
+        [
+          { target: FRIEND, value: 1n, data: "0x" },
+          { target: BURN, value: 0n, data: "0x" },
+        ],
+      ],
+    });
+    expect(evaluatePolicy(p, requestOf(userOperation(SENDER, execute(FRIEND)))).effect).toBe("allow");
+    expect(evaluatePolicy(p, requestOf(userOperation(SENDER, execute(BURN)))).ruleId).toBe("no-burn");
+    expect(evaluatePolicy(p, requestOf(userOperation(SENDER, batch))).ruleId).toBe("no-burn");
+    expect(requestOf(userOperation(SENDER, "0xdeadbeef"))).toEqual({
+      kind: "userOperation",
+      chainId: 1,
+      sender: SENDER,
+      calls: [{ to: SENDER, data: "0xdeadbeef", value: 0n }],
+    });
+    const onlyFriends = policy({
+      default: "deny",
+      rules: [{ id: "friends", effect: "allow", contracts: [FRIEND] }],
+    });
+    expect(evaluatePolicy(onlyFriends, requestOf(userOperation(SENDER, "0xdeadbeef"))).ruleId).toBe(
+      "default",
+    );
+  });
+
+  it("other typed data: only rules naming primaryTypes match it, else `typedData` decides", () => {
+    const mail = {
+      domain: { name: "Mail", chainId: 1, verifyingContract: TOKEN },
+      types: { Mail: [{ name: "contents", type: "string" }] },
+      primaryType: "Mail",
+      message: { contents: "hi" },
+    };
+    const all = { id: "all", effect: "deny" as const };
+    expect(evaluatePolicy(policy({ rules: [all] }), requestOf(mail)).effect).toBe("allow");
+    expect(evaluatePolicy(policy({ rules: [all], typedData: "deny" }), requestOf(mail)).ruleId).toBe(
+      "typedData",
+    );
+    // An allow-list app (default deny) signs only the typed data its rules name, unless it says otherwise.
+    const allowList = policy({
+      default: "deny",
+      rules: [{ id: "mail", effect: "allow", primaryTypes: ["Mail"] }],
+    });
+    expect(evaluatePolicy(allowList, requestOf(mail))).toEqual({ effect: "allow", ruleId: "mail" });
+    const other = { ...mail, primaryType: "Other", types: { Other: mail.types.Mail } };
+    expect(evaluatePolicy(allowList, requestOf(other))).toMatchObject({
+      effect: "deny",
+      ruleId: "typedData",
+    });
+    expect(evaluatePolicy(policy({ default: "deny", typedData: "allow" }), requestOf(mail)).effect).toBe(
+      "allow",
+    );
+    const noMail = { id: "no-mail", effect: "deny" as const, primaryTypes: ["Mail"], contracts: [TOKEN] };
+    expect(evaluatePolicy(policy({ rules: [noMail] }), requestOf(mail)).ruleId).toBe("no-mail");
+    // A primaryTypes rule never matches a transaction.
+    expect(evaluatePolicy(policy({ rules: [noMail] }), tx({ to: TOKEN.toLowerCase() as Hex })).effect).toBe(
+      "allow",
+    );
+  });
+
+  it("EIP-7702: only the allow-listed delegates (default Simple7702Account), whatever rawPayloads says", () => {
+    const authorization = (address: string) =>
+      payloadSigningRequest({
+        signWith: FRIEND,
+        payload: JSON.stringify({ chainId: 1, address, nonce: 0 }),
+        encoding: "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
+        hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+      });
+    for (const p of [undefined, policy({ rawPayloads: "allow" })]) {
+      expect(evaluatePolicy(p, authorization(FRIEND))).toEqual({
+        effect: "deny",
+        ruleId: "authorizationDelegates",
+        message: `Refused by the signing policy: ${FRIEND} is not an EIP-7702 delegate this app allows (authorizationDelegates)`,
+      });
+      expect(evaluatePolicy(p, authorization("0xe6Cae83BdE06E4c305530e199D7217f42808555B")).effect).toBe(
+        "allow",
+      );
+      expect(evaluatePolicy(p, authorization(`0x${"00".repeat(20)}`)).effect).toBe("allow");
+    }
+    const friends = policy({ authorizationDelegates: [FRIEND] });
+    expect(evaluatePolicy(friends, authorization(FRIEND)).effect).toBe("allow");
+    expect(evaluatePolicy(friends, authorization(SIMPLE_7702_ACCOUNT)).effect).toBe("deny");
+    // A type-4 transaction's authorizations too.
+    const type4 = (address: Hex) =>
+      transactionSigningRequest(
+        parseUnsignedTransaction(
+          serializeTransaction({
+            type: "eip7702",
+            chainId: 1,
+            nonce: 0,
+            to: FRIEND,
+            gas: 1n,
+            maxFeePerGas: 1n,
+            authorizationList: [{ address, chainId: 1, nonce: 0, r: "0x01", s: "0x02", yParity: 0 }],
+          }),
+        ),
+      );
+    expect(evaluatePolicy(undefined, type4(FRIEND)).ruleId).toBe("authorizationDelegates");
+    expect(evaluatePolicy(undefined, type4(SIMPLE_7702_ACCOUNT)).effect).toBe("allow");
+  });
+
+  it("Simple7702Account's canonical address is its v0.8 artifact through the CREATE2 deployer, salt 0", () => {
+    const require = createRequire(import.meta.url);
+    const artifact = JSON.parse(
+      readFileSync(
+        require.resolve("@account-abstraction/contracts/artifacts/Simple7702Account.json"),
+        "utf8",
+      ),
+    ) as { bytecode: Hex };
+    expect(artifact.bytecode.toLowerCase()).toContain(entryPoint08Address.slice(2).toLowerCase());
+    const address = getContractAddress({
+      opcode: "CREATE2",
+      from: "0x4e59b44847b379578588920ca78fbf26c0b4956c",
+      salt: `0x${"00".repeat(32)}`,
+      bytecode: artifact.bytecode,
+    });
+    expect(address.toLowerCase()).toBe(SIMPLE_7702_ACCOUNT);
+  });
+
+  it("hashes structured payloads as viem does, and refuses malformed ones", () => {
+    const typed = permit({ token: TOKEN, spender: FRIEND, value: 5n });
+    const read = readStructuredPayload(
+      json(typed),
+      "PAYLOAD_ENCODING_EIP712",
+      "HASH_FUNCTION_NOT_APPLICABLE",
+    );
+    expect(Buffer.from(structuredDigest(read)).toString("hex")).toBe(
+      hashTypedData(typed as TypedDataDefinition).slice(2),
+    );
+    const bad = (
+      payload: string,
+      encoding: "PAYLOAD_ENCODING_EIP712" | "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
+    ) =>
+      (() => {
+        try {
+          readStructuredPayload(payload, encoding, "HASH_FUNCTION_NOT_APPLICABLE");
+          return "";
+        } catch (e) {
+          return (e as Error).message;
+        }
+      })();
+    expect(bad("{", "PAYLOAD_ENCODING_EIP712")).toBe("payload is not JSON for PAYLOAD_ENCODING_EIP712");
+    expect(
+      bad(json({ ...typed, message: { ...typed.message, value: "x" } }), "PAYLOAD_ENCODING_EIP712"),
+    ).toBe("payload is not valid EIP-712 typed data: a value does not match its type");
+    expect(
+      bad(json({ chainId: 1, address: "0x12", nonce: 0 }), "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION"),
+    ).toBe("payload must be an EIP-7702 authorization: {chainId, address, nonce}");
+    expect(() =>
+      readStructuredPayload(json(typed), "PAYLOAD_ENCODING_EIP712", "HASH_FUNCTION_KECCAK256"),
+    ).toThrow("hashFunction must be HASH_FUNCTION_NOT_APPLICABLE");
+  });
+
+  it("says at start what an app's bare hashes get, and why when it is the default", () => {
+    const noBurn = { id: "no-burn", effect: "deny" as const, contracts: [BURN] };
+    expect(describeSigningPolicy("shop", policy({ rules: [noBurn] }))).toBe(
+      "Signing policy of app shop: 1 rule (default allow); bare hashes (raw payloads): deny (the default for an app with transaction rules and no admin keys; set rawPayloads to choose); EIP-7702 delegates: Simple7702Account",
+    );
+    expect(describeSigningPolicy("shop", policy({ rules: [noBurn], adminKeys: [ADMIN] }))).toContain(
+      "bare hashes (raw payloads): needs_approval (the default for an app with transaction rules and admin keys;",
+    );
+    expect(describeSigningPolicy("shop", policy({ authorizationDelegates: [] }))).toBe(
+      "Signing policy of app shop: 0 rules (default allow); bare hashes (raw payloads): allow (the default for an app without transaction rules; set rawPayloads to choose); EIP-7702 delegates: none",
+    );
+  });
+
+  it("refuses rule settings for typed data that could never work", () => {
+    const issue = (rule: object) => {
+      const r = signingPolicySchema.safeParse({ rules: [{ id: "a", effect: "deny", ...rule }] });
+      return r.success ? "" : `${r.error.issues[0]?.path.join(".")}: ${r.error.issues[0]?.message}`;
+    };
+    expect(issue({ amountAbove: 5 })).toContain("rules.0.amountAbove: must be a decimal string");
+    expect(issue({ spenders: ["0x12"] })).toContain("rules.0.spenders.0: must be an EVM address");
+    expect(issue({ primaryTypes: ["Not a type"] })).toBe(
+      "rules.0.primaryTypes.0: must be an EIP-712 type name",
+    );
+    expect(signingPolicySchema.safeParse({ authorizationDelegates: ["0x12"] }).success).toBe(false);
+    expect(signingPolicySchema.safeParse({ messages: "needs_approval" }).error?.issues[0]?.message).toBe(
+      "a policy that holds signatures for approval needs at least one admin key to approve them",
+    );
+  });
 });
+
+const json = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? x.toString() : x));
+const requestOf = (typedData: unknown) =>
+  payloadSigningRequest({
+    signWith: FRIEND,
+    payload: json(typedData),
+    encoding: "PAYLOAD_ENCODING_EIP712",
+    hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+  });
+
+function permit(p: { token: string; spender: string; value: bigint }) {
+  return {
+    domain: { name: "Token", version: "1", chainId: 1, verifyingContract: p.token },
+    types: {
+      Permit: [
+        { name: "owner", type: "address" },
+        { name: "spender", type: "address" },
+        { name: "value", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    primaryType: "Permit",
+    message: { owner: FRIEND, spender: p.spender, value: p.value, nonce: 0n, deadline: 2n ** 40n },
+  };
+}
+
+function daiPermit(p: { token: string; spender: string }) {
+  return {
+    domain: { name: "Dai Stablecoin", version: "1", chainId: 1, verifyingContract: p.token },
+    types: {
+      Permit: [
+        { name: "holder", type: "address" },
+        { name: "spender", type: "address" },
+        { name: "nonce", type: "uint256" },
+        { name: "expiry", type: "uint256" },
+        { name: "allowed", type: "bool" },
+      ],
+    },
+    primaryType: "Permit",
+    message: { holder: FRIEND, spender: p.spender, nonce: 0n, expiry: 2n ** 40n, allowed: true },
+  };
+}
+
+const PERMIT2 = "0x000000000022D473030F116dDEE9F6B43aC78BA3";
+const PERMIT_DETAILS = [
+  { name: "token", type: "address" },
+  { name: "amount", type: "uint160" },
+  { name: "expiration", type: "uint48" },
+  { name: "nonce", type: "uint48" },
+];
+function permit2Single(p: { token: string; spender: string; amount: bigint }) {
+  return {
+    domain: { name: "Permit2", chainId: 1, verifyingContract: PERMIT2 },
+    types: {
+      PermitSingle: [
+        { name: "details", type: "PermitDetails" },
+        { name: "spender", type: "address" },
+        { name: "sigDeadline", type: "uint256" },
+      ],
+      PermitDetails: PERMIT_DETAILS,
+    },
+    primaryType: "PermitSingle",
+    message: {
+      details: { token: p.token, amount: p.amount, expiration: 1, nonce: 0 },
+      spender: p.spender,
+      sigDeadline: 2n ** 40n,
+    },
+  };
+}
+function permit2Batch(tokens: string[], spender: string) {
+  return {
+    domain: { name: "Permit2", chainId: 1, verifyingContract: PERMIT2 },
+    types: {
+      PermitBatch: [
+        { name: "details", type: "PermitDetails[]" },
+        { name: "spender", type: "address" },
+        { name: "sigDeadline", type: "uint256" },
+      ],
+      PermitDetails: PERMIT_DETAILS,
+    },
+    primaryType: "PermitBatch",
+    message: {
+      details: tokens.map((token) => ({ token, amount: 1n, expiration: 1, nonce: 0 })),
+      spender,
+      sigDeadline: 2n ** 40n,
+    },
+  };
+}
+
+function permit2Transfer(token: string, spender: string) {
+  return {
+    domain: { name: "Permit2", chainId: 1, verifyingContract: PERMIT2 },
+    types: {
+      PermitTransferFrom: [
+        { name: "permitted", type: "TokenPermissions" },
+        { name: "spender", type: "address" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+      TokenPermissions: [
+        { name: "token", type: "address" },
+        { name: "amount", type: "uint256" },
+      ],
+    },
+    primaryType: "PermitTransferFrom",
+    message: { permitted: { token, amount: 1n }, spender, nonce: 0n, deadline: 2n ** 40n },
+  };
+}
+
+function nftPermit(token: string, spender: string) {
+  return {
+    domain: { name: "NFT", version: "1", chainId: 1, verifyingContract: token },
+    types: {
+      Permit: [
+        { name: "spender", type: "address" },
+        { name: "tokenId", type: "uint256" },
+        { name: "nonce", type: "uint256" },
+        { name: "deadline", type: "uint256" },
+      ],
+    },
+    primaryType: "Permit",
+    message: { spender, tokenId: 7n, nonce: 0n, deadline: 2n ** 40n },
+  };
+}
+
+function userOperation(sender: Hex, callData: Hex) {
+  return getUserOperationTypedData({
+    chainId: 1,
+    entryPointAddress: entryPoint08Address,
+    userOperation: {
+      sender,
+      nonce: 0n,
+      callData,
+      callGasLimit: 100000n,
+      verificationGasLimit: 100000n,
+      preVerificationGas: 50000n,
+      maxFeePerGas: 1n,
+      maxPriorityFeePerGas: 1n,
+      signature: "0x",
+    },
+  });
+}

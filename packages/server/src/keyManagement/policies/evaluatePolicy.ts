@@ -1,34 +1,91 @@
-import type { SigningPolicy, SigningPolicyRule } from "./policySchema";
+import {
+  SIMPLE_7702_ACCOUNT,
+  type SigningPolicy,
+  type SigningPolicyEffect,
+  type SigningPolicyRule,
+  signingPolicySchema,
+} from "./policySchema";
+
+/** A call an account makes: a transaction's, or one of a user operation's. */
+export interface Call {
+  /** Lower-case; null for a contract creation. */
+  to: `0x${string}` | null;
+  /** The call data (0x for none). */
+  data: `0x${string}`;
+  value: bigint;
+}
+
+/** An allowance a signature grants: an `approve` call, or a permit (EIP-2612, DAI, Permit2). */
+export interface Approval {
+  /** Lower-case addresses. */
+  token: `0x${string}`;
+  spender: `0x${string}`;
+  amount: bigint;
+}
 
 /** What the service is asked to sign, as a policy sees it. */
 export type SigningRequest =
-  | {
+  | ({
       kind: "transaction";
       /** Undefined for a legacy transaction without EIP-155 replay protection (valid on every chain). */
       chainId: number | undefined;
-      /** Lower-case; null for a contract creation. */
-      to: `0x${string}` | null;
-      /** The call data (0x for none). */
-      data: `0x${string}`;
-      value: bigint;
+      /** The delegates of an EIP-7702 transaction's authorization list (lower-case). */
+      delegates?: `0x${string}`[];
+    } & Call)
+  | {
+      /** An ERC-4337 PackedUserOperation (EIP-712): the calls its account makes. */
+      kind: "userOperation";
+      chainId: number | undefined;
+      sender: `0x${string}`;
+      calls: Call[];
     }
-  | { kind: "rawPayload" };
+  | {
+      /** Other EIP-712 typed data; a permit's approvals are decided as `approve` calls. */
+      kind: "typedData";
+      chainId: number | undefined;
+      primaryType: string;
+      verifyingContract: `0x${string}` | null;
+      approvals: Approval[];
+    }
+  | { kind: "authorization"; chainId: number; delegate: `0x${string}` }
+  /** An EIP-191 message (personal_sign). */
+  | { kind: "message" }
+  /** A bare digest on an EVM account: nothing a rule can read. */
+  | { kind: "rawPayload" }
+  /** Bytes for a Solana (ed25519) account. */
+  | { kind: "solanaPayload" }
+  /** Several payloads signed in one activity (sign_raw_payloads): the strictest decides. */
+  | { kind: "several"; requests: SigningRequest[] };
 
 /** The policy's answer: sign now, refuse (REJECTED), or hold until an app admin decides (CONSENSUS_NEEDED). */
 export type PolicyDecision =
   | { effect: "allow"; ruleId?: string }
   | { effect: "deny" | "needs_approval"; ruleId: string; message: string };
 
-/** The rule id a decision names when no rule matched and the policy's `default` (or `rawPayloads`) decided. */
+/** The rule id a decision names when no rule matched and one of the policy's settings decided. */
 export const DEFAULT_RULE_ID = "default";
 export const RAW_PAYLOADS_RULE_ID = "rawPayloads";
+export const MESSAGES_RULE_ID = "messages";
+export const TYPED_DATA_RULE_ID = "typedData";
+export const SOLANA_PAYLOADS_RULE_ID = "solanaPayloads";
+export const AUTHORIZATION_DELEGATES_RULE_ID = "authorizationDelegates";
+
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
+const APPROVE = "0x095ea7b3";
+/** An app without a signing policy: everything is signed, but only Simple7702Account is delegated to. */
+const NO_POLICY = signingPolicySchema.parse({});
 
 /**
- * Decides a signature under an app's signing policy (none: everything is allowed). Every rule that
- * matches the transaction is considered, and the strictest effect wins: `deny` beats `needs_approval`,
- * which beats `allow`; when no rule matches, `default` decides. So an allow rule never lifts a deny rule,
- * whatever their order. Raw payloads are decided by `rawPayloads` alone: a hash shows no chain, target or
- * value.
+ * Decides a signature under an app's signing policy (none: the empty policy). Rules are about calls:
+ * a transaction, each call of a user operation, and a permit as the `approve(spender, amount)` call on
+ * its token. Every rule that matches is considered, and the strictest effect wins: `deny` beats
+ * `needs_approval`, which beats `allow`; when no rule matches, `default` decides. So an allow rule never
+ * lifts a deny rule, whatever their order. A request of several calls takes its strictest call's answer.
+ *
+ * Other typed data is matched only by rules that name `primaryTypes`, else `typedData` decides. An
+ * EIP-7702 authorization (alone or in a type-4 transaction) is refused unless its delegate is in
+ * `authorizationDelegates`. EIP-191 messages follow `messages`; bare digests `rawPayloads`; Solana
+ * payloads `solanaPayloads`.
  *
  * A transaction without a chain id (legacy, before EIP-155) can be sent on any chain: it matches the
  * `chainIds` of every deny and needs_approval rule, and of no allow rule.
@@ -38,19 +95,75 @@ export const RAW_PAYLOADS_RULE_ID = "rawPayloads";
  * // → { effect: "deny", ruleId: "cap", message: 'Refused by signing policy rule "cap": …' }
  */
 export function evaluatePolicy(policy: SigningPolicy | undefined, request: SigningRequest): PolicyDecision {
-  if (!policy) return { effect: "allow" };
-  if (request.kind === "rawPayload") {
-    if (policy.rawPayloads === "allow") return { effect: "allow" };
-    return {
-      effect: policy.rawPayloads,
-      ruleId: RAW_PAYLOADS_RULE_ID,
-      message:
-        policy.rawPayloads === "deny"
-          ? "Refused by the signing policy: this app does not sign raw payloads (messages, typed data, hashes)"
-          : "Held by the signing policy: this app's raw-payload signatures wait for an app admin's approval",
-    };
+  const p = policy ?? NO_POLICY;
+  switch (request.kind) {
+    case "several":
+      return strictest(request.requests.map((r) => evaluatePolicy(p, r)));
+    case "rawPayload":
+      return setting(
+        p.rawPayloads,
+        RAW_PAYLOADS_RULE_ID,
+        "bare hashes (raw payloads), which no rule can read",
+      );
+    case "solanaPayload":
+      // Stored before solanaPayloads existed: rawPayloads decided them.
+      return setting(p.solanaPayloads ?? p.rawPayloads, SOLANA_PAYLOADS_RULE_ID, "Solana payloads");
+    case "message":
+      return setting(p.messages ?? "allow", MESSAGES_RULE_ID, "messages (EIP-191)");
+    case "authorization":
+      return delegation(p, [request.delegate]);
+    case "transaction": {
+      const delegated = delegation(p, request.delegates ?? []);
+      if (delegated.effect !== "allow") return delegated;
+      return decideCall(p, { chainId: request.chainId, call: request });
+    }
+    case "userOperation":
+      return strictest(request.calls.map((call) => decideCall(p, { chainId: request.chainId, call })));
+    case "typedData": {
+      const { chainId, primaryType } = request;
+      if (request.approvals.length > 0)
+        return strictest(
+          request.approvals.map((a) =>
+            decideCall(p, { chainId, primaryType, call: { to: a.token, data: approveData(a), value: 0n } }),
+          ),
+        );
+      const subject: Subject = {
+        chainId,
+        primaryType,
+        typedDataOnly: true,
+        call: { to: request.verifyingContract, data: "0x", value: 0n },
+      };
+      const decision = byRules(p, subject);
+      if (decision) return decision;
+      return setting(p.typedData ?? "allow", TYPED_DATA_RULE_ID, "typed data no rule allows");
+    }
   }
-  const matching = policy.rules.filter((rule) => matches(rule, request));
+}
+
+/** What a rule is matched against: one call, with what typed data adds. */
+interface Subject {
+  chainId: number | undefined;
+  call: Call;
+  /** The typed data's primary type, when the call comes from typed data. */
+  primaryType?: string;
+  /** Typed data that is no call: only rules naming `primaryTypes` match it. */
+  typedDataOnly?: boolean;
+}
+
+function decideCall(policy: SigningPolicy, subject: Subject): PolicyDecision {
+  const decision = byRules(policy, subject);
+  if (decision) return decision;
+  if (policy.default === "allow") return { effect: "allow" };
+  return {
+    effect: "deny",
+    ruleId: DEFAULT_RULE_ID,
+    message: "Refused by the signing policy: no rule allows this transaction",
+  };
+}
+
+/** The strictest matching rule's decision, or undefined when no rule matches. */
+function byRules(policy: SigningPolicy, subject: Subject): PolicyDecision | undefined {
+  const matching = policy.rules.filter((rule) => matches(rule, subject));
   const deny = matching.find((r) => r.effect === "deny");
   if (deny) return { effect: "deny", ruleId: deny.id, message: refusal(deny) };
   const held = matching.find((r) => r.effect === "needs_approval");
@@ -63,24 +176,65 @@ export function evaluatePolicy(policy: SigningPolicy | undefined, request: Signi
       }`,
     };
   const allow = matching.find((r) => r.effect === "allow");
-  if (allow) return { effect: "allow", ruleId: allow.id };
-  if (policy.default === "allow") return { effect: "allow" };
+  return allow ? { effect: "allow", ruleId: allow.id } : undefined;
+}
+
+function delegation(policy: SigningPolicy, delegates: `0x${string}`[]): PolicyDecision {
+  const allowed = policy.authorizationDelegates ?? [SIMPLE_7702_ACCOUNT];
+  const refused = delegates.find((d) => d !== ZERO_ADDRESS && !allowed.includes(d.toLowerCase() as never));
+  if (!refused) return { effect: "allow" };
   return {
     effect: "deny",
-    ruleId: DEFAULT_RULE_ID,
-    message: "Refused by the signing policy: no rule allows this transaction",
+    ruleId: AUTHORIZATION_DELEGATES_RULE_ID,
+    message: `Refused by the signing policy: ${refused} is not an EIP-7702 delegate this app allows (authorizationDelegates)`,
   };
+}
+
+function setting(effect: SigningPolicyEffect, ruleId: string, what: string): PolicyDecision {
+  if (effect === "allow") return { effect: "allow" };
+  return {
+    effect,
+    ruleId,
+    message:
+      effect === "deny"
+        ? `Refused by the signing policy: this app does not sign ${what}`
+        : `Held by the signing policy: this app's ${what} wait for an app admin's approval`,
+  };
+}
+
+const RANK = { allow: 0, needs_approval: 1, deny: 2 } as const;
+
+/** The strictest of several decisions (the first of equals); allow when there are none. */
+function strictest(decisions: PolicyDecision[]): PolicyDecision {
+  let worst: PolicyDecision = { effect: "allow" };
+  for (const d of decisions) if (RANK[d.effect] > RANK[worst.effect]) worst = d;
+  return worst;
 }
 
 function refusal(rule: SigningPolicyRule): string {
   return `Refused by signing policy rule "${rule.id}"${rule.description ? `: ${rule.description}` : ""}`;
 }
 
-function matches(rule: SigningPolicyRule, tx: Extract<SigningRequest, { kind: "transaction" }>): boolean {
+function approveData(a: Approval): `0x${string}` {
+  return `${APPROVE}${a.spender.slice(2).padStart(64, "0")}${a.amount.toString(16).padStart(64, "0")}`;
+}
+
+/** The spender and amount of an ERC-20 `approve(address,uint256)` call; null for any other call. */
+function approvalOf(data: `0x${string}`): { spender: `0x${string}`; amount: bigint } | null {
+  const d = data.toLowerCase();
+  if (d.length !== 138 || !d.startsWith(APPROVE) || !d.startsWith("0".repeat(24), 10)) return null;
+  return { spender: `0x${d.slice(34, 74)}`, amount: BigInt(`0x${d.slice(74)}`) };
+}
+
+function matches(rule: SigningPolicyRule, subject: Subject): boolean {
+  const { call: tx, chainId } = subject;
+  if (rule.primaryTypes) {
+    if (!subject.primaryType || !rule.primaryTypes.includes(subject.primaryType)) return false;
+  } else if (subject.typedDataOnly) return false;
   if (rule.chainIds) {
-    if (tx.chainId === undefined) {
+    if (chainId === undefined) {
       if (rule.effect === "allow") return false;
-    } else if (!rule.chainIds.includes(tx.chainId)) return false;
+    } else if (!rule.chainIds.includes(chainId)) return false;
   }
   if (rule.contracts && (tx.to === null || !rule.contracts.includes(tx.to))) return false;
   if (rule.selectors) {
@@ -88,5 +242,11 @@ function matches(rule: SigningPolicyRule, tx: Extract<SigningRequest, { kind: "t
     if (data.length < 10 || !rule.selectors.includes(data.slice(0, 10))) return false;
   }
   if (rule.valueAboveWei !== undefined && !(tx.value > BigInt(rule.valueAboveWei))) return false;
+  if (rule.spenders || rule.amountAbove !== undefined) {
+    const approval = approvalOf(tx.data);
+    if (!approval) return false;
+    if (rule.spenders && !rule.spenders.includes(approval.spender)) return false;
+    if (rule.amountAbove !== undefined && !(approval.amount > BigInt(rule.amountAbove))) return false;
+  }
   return true;
 }

@@ -43,6 +43,23 @@ export const signingPolicyRuleSchema = z
     selectors: z.array(selector).min(1).optional(),
     /** The transaction moves more than this many wei of the chain's native coin. */
     valueAboveWei: wei.optional(),
+    /**
+     * Typed data (EIP-712) whose primary type is one of these, e.g. ["Permit", "PermitSingle"]. A rule
+     * that sets it matches typed data only; typed data that is neither a user operation nor a permit is
+     * matched only by such rules.
+     */
+    primaryTypes: z
+      .array(z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/, "must be an EIP-712 type name"))
+      .min(1)
+      .optional(),
+    /** An approval (an ERC-20 `approve` call, or a permit) to one of these spenders. */
+    spenders: z.array(evmAddress).min(1).optional(),
+    /** An approval (`approve` or a permit) of more than this amount, in the token's smallest unit. */
+    amountAbove: z
+      .string({ error: 'must be a decimal string of the token\'s smallest unit, e.g. "1000000"' })
+      .regex(/^\d{1,78}$/, 'must be a decimal string of the token\'s smallest unit, e.g. "1000000"')
+      .transform((v) => BigInt(v).toString())
+      .optional(),
   })
   .strict();
 export type SigningPolicyRule = z.infer<typeof signingPolicyRuleSchema>;
@@ -64,20 +81,68 @@ export const adminKeySchema = z
   .strict();
 export type AdminKey = z.infer<typeof adminKeySchema>;
 
-export const signingPolicySchema = z
+/**
+ * Simple7702Account (eth-infinitism @account-abstraction/contracts v0.8): its artifact deployed through
+ * the CREATE2 deployer 0x4e59b448… with salt 0 lands here, on every chain (checked in
+ * evaluatePolicy.test.ts). The only EIP-7702 delegate signed unless `authorizationDelegates` says otherwise.
+ */
+export const SIMPLE_7702_ACCOUNT = "0xe6cae83bde06e4c305530e199d7217f42808555b";
+
+const signingPolicyObject = z
   .object({
     rules: z.array(signingPolicyRuleSchema).default([]),
-    /** What happens to a transaction no rule matches. */
+    /** What happens to a transaction (or a user operation's call, or a permit) no rule matches. */
     default: z.enum(["allow", "deny"]).default("allow"),
     /**
-     * Raw payloads (`sign_raw_payload(s)`, `/v1/sign-payload`): messages, typed data, authorizations and
-     * the smart accounts' user operations are signed as hashes, which no transaction rule can read.
+     * Bare digests (`PAYLOAD_ENCODING_HEXADECIMAL`/`TEXT_UTF8` on an EVM account): nothing any rule can
+     * read. Left out: `allow` for an app without transaction rules, else `needs_approval` if the app has
+     * admin keys, else `deny` (rawPayloadsEffect).
      */
-    rawPayloads: z.enum(SIGNING_POLICY_EFFECTS).default("allow"),
+    rawPayloads: z.enum(SIGNING_POLICY_EFFECTS).optional(),
+    /** EIP-191 messages (`PAYLOAD_ENCODING_EIP191_MESSAGE`, personal_sign): no rule describes them. */
+    messages: z.enum(SIGNING_POLICY_EFFECTS).default("allow"),
+    /**
+     * Typed data no rule matches that is neither a user operation nor a permit (those are calls). Left
+     * out: what `default` says, so an allow-list app signs only the typed data its rules name.
+     */
+    typedData: z.enum(SIGNING_POLICY_EFFECTS).optional(),
+    /**
+     * EIP-7702 delegates the app's users may authorize (an authorization, or one in a type-4
+     * transaction); every other is refused, whatever `rawPayloads` says. The zero address (undoing a
+     * delegation) is always allowed.
+     */
+    authorizationDelegates: z.array(evmAddress).max(64).default([SIMPLE_7702_ACCOUNT]),
+    /**
+     * Payloads for a Solana (ed25519) account, which EVM rules do not describe. Left out: what an
+     * explicit `rawPayloads` says, else `allow`.
+     */
+    solanaPayloads: z.enum(SIGNING_POLICY_EFFECTS).optional(),
     /** Who approves or rejects what a `needs_approval` rule holds (approve_activity / reject_activity). */
     adminKeys: z.array(adminKeySchema).max(32).default([]),
   })
-  .strict()
+  .strict();
+
+/**
+ * What a bare digest gets: what `rawPayloads` says, or when it is left out, `allow` for an app without
+ * transaction rules; an app with some (any rule, or `default: "deny"`) must not sign what its rules
+ * cannot read, so it holds them for its admins, or refuses them when it has none.
+ */
+export function rawPayloadsEffect(policy: {
+  rawPayloads?: SigningPolicyEffect | undefined;
+  rules: unknown[];
+  default: "allow" | "deny";
+  adminKeys: unknown[];
+}): SigningPolicyEffect {
+  if (policy.rawPayloads) return policy.rawPayloads;
+  if (policy.rules.length === 0 && policy.default === "allow") return "allow";
+  return policy.adminKeys.length > 0 ? "needs_approval" : "deny";
+}
+
+/**
+ * The policy with `rawPayloads`, `typedData` and `solanaPayloads` resolved (parsing its output again
+ * changes nothing).
+ */
+export const signingPolicySchema = signingPolicyObject
   .superRefine((policy, c) => {
     const ids = new Set<string>();
     for (const [i, rule] of policy.rules.entries()) {
@@ -96,14 +161,22 @@ export const signingPolicySchema = z
       keys.add(key.publicKey);
     }
     const holds =
-      policy.rawPayloads === "needs_approval" || policy.rules.some((r) => r.effect === "needs_approval");
+      policy.rawPayloads === "needs_approval" ||
+      [policy.messages, policy.typedData, policy.solanaPayloads].includes("needs_approval") ||
+      policy.rules.some((r) => r.effect === "needs_approval");
     if (holds && policy.adminKeys.length === 0)
       c.addIssue({
         code: "custom",
         path: ["adminKeys"],
         message: "a policy that holds signatures for approval needs at least one admin key to approve them",
       });
-  });
+  })
+  .transform((policy) => ({
+    ...policy,
+    rawPayloads: rawPayloadsEffect(policy),
+    typedData: policy.typedData ?? policy.default,
+    solanaPayloads: policy.solanaPayloads ?? policy.rawPayloads ?? "allow",
+  }));
 /** A signing policy as written in a config file (defaults may be left out). */
 export type SigningPolicyConfig = z.input<typeof signingPolicySchema>;
 export type SigningPolicy = z.output<typeof signingPolicySchema>;

@@ -39,14 +39,21 @@ export function parseUnsignedTransaction(hex: string): TransactionSerializable {
   return tx;
 }
 
-/** What a signing policy reads of a transaction: chain, target, selector (in its data) and value. */
+/**
+ * What a signing policy reads of a transaction: chain, target, selector (in its data) and value, and the
+ * delegates of an EIP-7702 transaction's authorizations.
+ */
 export function transactionSigningRequest(tx: TransactionSerializable): SigningRequest {
+  const authorizations = (tx as { authorizationList?: { address: string }[] }).authorizationList ?? [];
   return {
     kind: "transaction",
     chainId: tx.chainId,
     to: tx.to ? (tx.to.toLowerCase() as Hex) : null,
     data: (tx.data ?? "0x") as Hex,
     value: tx.value ?? 0n,
+    ...(authorizations.length
+      ? { delegates: authorizations.map((a) => a.address.toLowerCase() as Hex) }
+      : {}),
   };
 }
 

@@ -96,6 +96,7 @@ export {
 } from "./actions/registerSolanaWallet";
 export {
   type RemoveEmailErrorType,
+  type RemoveEmailParameters,
   type RemoveEmailReturnType,
   removeEmail,
 } from "./actions/removeEmail";
@@ -266,6 +267,7 @@ export type { Session, SessionType, TemporarySession, User } from "./session/typ
 export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
 export { Signer } from "./signer/signer";
 export { SignerStatus } from "./signer/status";
+export type { StepUp } from "./signer/stepUp";
 export type { Store, StoreListener } from "./signer/store";
 export type {
   AuthenticateParams,

@@ -3,6 +3,7 @@ import type { OauthParams } from "../authMethods/oauth/url";
 import type { AuthMethods } from "../client/types";
 import type { OauthError, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
+import type { StepUp } from "../signer/stepUp";
 import type { SignerBase } from "../signer/types";
 
 /**
@@ -11,10 +12,15 @@ import type { SignerBase } from "../signer/types";
  * fetched by leaving the page (`{authProviderId, mode: "redirect"}`).
  */
 export type AddOauthProviderParams =
-  | { providerName: string; oidcToken: string }
+  | { providerName: string; oidcToken: string; stepUp?: StepUp }
   | (Omit<OauthParams, "mode" | "redirectUrl" | "fetchIdTokenOnly"> & {
       mode?: "popup";
       signal?: AbortSignal;
+      /**
+       * A fresh sign-in, when the session is not one (STEP_UP_REQUIRED; `stepUpMethodsOf(error)`). A
+       * redirect cannot carry one: link by pop-up, or right after a sign-in.
+       */
+      stepUp?: StepUp;
     })
   | (Omit<OauthParams, "mode" | "fetchIdTokenOnly"> & {
       /**
@@ -31,12 +37,13 @@ export type AddOauthProviderReturnType = AuthMethods["oauthProviders"];
 export type AddOauthProviderErrorType =
   | SignerError<"NOT_AUTHENTICATED">
   | OauthError
-  | SignerApiError<"OAUTH_PROVIDER_LINKED" | "OAUTH_INVALID_TOKEN">;
+  | SignerApiError<"OAUTH_PROVIDER_LINKED" | "OAUTH_INVALID_TOKEN" | "STEP_UP_REQUIRED">;
 
 /**
  * Links a social sign-in to the signed-in user and answers the user's providers. A pop-up must be
  * started in the click handler (as for a pop-up sign-in); redirect mode never settles here — the page
- * leaves, and `init()` links the provider when it comes back for the same user.
+ * leaves, and `init()` links the provider when it comes back for the same user. A linked provider signs
+ * in to the account, so the service asks for a fresh sign-in first (STEP_UP_REQUIRED, then `stepUp`).
  *
  * @example
  * // in the click handler
@@ -47,7 +54,9 @@ export function addOauthProvider(
   params: AddOauthProviderParameters,
 ): Promise<AddOauthProviderReturnType> {
   if ("oidcToken" in params)
-    return withUser(signer, (user) => linkProvider(signer, user, params.providerName, params.oidcToken));
+    return withUser(signer, (user) =>
+      linkProvider(signer, user, params.providerName, params.oidcToken, params.stepUp),
+    );
   const { authMethods } = signer._internal;
   if (params.mode === "redirect") {
     const { mode: _mode, ...rest } = params;
@@ -63,10 +72,10 @@ export function addOauthProvider(
   }
   // Not async: the pop-up is claimed inside the caller's click, before anything is awaited.
   const claim = authMethods.oauth.claimPopup(signer);
-  const { signal, mode: _mode, ...rest } = params;
+  const { signal, mode: _mode, stepUp, ...rest } = params;
   return withUser(signer, async (user) => {
     const { idToken, providerName } = await authMethods.oauth.fetchIdToken(signer, rest, claim, signal);
-    return linkProvider(signer, user, providerName, idToken);
+    return linkProvider(signer, user, providerName, idToken, stepUp);
   }).finally(() => {
     if (claim.popup && !claim.popup.closed) claim.popup.close();
   });

@@ -8,19 +8,16 @@ import {
 } from "../errors";
 import { openFrameChannel } from "../keyHolders/frameChannel";
 import { requireUser } from "../signer/guards";
+import { type StepUp, withStepUp } from "../signer/stepUp";
 import type { SignerBase } from "../signer/types";
 
 /** The export frame's element id unless `iframeId` says otherwise (spec §9: a fixed id). */
 export const DEFAULT_EXPORT_IFRAME_ID = "latchkey-export-iframe";
 
+export { type StepUpMethod, stepUpMethodsOf } from "../signer/stepUp";
+
 /** How the user proves a fresh sign-in for an export (step-up), when the session is not fresh. */
-export type ExportStepUp =
-  /** A code `sendVerificationCode` mailed to the user's own email. */
-  | { type: "email"; otpId: string; verificationCode: string }
-  /** A passkey prompt: the export request itself is signed by the passkey. */
-  | { type: "passkey" }
-  /** A code of the user's authenticator app. */
-  | { type: "totp"; multiFactorId: string; code: string };
+export type ExportStepUp = StepUp;
 
 /** What `exportWallet` takes. */
 export interface ExportWalletParameters {
@@ -103,43 +100,17 @@ export async function exportWallet(
   });
   try {
     const targetPublicKey = await channel.call<string>("getTargetPublicKey");
-    const stepUp = params.stepUp;
-    const proof: Record<string, unknown> = {};
-    if (stepUp?.type === "email") {
-      const { verificationToken } = await client.verifyOtp({
-        otpId: stepUp.otpId,
-        otpCode: stepUp.verificationCode,
-      });
-      proof.verificationToken = verificationToken;
-    } else if (stepUp?.type === "totp") {
-      proof.multiFactor = { multiFactorId: stepUp.multiFactorId, multiFactorCode: stepUp.code };
-    }
-    const submit = {
-      type: "ACTIVITY_TYPE_EXPORT_WALLET",
-      organizationId: user.orgId,
-      parameters: { walletId: walletId ?? "", targetPublicKey, ...proof },
-    };
-    let activity: Awaited<ReturnType<typeof client.submit>>;
-    if (stepUp?.type === "passkey") {
-      const passkeys = _internal.authMethods.passkey;
-      const ceremony = passkeys.startCeremony(signer);
-      try {
-        const webauthn = await import("../authMethods/passkey/webauthn");
-        activity = await client.submit("export_wallet", submit, {
-          stamper: (body) =>
-            webauthn.stampWithPasskey(body, {
-              credentials: ceremony.credentials,
-              rpId: ceremony.rpId,
-              signal: ceremony.signal,
-              allowCredentials: [],
-            }),
-        });
-      } finally {
-        ceremony.done();
-      }
-    } else {
-      activity = await client.submit("export_wallet", submit);
-    }
+    const activity = await withStepUp(signer, params.stepUp, ({ stamper, ...proof }) =>
+      client.submit(
+        "export_wallet",
+        {
+          type: "ACTIVITY_TYPE_EXPORT_WALLET",
+          organizationId: user.orgId,
+          parameters: { walletId: walletId ?? "", targetPublicKey, ...proof },
+        },
+        stamper ? { stamper } : {},
+      ),
+    );
     const result = (activity.result as { exportWalletResult?: { walletId: string; exportBundle: string } })
       .exportWalletResult;
     if (!result?.exportBundle) {
@@ -159,22 +130,4 @@ export async function exportWallet(
     channel.close();
     throw error;
   }
-}
-
-/** The re-authentication methods a STEP_UP_REQUIRED refusal lists, or undefined for any other error. */
-export type StepUpMethod = "email" | "passkey" | "totp";
-
-/**
- * Whether `error` is the service's STEP_UP_REQUIRED (an export needs a fresh sign-in), and if so the
- * methods the user can re-authenticate with (`email`, `passkey`, `totp`).
- *
- * @example
- * const methods = stepUpMethodsOf(error); // ["email", "passkey"] or undefined
- */
-export function stepUpMethodsOf(error: unknown): StepUpMethod[] | undefined {
-  const e = error as { code?: unknown; data?: { stepUpMethods?: unknown }; details?: unknown[] } | null;
-  if (e?.code !== "STEP_UP_REQUIRED") return undefined;
-  const data = (e.data ?? e.details?.[0]) as { stepUpMethods?: unknown } | undefined;
-  const methods = Array.isArray(data?.stepUpMethods) ? data.stepUpMethods : [];
-  return methods.filter((m): m is StepUpMethod => m === "email" || m === "passkey" || m === "totp");
 }

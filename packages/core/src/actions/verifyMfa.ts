@@ -1,16 +1,20 @@
 import type { MultiFactorCode } from "../client/types";
 import type { MultiFactor, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
+import { type StepUp, withStepUp } from "../signer/stepUp";
 import type { SignerBase } from "../signer/types";
 
 /** What `verifyMfa` takes. */
-export type VerifyMfaParameters = MultiFactorCode;
+export type VerifyMfaParameters = MultiFactorCode & {
+  /** A fresh sign-in, when `addMfa`'s was more than five minutes ago (STEP_UP_REQUIRED). */
+  stepUp?: StepUp;
+};
 /** The user's factors, the confirmed one included. */
 export type VerifyMfaReturnType = MultiFactor[];
 /** The errors `verifyMfa` may throw (discriminate on `name` and `code`). */
 export type VerifyMfaErrorType =
   | SignerError<"NOT_CONNECTED">
-  | SignerApiError<"INVALID_MFA_CODE" | "MFA_FACTOR_NOT_FOUND">;
+  | SignerApiError<"INVALID_MFA_CODE" | "MFA_FACTOR_NOT_FOUND" | "STEP_UP_REQUIRED">;
 
 /**
  * Confirms a factor started by `addMfa` with a code from the authenticator app.
@@ -23,5 +27,12 @@ export async function verifyMfa(
   params: VerifyMfaParameters,
 ): Promise<VerifyMfaReturnType> {
   const user = await requireUser(signer, { error: "NOT_CONNECTED" });
-  return (await signer.client.authVerifyMultiFactor({ orgId: user.orgId, ...params })).multiFactors;
+  const { stepUp, multiFactorId, multiFactorCode } = params;
+  const { multiFactors } = await withStepUp(signer, stepUp, ({ stamper, ...proof }) =>
+    signer.client.authVerifyMultiFactor(
+      { orgId: user.orgId, multiFactorId, multiFactorCode, ...proof },
+      stamper ? { stamper } : {},
+    ),
+  );
+  return multiFactors;
 }

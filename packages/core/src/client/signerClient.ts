@@ -82,6 +82,23 @@ const TERMINAL_FAILURES = new Set([
   "ACTIVITY_STATUS_CONSENSUS_NEEDED",
 ]);
 
+/**
+ * A step-up proof a request may carry (the service's STEP_UP_REQUIRED): a verification token of the
+ * user's current email, or a code of an authenticator-app factor the user already had.
+ */
+export interface StepUpProof {
+  verificationToken?: string | undefined;
+  multiFactor?: { multiFactorId: string; multiFactorCode: string } | undefined;
+}
+
+/** Only the proof's fields that are set, for a signed body. */
+function proofOf(p: StepUpProof): StepUpProof {
+  return {
+    ...(p.verificationToken ? { verificationToken: p.verificationToken } : {}),
+    ...(p.multiFactor ? { multiFactor: p.multiFactor } : {}),
+  };
+}
+
 /** A JSON-RPC 2.0 answer of the service's `/rpc/v1`: a result, or an error with its reason in `data.code`. */
 export interface JsonRpcAnswer {
   result?: unknown;
@@ -322,18 +339,24 @@ export class SignerClient {
     return this.call(signerRoutes.listAuthMethods, { suborgId: params.suborgId, stampedRequest });
   }
 
-  async addOauthProvider(params: {
-    orgId: string;
-    userId: string;
-    /** `targetPublicKey`: this browser's target key, required for a token fetched while signed in. */
-    oauthProviders: { providerName: string; oidcToken: string; targetPublicKey?: string }[];
-  }): Promise<{ oauthProviders: AuthMethods["oauthProviders"] }> {
+  /** Links social sign-ins; a session that is not a fresh sign-in adds a step-up proof (`StepUpProof`). */
+  async addOauthProvider(
+    params: {
+      orgId: string;
+      userId: string;
+      /** `targetPublicKey`: this browser's target key, required for a token fetched while signed in. */
+      oauthProviders: { providerName: string; oidcToken: string; targetPublicKey?: string }[];
+    } & StepUpProof,
+    options: { stamper?: Stamper } = {},
+  ): Promise<{ oauthProviders: AuthMethods["oauthProviders"] }> {
     const stampedRequest = await this.stampRequest(
       "/public/v1/submit/create_oauth_providers",
       this.#submitBody("ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS", params.orgId, {
         userId: params.userId,
         oauthProviders: params.oauthProviders,
+        ...proofOf(params),
       }),
+      options.stamper,
     );
     return this.call(signerRoutes.addOauthProvider, { stampedRequest });
   }
@@ -363,36 +386,53 @@ export class SignerClient {
     return this.call(signerRoutes.verifyOtp, params);
   }
 
-  /** Sets the user's email sign-in (with a verification token for it), or removes it (`userEmail: ""`). */
-  async updateEmailAuth(params: {
-    orgId: string;
-    userId: string;
-    userEmail: string;
-    verificationToken?: string;
-  }): Promise<object> {
+  /**
+   * Sets the user's email sign-in (with a verification token for it), or removes it (`userEmail: ""`).
+   * A session that is not a fresh sign-in proves the account as it is: `currentEmailVerificationToken`
+   * (a code mailed to the current email), `multiFactor`, or a passkey `stamper`.
+   */
+  async updateEmailAuth(
+    params: {
+      orgId: string;
+      userId: string;
+      userEmail: string;
+      verificationToken?: string;
+      currentEmailVerificationToken?: string;
+      multiFactor?: StepUpProof["multiFactor"];
+    },
+    options: { stamper?: Stamper } = {},
+  ): Promise<object> {
     const stampedRequest = await this.stampRequest(
       "/public/v1/submit/update_user_email",
       this.#submitBody("ACTIVITY_TYPE_UPDATE_USER_EMAIL", params.orgId, {
         userId: params.userId,
         userEmail: params.userEmail,
         ...(params.verificationToken ? { verificationToken: params.verificationToken } : {}),
+        ...(params.currentEmailVerificationToken
+          ? { currentEmailVerificationToken: params.currentEmailVerificationToken }
+          : {}),
+        ...(params.multiFactor ? { multiFactor: params.multiFactor } : {}),
       }),
+      options.stamper,
     );
     return this.call(signerRoutes.updateEmailAuth, { stampedRequest });
   }
 
   // An MFA change is a stamped operation: the signed body names it and carries its parameters, so a
   // stamp made for anything else is refused (and this one is single use). The outer fields repeat them
-  // for the reference shape.
+  // for the reference shape; a step-up proof is signed only.
   async #mfaChange<E extends Route>(
     endpoint: E,
     orgId: string,
     parameters: Record<string, unknown>,
+    proof: StepUpProof = {},
+    stamper?: Stamper,
   ): Promise<RouteResponse<E>> {
     const type = endpoint.stamped?.type ?? "";
     const stampedRequest = await this.stampRequest(
       "/public/v1/query/whoami",
-      this.#submitBody(type, orgId, parameters),
+      this.#submitBody(type, orgId, { ...parameters, ...proofOf(proof) }),
+      stamper,
     );
     return this.call(endpoint, { stampedRequest, ...parameters } as RouteRequest<E>);
   }
@@ -405,26 +445,45 @@ export class SignerClient {
     return this.call(signerRoutes.authListMultiFactors, { stampedRequest });
   }
 
-  authRequestMultiFactor(params: {
-    orgId: string;
-    multiFactorType: "totp";
-  }): Promise<RequestMultiFactorResponse> {
-    return this.#mfaChange(signerRoutes.authRequestMultiFactor, params.orgId, {
-      multiFactorType: params.multiFactorType,
-    });
+  /** Starts a factor; a session that is not a fresh sign-in adds a step-up proof (or a passkey stamper). */
+  authRequestMultiFactor(
+    params: { orgId: string; multiFactorType: "totp" } & StepUpProof,
+    options: { stamper?: Stamper } = {},
+  ): Promise<RequestMultiFactorResponse> {
+    return this.#mfaChange(
+      signerRoutes.authRequestMultiFactor,
+      params.orgId,
+      { multiFactorType: params.multiFactorType },
+      params,
+      options.stamper,
+    );
   }
 
-  authVerifyMultiFactor(params: MultiFactorCode & { orgId: string }): Promise<MultiFactorsResponse> {
-    return this.#mfaChange(signerRoutes.authVerifyMultiFactor, params.orgId, {
-      multiFactorId: params.multiFactorId,
-      multiFactorCode: params.multiFactorCode,
-    });
+  /** Confirms a factor; its request's step-up proof covers this for five minutes, else it needs one. */
+  authVerifyMultiFactor(
+    params: MultiFactorCode & { orgId: string } & StepUpProof,
+    options: { stamper?: Stamper } = {},
+  ): Promise<MultiFactorsResponse> {
+    return this.#mfaChange(
+      signerRoutes.authVerifyMultiFactor,
+      params.orgId,
+      { multiFactorId: params.multiFactorId, multiFactorCode: params.multiFactorCode },
+      params,
+      options.stamper,
+    );
   }
 
-  authDeleteMultiFactors(params: { orgId: string; multiFactorIds: string[] }): Promise<MultiFactorsResponse> {
-    return this.#mfaChange(signerRoutes.authDeleteMultiFactors, params.orgId, {
-      multiFactorIds: params.multiFactorIds,
-    });
+  authDeleteMultiFactors(
+    params: { orgId: string; multiFactorIds: string[] } & StepUpProof,
+    options: { stamper?: Stamper } = {},
+  ): Promise<MultiFactorsResponse> {
+    return this.#mfaChange(
+      signerRoutes.authDeleteMultiFactors,
+      params.orgId,
+      { multiFactorIds: params.multiFactorIds },
+      params,
+      options.stamper,
+    );
   }
 
   authValidateMultiFactors(params: {
@@ -436,19 +495,17 @@ export class SignerClient {
 
   // ---- the service's JSON-RPC endpoint (`/rpc/v1`) ----
 
-  #rpcId = 0;
-
   /**
    * One call to the service's JSON-RPC endpoint (`POST /rpc/v1`, authenticated by the app's key like the
-   * signer API): the answer's `result` or `error` as sent, for the caller to interpret (e.g. the Solana
-   * fee payer, `latchkey_requestFeePayer`, whose refusals name their reason in `error.data.code`).
+   * signer API, and stamped by the session key so that the service charges the user's sponsorship limits
+   * to this user only): the answer's `result` or `error` as sent, for the caller to interpret (e.g. the
+   * Solana fee payer, `latchkey_requestFeePayer`, whose refusals name their reason in `error.data.code`).
+   * One call a request, so its id only has to match its answer.
    */
   async jsonRpc(method: string, params: unknown): Promise<JsonRpcAnswer> {
-    this.#rpcId += 1;
-    return this.#post<JsonRpcAnswer>(
-      "/rpc/v1",
-      JSON.stringify({ jsonrpc: "2.0", id: this.#rpcId, method, params }),
-    );
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+    const { stampHeaderName, stampHeaderValue } = await this.keyHolder.stamp(body);
+    return this.#post<JsonRpcAnswer>("/rpc/v1", body, { [stampHeaderName]: stampHeaderValue });
   }
 
   // ---- key-management API (DESIGN §3.3) ----
@@ -486,17 +543,27 @@ export class SignerClient {
     return result;
   }
 
-  /** Adds passkeys to the signed-in user (attestations from `navigator.credentials.create()`). */
-  async createAuthenticators(params: {
-    orgId: string;
-    userId: string;
-    authenticators: { authenticatorName: string; challenge: string; attestation: PasskeyAttestation }[];
-  }): Promise<{ authenticatorIds: string[] }> {
-    const activity = await this.submit("create_authenticators", {
-      type: "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
-      organizationId: params.orgId,
-      parameters: { userId: params.userId, authenticators: params.authenticators },
-    });
+  /**
+   * Adds passkeys to the signed-in user (attestations from `navigator.credentials.create()`); a session
+   * that is not a fresh sign-in adds a step-up proof (or a passkey stamper).
+   */
+  async createAuthenticators(
+    params: {
+      orgId: string;
+      userId: string;
+      authenticators: { authenticatorName: string; challenge: string; attestation: PasskeyAttestation }[];
+    } & StepUpProof,
+    options: { stamper?: Stamper } = {},
+  ): Promise<{ authenticatorIds: string[] }> {
+    const activity = await this.submit(
+      "create_authenticators",
+      {
+        type: "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+        organizationId: params.orgId,
+        parameters: { userId: params.userId, authenticators: params.authenticators, ...proofOf(params) },
+      },
+      options,
+    );
     return (activity.result as { createAuthenticatorsResult: { authenticatorIds: string[] } })
       .createAuthenticatorsResult;
   }

@@ -15,7 +15,7 @@ import { getMfaFactors } from "../actions/getMfaFactors";
 import { type GetPasskeyStatusReturnType, getPasskeyStatus } from "../actions/getPasskeyStatus";
 import { type ListAuthMethodsReturnType, listAuthMethods } from "../actions/listAuthMethods";
 import { preparePopupOauth } from "../actions/preparePopupOauth";
-import { type RemoveEmailReturnType, removeEmail } from "../actions/removeEmail";
+import { type RemoveEmailParameters, type RemoveEmailReturnType, removeEmail } from "../actions/removeEmail";
 import { type RemoveMfaParameters, removeMfa } from "../actions/removeMfa";
 import { removeOauthProvider } from "../actions/removeOauthProvider";
 import { removePasskey } from "../actions/removePasskey";
@@ -213,8 +213,8 @@ export class Signer implements SignerBase {
     return setEmail(this, params);
   }
   /** Turns off email sign-in (never the last way to sign in). */
-  removeEmail(): Promise<RemoveEmailReturnType> {
-    return removeEmail(this);
+  removeEmail(params?: RemoveEmailParameters): Promise<RemoveEmailReturnType> {
+    return removeEmail(this, params);
   }
   /** Shows the recovery phrase in the service's export frame (needs a fresh sign-in); loaded on first use. */
   async exportWallet(params: ExportWalletParameters): Promise<ExportWalletReturnType> {

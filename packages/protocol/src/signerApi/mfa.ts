@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idSchema, orgIdSchema, otpCodeSchema, timestampMsSchema } from "../common";
+import { stepUpProofFields } from "../keyManagement/activities";
 import { multiFactorSchema } from "./email";
 import { stampedRequestSchema } from "./stampedRequest";
 
@@ -11,13 +12,26 @@ import { stampedRequestSchema } from "./stampedRequest";
 
 export const multiFactorTypeSchema = z.literal("totp");
 
+/**
+ * Adding (request and verify) and removing a factor need a step-up proof, signed with the operation
+ * (`stepUpProofFields`: the current email's `verificationToken`, or a `multiFactor` code of a factor the
+ * user already had; the code that verifies a new factor proves nothing), unless the request is
+ * passkey-stamped or the session comes from a fresh sign-in.
+ */
 export const multiFactorOperations = {
-  OPERATION_TYPE_REQUEST_MULTI_FACTOR: z.object({ multiFactorType: multiFactorTypeSchema }),
+  OPERATION_TYPE_REQUEST_MULTI_FACTOR: z.object({
+    multiFactorType: multiFactorTypeSchema,
+    ...stepUpProofFields,
+  }),
   OPERATION_TYPE_VERIFY_MULTI_FACTOR: z.object({
     multiFactorId: idSchema(128),
     multiFactorCode: otpCodeSchema,
+    ...stepUpProofFields,
   }),
-  OPERATION_TYPE_DELETE_MULTI_FACTORS: z.object({ multiFactorIds: z.array(idSchema(128)).min(1).max(10) }),
+  OPERATION_TYPE_DELETE_MULTI_FACTORS: z.object({
+    multiFactorIds: z.array(idSchema(128)).min(1).max(10),
+    ...stepUpProofFields,
+  }),
 } as const;
 export type MultiFactorOperationType = keyof typeof multiFactorOperations;
 

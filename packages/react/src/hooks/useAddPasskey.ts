@@ -1,10 +1,12 @@
-import type { AddPasskeyParameters } from "@latchkey/core";
+import { type AddPasskeyParameters, stepUpMethodsOf } from "@latchkey/core";
 import { useLatchkeyContext } from "../context";
 import { addPasskeyMutationOptions } from "../query/authMethods";
 import { useAuthMethodMutation } from "./useAuthMethodMutation";
 
 /**
  * Adds a passkey to the signed-in user (the browser's passkey prompt); `useAuthMethods` shows it at once.
+ * It needs a fresh sign-in: when the service asks, `stepUpMethods` lists what the user can confirm with,
+ * and the passkey is added again with `stepUp`.
  *
  * @example
  * const { addPasskey, isPending, error } = useAddPasskey();
@@ -17,5 +19,7 @@ export function useAddPasskey() {
     ...m,
     addPasskey: (params?: AddPasskeyParameters) => m.mutate(params),
     addPasskeyAsync: (params?: AddPasskeyParameters) => m.mutateAsync(params),
+    /** Set when the service asked for a fresh sign-in (STEP_UP_REQUIRED): call again with `stepUp`. */
+    stepUpMethods: stepUpMethodsOf(m.error),
   };
 }

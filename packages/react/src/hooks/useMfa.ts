@@ -1,4 +1,9 @@
-import type { AddMfaParameters, AddMfaReturnType, MultiFactor } from "@latchkey/core";
+import {
+  type AddMfaParameters,
+  type AddMfaReturnType,
+  type MultiFactor,
+  stepUpMethodsOf,
+} from "@latchkey/core";
 import { useQuery } from "@tanstack/react-query";
 import { useLatchkeyContext } from "../context";
 import {
@@ -14,7 +19,9 @@ import { useUser } from "./useUser";
 /**
  * The signed-in user's second factor (authenticator app, the only kind): the factors, and adding one
  * (`addMfa` answers the otpauth URL to show as a QR code), turning it on with its first code
- * (`verifyMfa`), and removing it (`removeMfa`). The list follows each change.
+ * (`verifyMfa`), and removing it (`removeMfa`). The list follows each change. Adding and removing need a
+ * fresh sign-in: when the service asks, `stepUpMethods` lists what the user can confirm with, and the
+ * call is made again with `stepUp`.
  *
  * @example
  * const { factors, addMfaAsync, verifyMfaAsync, removeMfa } = useMfa();
@@ -43,5 +50,7 @@ export function useMfa() {
     removeMfaAsync: remove.mutateAsync,
     isPending: add.isPending || verify.isPending || remove.isPending,
     error: remove.error ?? verify.error ?? add.error ?? list.error,
+    /** Set when the service asked for a fresh sign-in (STEP_UP_REQUIRED): call again with `stepUp`. */
+    stepUpMethods: stepUpMethodsOf(remove.error ?? verify.error ?? add.error),
   };
 }

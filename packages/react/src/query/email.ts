@@ -1,4 +1,4 @@
-import type { SetEmailParameters, SetEmailReturnType, Signer } from "@latchkey/core";
+import type { RemoveEmailParameters, SetEmailParameters, SetEmailReturnType, Signer } from "@latchkey/core";
 import type { MutationOptions } from "@tanstack/react-query";
 
 /** Mutation options of `sendVerificationCode`: mails a code that proves the new address. */
@@ -19,6 +19,8 @@ export function setEmailMutationOptions(
 }
 
 /** Mutation options of `removeEmail`: turns off email sign-in (never the last way in). */
-export function removeEmailMutationOptions(signer: Signer): MutationOptions<SetEmailReturnType, Error, void> {
-  return { mutationKey: ["latchkey", "removeEmail"], mutationFn: () => signer.removeEmail() };
+export function removeEmailMutationOptions(
+  signer: Signer,
+): MutationOptions<SetEmailReturnType, Error, RemoveEmailParameters | undefined> {
+  return { mutationKey: ["latchkey", "removeEmail"], mutationFn: (params) => signer.removeEmail(params) };
 }

@@ -163,6 +163,8 @@ export interface AuthenticatorsTable {
   transports: string;
   aaguid: string;
   name: string;
+  /** The step-up proof the passkey was added with (`StepUpProofUsed`), or null: then it never counts as one. */
+  added_with: string | null;
   created_at: number;
   last_used_at: number | null;
 }
@@ -176,6 +178,11 @@ export interface MfaFactorsTable {
   last_step: number;
   failed_attempts: number;
   locked_until: number | null;
+  /**
+   * The step-up proof the factor was requested (or verified) with (`StepUpProofUsed`), or null: a factor
+   * without one never counts as a step-up proof.
+   */
+  added_with: string | null;
   created_at: number;
 }
 export interface MfaChallengesTable {

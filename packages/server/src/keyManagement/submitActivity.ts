@@ -162,13 +162,15 @@ export async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Pr
  * redacted, as a credential should never sit in a log.
  */
 function withoutProofs(params: object): object {
-  const { verificationToken, multiFactor, ...rest } = params as {
+  const { verificationToken, currentEmailVerificationToken, multiFactor, ...rest } = params as {
     verificationToken?: string;
+    currentEmailVerificationToken?: string;
     multiFactor?: { multiFactorId: string; multiFactorCode: string };
   };
   return {
     ...rest,
     ...(verificationToken === undefined ? {} : { verificationToken: "[redacted]" }),
+    ...(currentEmailVerificationToken === undefined ? {} : { currentEmailVerificationToken: "[redacted]" }),
     ...(multiFactor === undefined ? {} : { multiFactor: { ...multiFactor, multiFactorCode: "[redacted]" } }),
   };
 }

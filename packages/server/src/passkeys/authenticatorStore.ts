@@ -7,13 +7,14 @@ import type { VerifiedPasskey } from "./verifyPasskeyRegistration";
 
 /**
  * Stores a verified passkey for the user. ("Passkey" in the product, "authenticator" on the wire and in
- * the table: the same thing.)
+ * the table: the same thing.) `addedWith` is the step-up proof it was added with ("signup" for the
+ * passkey that created the user): a passkey stored without one never counts as a step-up proof.
  */
 export async function insertAuthenticator(
   ctx: Pick<ServiceContext, "db" | "now" | "random">,
-  params: { user: UserRecord; passkey: VerifiedPasskey; name: string },
+  params: { user: UserRecord; passkey: VerifiedPasskey; name: string; addedWith: string | null },
 ): Promise<string> {
-  const { user, passkey, name } = params;
+  const { user, passkey, name, addedWith } = params;
   const id = ctx.random.uuid();
   try {
     await ctx.db
@@ -29,6 +30,7 @@ export async function insertAuthenticator(
         transports: JSON.stringify(passkey.transports),
         aaguid: passkey.aaguid,
         name,
+        added_with: addedWith,
         created_at: ctx.now(),
         last_used_at: null,
       })

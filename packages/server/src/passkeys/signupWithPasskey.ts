@@ -23,7 +23,11 @@ export async function signupWithPasskey(
     ctx,
     { appId: app.id, email: null, unverifiedEmail: request.email ?? null },
     async (trx, u) => {
-      await insertAuthenticator({ ...ctx, db: trx }, { user: u, passkey, name: `passkey-${now}` });
+      // The passkey that creates the user is its first sign-in method: a proof from the start.
+      await insertAuthenticator(
+        { ...ctx, db: trx },
+        { user: u, passkey, name: `passkey-${now}`, addedWith: "signup" },
+      );
       return u;
     },
   );

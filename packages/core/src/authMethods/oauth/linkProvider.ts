@@ -1,6 +1,7 @@
 import type { AuthMethods } from "../../client/types";
 import type { User } from "../../session/types";
 import { toStateError } from "../../signer/state";
+import { type StepUp, withStepUp } from "../../signer/stepUp";
 import type { ReturnHandler, SignerBase } from "../../signer/types";
 
 /** How long a redirect started by `addOauthProvider` may take to come back (the service's request TTL). */
@@ -14,19 +15,29 @@ interface LinkIntent {
 
 const intentKey = (signer: SignerBase) => `${signer.sessionManager.sessionKey}:oauth-link`;
 
-/** Links an ID token to the user, with this browser's target key (a fetched token needs it). */
+/**
+ * Links an ID token to the user, with this browser's target key (a fetched token needs it), and the
+ * step-up proof a session that is not a fresh sign-in needs.
+ */
 export async function linkProvider(
   signer: SignerBase,
   user: User,
   providerName: string,
   oidcToken: string,
+  stepUp?: StepUp,
 ): Promise<AuthMethods["oauthProviders"]> {
   const targetPublicKey = await signer.keyHolder.getTargetPublicKey();
-  const { oauthProviders } = await signer.client.addOauthProvider({
-    orgId: user.orgId,
-    userId: user.userId,
-    oauthProviders: [{ providerName, oidcToken, ...(targetPublicKey ? { targetPublicKey } : {}) }],
-  });
+  const { oauthProviders } = await withStepUp(signer, stepUp, ({ stamper, ...proof }) =>
+    signer.client.addOauthProvider(
+      {
+        orgId: user.orgId,
+        userId: user.userId,
+        oauthProviders: [{ providerName, oidcToken, ...(targetPublicKey ? { targetPublicKey } : {}) }],
+        ...proof,
+      },
+      stamper ? { stamper } : {},
+    ),
+  );
   return oauthProviders;
 }
 

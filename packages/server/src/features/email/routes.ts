@@ -87,7 +87,10 @@ export const emailFeature = defineFeature({
     });
 
     app.post(prefixed(signerApi.updateEmailAuth.path), async (req) => {
-      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.updateEmailAuth);
+      // A passkey may stamp it: that is a step-up proof (sessions/stepUp.ts).
+      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.updateEmailAuth, {
+        passkey: { allowRootOrg: false },
+      });
       await submitActivity(ctx, { path: "update_user_email", rawBody: raw, caller });
       return {};
     });

@@ -28,7 +28,10 @@ export const oauthFeature = defineFeature({
     });
 
     app.post(`/signer${signerApi.addOauthProvider.path}`, async (req) => {
-      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.addOauthProvider);
+      // A passkey may stamp it: that is a step-up proof (sessions/stepUp.ts).
+      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.addOauthProvider, {
+        passkey: { allowRootOrg: false },
+      });
       await submitActivity(ctx, { path: "create_oauth_providers", rawBody: raw, caller });
       return { oauthProviders: (await listAuthMethods(ctx, { user: caller.user })).oauthProviders };
     });

@@ -1,5 +1,6 @@
 import { forgetStampKeys } from "../../auth/stamps/stampKeyCache";
 import { issueSession } from "../../sessions/issueSession";
+import { passkeyCounts } from "../../sessions/stepUp";
 import { defineActivity } from "../defineActivity";
 
 /**
@@ -24,8 +25,10 @@ export const createReadWriteSession = defineActivity({
       targetPublicKey: params.targetPublicKey,
       expirationSeconds: params.expirationSeconds,
       name: params.apiKeyName ?? "session",
-      // A passkey-stamped session (passkey login) is a sign-in; one made by another session key is not.
-      signedInBy: caller.passkey ? "passkey" : undefined,
+      // A passkey-stamped session (passkey login) is a sign-in; one made by another session key is not,
+      // nor one by a passkey that was added without a step-up proof (it proves nothing fresh).
+      signedInBy:
+        caller.passkey && (await passkeyCounts(tx, caller.passkey.authenticatorId)) ? "passkey" : undefined,
     });
     if (caller.passkey)
       await tx.audit(

@@ -2,13 +2,14 @@ import { ErrorCode, sealExportBundle } from "@latchkey/protocol";
 import { apiError } from "../../errors";
 import { hit } from "../../limits/rateLimit";
 import { walletExportedMail } from "../../mail/templates";
-import { requireFreshSignIn, spendStepUpToken } from "../../sessions/stepUp";
+import { requireFreshSignIn, type StepUpProofUsed, spendStepUpToken } from "../../sessions/stepUp";
 import { defineActivity } from "../defineActivity";
 
 interface Prepared {
   exportBundle: string;
   /** The verification token's code, spent in the transaction (single use). */
   spendOtpId?: string;
+  stepUp: StepUpProofUsed;
 }
 
 /**
@@ -35,7 +36,7 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
       .where("user_id", "=", user.id)
       .executeTakeFirst();
     if (!wallet) throw apiError(ErrorCode.WALLET_NOT_FOUND, "Wallet not found");
-    const { spendOtpId } = await requireFreshSignIn(ctx, {
+    const { spendOtpId, used } = await requireFreshSignIn(ctx, {
       caller,
       appId: user.appId,
       proof: { verificationToken: params.verificationToken, multiFactor: params.multiFactor },
@@ -49,7 +50,7 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
         signerPublicKey: await ctx.serviceKeys.publicKey("exportSigner"),
         sign: (data) => ctx.serviceKeys.signP256Der("exportSigner", data),
       });
-      return { exportBundle, ...(spendOtpId ? { spendOtpId } : {}) };
+      return { exportBundle, stepUp: used, ...(spendOtpId ? { spendOtpId } : {}) };
     } finally {
       mnemonic.fill(0);
     }
@@ -63,13 +64,7 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
         userId: caller.user.id,
         details: {
           walletId: params.walletId,
-          stepUp: caller.passkey
-            ? "passkey"
-            : params.multiFactor
-              ? "totp"
-              : prepared.spendOtpId
-                ? "email"
-                : "session",
+          stepUp: prepared.stepUp,
         },
       },
       tx.db,

@@ -57,7 +57,7 @@ export interface BrowserKeyStore {
   getTargetPublicKey(): Promise<string | null>;
   /** Opens a credential bundle with the target key and keeps the session key; answers its public key. */
   injectCredentialBundle(bundle: string): Promise<string>;
-  /** An `X-Stamp` over the exact body, canonical (low-s) as the service requires. */
+  /** An `X-Stamp` over the exact body (canonical encoding, low s; the service accepts either s). */
   stamp(body: string): Promise<StampHeader>;
   /** Forgets the session key, and the target key too when `targetKey`. */
   clear(targetKey: boolean): Promise<void>;

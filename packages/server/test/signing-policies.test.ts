@@ -12,11 +12,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import {
+  decodeStamp,
+  encodeStamp,
   generateP256PrivateKey,
   p256PublicKeyFromPrivate,
   stampWithPrivateKey,
   toHex,
 } from "@latchkey/protocol";
+import { p256 } from "@noble/curves/nist";
 import {
   encodeFunctionData,
   type Hex,
@@ -294,6 +297,50 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
     // Rejecting it afterwards is refused: it is no longer waiting.
     const late = await decide("reject", { activityId: held.id });
     expect([late.status, late.json.code]).toEqual([409, "ACTIVITY_NOT_PENDING"]);
+  });
+
+  it("an admin's approval stamped with a high s is accepted; its low-s twin decides nothing more", async () => {
+    const held = activityOf(await signTx(user, tx({ value: parseEther("2"), nonce: 8 })));
+    expect(held.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const body = JSON.stringify({
+      type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+      timestampMs: String(Date.now()),
+      organizationId: appOrg,
+      parameters: { activityId: held.id },
+    });
+    // The signature's twin (r, n - s): as an unnormalised signer (WebCrypto, node:crypto) may send it.
+    const low = decodeStamp(stampWithPrivateKey(body, ADMIN_KEY).stampHeaderValue);
+    const sig = p256.Signature.fromBytes(Buffer.from(low.signature, "hex"), "der");
+    const twin = new p256.Signature(sig.r, p256.Point.Fn.ORDER - sig.s);
+    expect(twin.hasHighS()).toBe(true);
+    const high = encodeStamp({ ...low, signature: toHex(twin.toBytes("der")) });
+    const approvals = async () =>
+      (
+        await h.service.ctx.db
+          .selectFrom("audit_log")
+          .select("details")
+          .where("event", "=", "signing.approved")
+          .where("user_id", "=", user.userId)
+          .execute()
+      ).length;
+    const before = await approvals();
+    const send = (stamp: string) =>
+      post(h.url, "/public/v1/submit/approve_activity", body, { "X-Stamp": stamp });
+    const first = await send(high);
+    expect([first.status, activityOf(first).status]).toEqual([200, "ACTIVITY_STATUS_COMPLETED"]);
+    expect((await getActivity(user, held.id)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    // The low-s twin and the high-s stamp again sign the same body: each answers the decision recorded.
+    for (const stamp of [encodeStamp(low), high]) {
+      const again = await send(stamp);
+      expect([again.status, activityOf(again).id]).toEqual([200, activityOf(first).id]);
+    }
+    expect(await approvals()).toBe(before + 1);
+    // Upper-case hex of the same high-s stamp is still not its encoding.
+    const upper = Buffer.from(
+      JSON.stringify({ ...decodeStamp(high), signature: decodeStamp(high).signature.toUpperCase() }),
+    ).toString("base64url");
+    const refused = await send(upper);
+    expect([refused.status, refused.json.code]).toEqual([401, "STAMP_NOT_CANONICAL"]);
   });
 
   it("a rejected held transaction is REJECTED and never signed", async () => {

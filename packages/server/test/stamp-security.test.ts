@@ -22,12 +22,36 @@ import { SoftAuthenticator } from "./soft-authenticator";
 
 /**
  * The three findings of issue 9, refused on both databases:
- * F1 a single-use stamp replayed in another encoding; F2 a stamp presented for another operation than the
- * one it was made for; F3 a NUL (or other control character) in a string field.
+ * F1 a single-use stamp replayed in another encoding, or as its signature's twin (r, n - s: a high s is
+ * accepted, as WebCrypto and @turnkey/api-key-stamper send it); F2 a stamp presented for another
+ * operation than the one it was made for; F3 a NUL (or other control character) in a string field.
  */
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 const N = p256.Point.Fn.ORDER;
 const WHOAMI_URL = "https://signer.test/public/v1/query/whoami";
+
+/** The same stamp with its signature's twin (r, n - s): it verifies over the same body with the same key. */
+function twinOf(header: string): string {
+  const stamp = decodeStamp(header);
+  const sig = p256.Signature.fromBytes(Buffer.from(stamp.signature, "hex"), "der");
+  return encodeStamp({ ...stamp, signature: toHex(new p256.Signature(sig.r, N - sig.s).toBytes("der")) });
+}
+/** The same stamp with its DER's s written on one byte more (a leading 00): a length that is not minimal. */
+function paddedDer(header: string): string {
+  const stamp = decodeStamp(header);
+  const sig = p256.Signature.fromBytes(Buffer.from(stamp.signature, "hex"), "der");
+  const int = (v: bigint, pad: boolean) => {
+    let h = v.toString(16);
+    if (h.length % 2) h = `0${h}`;
+    if (Number.parseInt(h.slice(0, 2), 16) >= 0x80) h = `00${h}`;
+    if (pad) h = `00${h}`;
+    return `02${(h.length / 2).toString(16).padStart(2, "0")}${h}`;
+  };
+  const seq = int(sig.r, false) + int(sig.s, true);
+  return encodeStamp({ ...stamp, signature: `30${(seq.length / 2).toString(16).padStart(2, "0")}${seq}` });
+}
+const hasHighS = (header: string) =>
+  p256.Signature.fromBytes(Buffer.from(decodeStamp(header).signature, "hex"), "der").hasHighS();
 
 type Body = Record<string, unknown>;
 
@@ -84,13 +108,12 @@ describe.each(["sqlite", "postgres"] as const)("stamps and input (%s)", (kind) =
   }
 
   describe("F1: one signed body, one stamp", () => {
-    /** Other encodings of the same stamp: each decodes to the same key and signature (or its mirror). */
+    /** Other encodings of the same stamp: each decodes to the same key and signature (or its twin). */
     function aliases(header: string): [string, string][] {
       const stamp = decodeStamp(header);
       const json = JSON.stringify(stamp);
       const b64 = (s: string) => Buffer.from(s).toString("base64url");
-      const sig = p256.Signature.fromBytes(Buffer.from(stamp.signature, "hex"), "der");
-      const highS = toHex(new p256.Signature(sig.r, N - sig.s).toBytes("der"));
+      const twin = decodeStamp(twinOf(header));
       return [
         ["a trailing =", `${header}=`],
         ["two trailing =", `${header}==`],
@@ -104,7 +127,12 @@ describe.each(["sqlite", "postgres"] as const)("stamps and input (%s)", (kind) =
           ),
         ],
         ["an extra member", b64(JSON.stringify({ ...stamp, x: 1 }))],
-        ["the equivalent high-s signature", encodeStamp({ ...stamp, signature: highS })],
+        ["the twin signature, padded", `${encodeStamp(twin)}=`],
+        [
+          "the twin signature in upper-case hex",
+          b64(JSON.stringify({ ...twin, signature: twin.signature.toUpperCase() })),
+        ],
+        ["the twin signature, re-spaced", b64(JSON.stringify(twin, null, 2))],
       ];
     }
 
@@ -133,6 +161,26 @@ describe.each(["sqlite", "postgres"] as const)("stamps and input (%s)", (kind) =
           code: "STAMP_NOT_CANONICAL",
         });
       }
+      // A DER whose s carries a needless leading 00, for the signature and for its twin: not a DER stamp.
+      for (const h0 of [header, twinOf(header)]) {
+        const r = await post(
+          h.url,
+          "/signer/v1/auth-request-multi-factor",
+          wrap(body, WHOAMI_URL, paddedDer(h0)),
+          KEY,
+        );
+        expect({ status: r.status, code: r.json.code }).toEqual({ status: 401, code: "INVALID_STAMP" });
+      }
+      // The twin signature (a high s here: our stamps carry the low one) is a valid stamp of the same
+      // body: the ledger has seen the body.
+      expect(hasHighS(twinOf(header))).toBe(true);
+      const twin = await post(
+        h.url,
+        "/signer/v1/auth-request-multi-factor",
+        wrap(body, WHOAMI_URL, twinOf(header)),
+        KEY,
+      );
+      expect({ status: twin.status, code: twin.json.code }).toEqual({ status: 401, code: "STAMP_REPLAYED" });
       // The canonical stamp again, and the same body stamped by another of the user's session keys: both
       // sign the same body, which the ledger has seen.
       const again = await post(
@@ -155,6 +203,38 @@ describe.each(["sqlite", "postgres"] as const)("stamps and input (%s)", (kind) =
         status: 401,
         code: "STAMP_REPLAYED",
       });
+      expect(await state()).toEqual(before);
+    });
+
+    it("accepts a single-use body stamped with a high s once; its low-s twin and itself again are replays", async () => {
+      const body = mfaBody("OPERATION_TYPE_REQUEST_MULTI_FACTOR", { multiFactorType: "totp" });
+      const high = twinOf(stampHeader(body));
+      expect(hasHighS(high)).toBe(true);
+      const first = await post(
+        h.url,
+        "/signer/v1/auth-request-multi-factor",
+        wrap(body, WHOAMI_URL, high),
+        KEY,
+      );
+      expect(first.status).toBe(200);
+      expect(first.json.multiFactorTotpUrl).toBeDefined();
+      const before = await state();
+      for (const [name, header] of [
+        ["the low-s twin", twinOf(high)],
+        ["the high-s stamp again", high],
+      ] as const) {
+        const r = await post(
+          h.url,
+          "/signer/v1/auth-request-multi-factor",
+          wrap(body, WHOAMI_URL, header),
+          KEY,
+        );
+        expect({ name, status: r.status, code: r.json.code }).toEqual({
+          name,
+          status: 401,
+          code: "STAMP_REPLAYED",
+        });
+      }
       expect(await state()).toEqual(before);
     });
 
@@ -188,6 +268,23 @@ describe.each(["sqlite", "postgres"] as const)("stamps and input (%s)", (kind) =
           code: "STAMP_NOT_CANONICAL",
         });
       }
+      // The twin signature is a valid stamp of the same body: submits are idempotent by the body, so it
+      // answers the activity the first made and signs nothing more, direct or through the signer API.
+      const activity = first.json.activity as { id: string };
+      const twinDirect = await post(h.url, "/public/v1/submit/sign_raw_payload", body, {
+        "X-Stamp": twinOf(header),
+      });
+      expect({ status: twinDirect.status, id: (twinDirect.json.activity as { id: string }).id }).toEqual({
+        status: 200,
+        id: activity.id,
+      });
+      const twinWrapped = await post(
+        h.url,
+        "/signer/v1/sign-payload",
+        wrap(body, "https://x/public/v1/submit/sign_raw_payload", twinOf(header)),
+        KEY,
+      );
+      expect(twinWrapped.status).toBe(200);
       expect(await state()).toEqual(before);
     });
   });

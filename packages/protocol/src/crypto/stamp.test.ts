@@ -203,7 +203,7 @@ describe("decodeStamp", () => {
         b64url(JSON.stringify({ signature: good.signature, publicKey: good.publicKey, scheme: good.scheme })),
       ],
       ["an extra member", withFields({ extra: 1 })],
-      ["the equivalent high-s signature", withFields({ signature: highS })],
+      ["the high-s signature in upper-case hex", withFields({ signature: highS.toUpperCase() })],
     ];
     for (const [name, alias] of aliases) {
       let error: unknown;
@@ -214,6 +214,45 @@ describe("decodeStamp", () => {
       }
       expect(error, name).toBeInstanceOf(StampFormatError);
       expect((error as StampFormatError).code, name).toBe("STAMP_NOT_CANONICAL");
+    }
+  });
+
+  it("accepts a high s (WebCrypto and node:crypto do not normalise it); the rest stays canonical", () => {
+    const key = generateP256PrivateKey();
+    let high = 0;
+    for (let i = 0; high < 3 && i < 64; i++) {
+      const body = `{"i":${i}}`;
+      const der = nodeSign("sha256", Buffer.from(body), { ...nodePrivateKey(key), dsaEncoding: "der" });
+      const stamp: ApiKeyStamp = {
+        publicKey: toHex(p256PublicKeyFromPrivate(key, true)),
+        scheme: STAMP_SCHEME,
+        signature: der.toString("hex"),
+      };
+      const sig = p256.Signature.fromBytes(fromHex(stamp.signature), "der");
+      if (!sig.hasHighS()) continue;
+      high++;
+      expect(decodeStamp(encodeStamp(stamp))).toEqual(stamp);
+      expect(verifyApiKeyStamp(body, decodeStamp(encodeStamp(stamp)))).toBe(true);
+      // Its mirror, the low-s twin, decodes too: two stamps of one body (the ledger keys on the body).
+      const twin = { ...stamp, signature: toHex(new p256.Signature(sig.r, N - sig.s).toBytes("der")) };
+      expect(decodeStamp(encodeStamp(twin))).toEqual(twin);
+    }
+    expect(high).toBe(3);
+  });
+
+  it("refuses a DER whose s is not minimal (a leading 00), low or high (the DER parser is strict)", () => {
+    const sig = p256.Signature.fromBytes(fromHex(good.signature), "der");
+    for (const s of [sig.s, N - sig.s]) {
+      const int = (v: bigint, pad: boolean) => {
+        let h = v.toString(16);
+        if (h.length % 2) h = `0${h}`;
+        if (Number.parseInt(h.slice(0, 2), 16) >= 0x80) h = `00${h}`;
+        if (pad) h = `00${h}`;
+        return `02${(h.length / 2).toString(16).padStart(2, "0")}${h}`;
+      };
+      const seq = int(sig.r, false) + int(s, true);
+      const padded = `30${(seq.length / 2).toString(16).padStart(2, "0")}${seq}`;
+      expect(() => decodeStamp(withFields({ signature: padded }))).toThrow(StampFormatError);
     }
   });
 

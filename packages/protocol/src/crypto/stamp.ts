@@ -47,10 +47,13 @@ const utf8Strict = new TextDecoder("utf-8", { fatal: true });
 /**
  * Strict decoder for the `X-Stamp` header (DESIGN §3.2). A stamp has exactly one encoding: base64url
  * without padding of the compact JSON `{publicKey, scheme, signature}` in that order, lowercase hex, and
- * a minimal DER signature with low s. Anything else that still decodes to a stamp (padding, upper-case
- * hex, re-spaced or re-ordered JSON, extra members, the equivalent high-s signature) is refused with
- * code `STAMP_NOT_CANONICAL`: one signed body must have one stamp, so that no ledger keyed on its text
- * can be walked around. Malformed headers are refused with `INVALID_STAMP`.
+ * a minimal (strict) DER signature. Anything else that still decodes to a stamp (padding, upper-case hex,
+ * re-spaced or re-ordered JSON, extra members) is refused with code `STAMP_NOT_CANONICAL`; a DER that is
+ * not minimal does not parse (`INVALID_STAMP`). Either s is accepted: WebCrypto, node:crypto and so Turnkey's own
+ * `@turnkey/api-key-stamper` sign P-256 without normalising it, so half their signatures have a high s.
+ * A signature and its mirror (r, n - s) are two stamps of one body; nothing may key on a stamp's text
+ * for that reason, and the service's replay ledger keys on the signed body. Malformed headers are
+ * refused with `INVALID_STAMP`.
  */
 export function decodeStamp(headerValue: string): ApiKeyStamp {
   if (typeof headerValue !== "string" || headerValue.length === 0) {
@@ -86,17 +89,12 @@ export function decodeStamp(headerValue: string): ApiKeyStamp {
     scheme,
     signature: signature.toLowerCase(),
   };
-  let parsedSignature: ReturnType<typeof p256.Signature.fromBytes>;
   try {
-    // noble's DER parser is strict: a non-minimal length or integer is an error, not an alias.
-    parsedSignature = p256.Signature.fromBytes(fromHex(stamp.signature), "der");
+    // noble's DER parser is strict: a non-minimal length or integer is an error, not an alias. A high s
+    // is a valid signature (see above), not an alias to refuse.
+    p256.Signature.fromBytes(fromHex(stamp.signature), "der");
   } catch {
     throw new StampFormatError("stamp signature is not a DER P-256 signature");
-  }
-  if (parsedSignature.hasHighS()) {
-    throw new StampFormatError("stamp signature must have a low s (s <= n/2)", {
-      code: "STAMP_NOT_CANONICAL",
-    });
   }
   if (encodeStamp(stamp) !== headerValue) {
     throw new StampFormatError(
@@ -167,8 +165,9 @@ export function compactToDerP256(compact: Uint8Array): Uint8Array {
 }
 
 /**
- * 64-byte r‖s → the canonical DER a stamp carries: minimal, with s replaced by n - s when it is high
- * (the same signature, mirrored). WebCrypto signs with either s; stamps must carry the low one.
+ * 64-byte r‖s → minimal DER with s replaced by n - s when it is high (the same signature, mirrored).
+ * WebCrypto signs with either s and the service accepts both; our clients send the low one, as
+ * verifiers that insist on low s (libsecp256k1-style, some HSMs) would want.
  */
 export function compactToCanonicalDerP256(compact: Uint8Array): Uint8Array {
   if (!isBytes(compact) || compact.length !== COMPACT_LENGTH) {

@@ -19,12 +19,13 @@ export interface AdminCaller {
  * authenticateStamp.ts, but against the apps' admin keys instead of users' sessions, and only for the
  * admin activity types given: a user's session can never approve, and an admin key can do nothing else.
  *  1. the header is `X-Stamp` (an admin key is an API key; passkeys are not admin keys);
- *  2. the stamp decodes canonically and its signature covers the exact body bytes;
+ *  2. the stamp decodes canonically (either s) and its signature covers the exact body bytes;
  *  3. its key is an admin key of some app's signing policy (else 403: a valid key without the right);
  *  4. the body is a JSON object addressed to that app's organisation;
  *  5. the body names one of the admin operations (operationBinding.ts);
  *  6. its `timestampMs` is within 5 minutes before and 1 minute after now.
- * Submits are idempotent by the body's hash, as every activity is (submitAdminActivity.ts).
+ * Submits are idempotent by the body's hash, as every activity is (submitAdminActivity.ts): a stamp
+ * with the mirrored signature (r, n - s) answers the decision already recorded and decides nothing.
  */
 export async function authenticateAdminStamp(
   ctx: Pick<ServiceContext, "apps" | "now">,

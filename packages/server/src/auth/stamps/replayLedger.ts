@@ -5,9 +5,12 @@ import { apiError } from "../../errors";
 
 /**
  * The ledger of single-use stamped bodies (DESIGN §3.2). It is keyed on *what was signed*, the SHA-256
- * of the exact body, never on the stamp's text: a stamp re-encoded (padding, case, spacing, the mirrored
- * high-s signature) still signs the same body and is still refused. A body is recorded for as long as
- * its timestamp could pass the freshness window; the sweeper deletes older records.
+ * of the exact body, never on the stamp's text or signature: an ECDSA signature has a twin (r, n - s)
+ * that verifies as well, and the service accepts both (browsers and @turnkey/api-key-stamper send
+ * either), so the twin of a used stamp signs the same body and is refused here. The body alone, without
+ * the key: the same body stamped again by another session of the user is refused as well. A body is
+ * recorded for as long as its timestamp could pass the freshness window; the sweeper deletes older
+ * records.
  */
 export function bodyHash(body: string): string {
   return createHash("sha256").update(body).digest("base64url");

@@ -12,7 +12,9 @@ export async function verifyApiKeyStamp(
   ctx: Pick<ServiceContext, "db" | "now" | "caches">,
   { body, headerValue }: { body: string; headerValue: string },
 ): Promise<StampKeyRow> {
-  // 1. The header decodes, and is the one canonical encoding of its stamp (F1: no aliases).
+  // 1. The header decodes, and is written the one canonical way (F1: no padding, case or spacing
+  // aliases). Either s is accepted (WebCrypto and @turnkey/api-key-stamper do not normalise it): a
+  // single-use body is refused the second time by the ledger, which keys on the body, not the stamp.
   let stamp: ReturnType<typeof decodeStamp>;
   try {
     stamp = decodeStamp(headerValue);

@@ -37,7 +37,11 @@ describe("demo: smart account", () => {
     const addressCell = page.getByTestId("smart-account-address");
     await expect.poll(() => addressCell.textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);
     const address = (await addressCell.textContent()) as Hex;
-    expect(await chain.publicClient.getCode({ address })).toBeUndefined(); // not deployed yet
+    // A 7702 account, the default: the user's own address, not delegated yet.
+    await expect
+      .poll(() => page.getByTestId("smart-account-kind").textContent())
+      .toBe("EIP-7702 (Simple7702Account)");
+    expect(await chain.publicClient.getCode({ address })).toBeUndefined(); // not delegated yet
     await expect.poll(() => page.getByTestId("smart-account-balance").textContent()).toBe("0 ETH");
     const before = await counter();
     await expect.poll(() => page.getByTestId("counter-value").textContent()).toBe(before.toString());
@@ -77,7 +81,10 @@ describe("demo: smart account", () => {
     expect(receipt.status).toBe("success");
     expect(await counter()).toBe(before + 1n);
     await expect.poll(() => page.getByTestId("counter-value").textContent()).toBe((before + 1n).toString());
-    expect(await chain.publicClient.getCode({ address })).toMatch(/^0x.+/); // deployed by the first operation
+    // The first operation delegated the address to Simple7702Account (0xef0100 ‖ its address).
+    expect((await chain.publicClient.getCode({ address }))?.toLowerCase()).toBe(
+      "0xef0100e6cae83bde06e4c305530e199d7217f42808555b",
+    );
     await shot(page, "31-sponsored-operation");
 
     await page.getByRole("button", { name: "Batch: +1 and +10" }).click();

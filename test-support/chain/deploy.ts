@@ -34,6 +34,8 @@ const CREATE2_DEPLOYER_TX: Hex =
 const ENTRY_POINT_08_SALT: Hex = "0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9";
 /** SimpleAccountFactory v0.8 through the CREATE2 deployer with salt 0: permissionless' default for 0.8. */
 export const SIMPLE_ACCOUNT_FACTORY_08: Address = "0x13E9ed32155810FDbd067D4522C492D6f68E5944";
+/** Simple7702Account v0.8 through the CREATE2 deployer with salt 0: the EIP-7702 delegate permissionless uses. */
+export const SIMPLE_7702_ACCOUNT_08: Address = "0xe6Cae83BdE06E4c305530e199D7217f42808555B";
 /** What the paymaster holds in the EntryPoint after start. */
 export const PAYMASTER_DEPOSIT = parseEther("100");
 
@@ -43,6 +45,8 @@ const paymasterAbi = parseAbi(["function deposit() payable", "function addSigner
 export interface Deployment {
   entryPoint: Address;
   accountFactory: Address;
+  /** Simple7702Account v0.8 (the delegate of 7702 accounts) at SIMPLE_7702_ACCOUNT_08. */
+  simple7702Account: Address;
   paymaster: Address;
   counter: Address;
 }
@@ -127,7 +131,7 @@ function expectAddress(actual: Address, expected: Address, name: string): void {
 
 /**
  * Deploys, on a fresh hardhat node: the CREATE2 deployer (its pre-signed transaction), EntryPoint v0.8 at its
- * canonical address, SimpleAccountFactory v0.8, Pimlico's SingletonPaymasterV8 (owner = manager = first
+ * canonical address, Simple7702Account v0.8 at its canonical address, SimpleAccountFactory v0.8, Pimlico's SingletonPaymasterV8 (owner = manager = first
  * signer = DEPLOYER) with PAYMASTER_DEPOSIT in the EntryPoint, the Counter (CREATE2, salt 0) and `extra`.
  * Independent deployments go out together (hardhat mines each in its own block, in arrival order).
  */
@@ -142,12 +146,15 @@ export async function deployContracts(
   const deploy = (d: Create2Deploy) => create2(sender, publicClient, d);
 
   const entryPointInit = aaArtifactBytecode("EntryPoint");
-  const [entryPoint, counter] = await Promise.all([
+  const [entryPoint, counter, simple7702Account] = await Promise.all([
     deploy({ name: "EntryPoint", salt: ENTRY_POINT_08_SALT, initCode: entryPointInit }),
     deploy({ name: "Counter", salt: zeroHash, initCode: counterBytecode() }),
+    // No constructor: the EntryPoint it serves is a constant of its code.
+    deploy({ name: "Simple7702Account", salt: zeroHash, initCode: aaArtifactBytecode("Simple7702Account") }),
     ...extra.map(deploy),
   ]);
   expectAddress(entryPoint, entryPoint08Address, "EntryPoint v0.8");
+  expectAddress(simple7702Account, SIMPLE_7702_ACCOUNT_08, "Simple7702Account v0.8");
 
   // both constructors call the EntryPoint
   const factoryInit = concat([
@@ -167,7 +174,7 @@ export async function deployContracts(
     ),
   ]);
   expectAddress(accountFactory, SIMPLE_ACCOUNT_FACTORY_08, "SimpleAccountFactory v0.8");
-  return { entryPoint, accountFactory, paymaster, counter };
+  return { entryPoint, accountFactory, simple7702Account, paymaster, counter };
 }
 
 /** Calldata of the paymaster's `addSigner(signer)` (owner or manager only). */

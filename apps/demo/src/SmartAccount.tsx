@@ -11,7 +11,8 @@ const counterAbi = parseAbi([
 
 /** The user's smart account: its address, and sponsored user operations that change a counter on chain. */
 export function SmartAccountCard({ demo }: { demo: DemoChain }) {
-  const { address, isLoadingClient, error: clientError } = useSmartAccountClient();
+  const { client, address, isLoadingClient, error: clientError } = useSmartAccountClient();
+  const kind = client?.smartAccountKind;
   const { sendUserOperationAsync, sendUserOperationResult, isSendingUserOperation, error } =
     useSendUserOperation({ waitForTxn: true });
   const [publicClient] = useState(() =>
@@ -51,9 +52,21 @@ export function SmartAccountCard({ demo }: { demo: DemoChain }) {
     <section className="card smart-account">
       <h3>Smart account</h3>
       <p className="muted">
-        An ERC-4337 account (SimpleAccount, EntryPoint v0.8) owned by your embedded wallet.
+        {kind === "4337"
+          ? "An ERC-4337 account (SimpleAccount, EntryPoint v0.8) owned by your embedded wallet."
+          : "Your embedded wallet's own address, delegated by EIP-7702 to Simple7702Account (EntryPoint v0.8) on its first operation."}
         {demo.config.policyId ? " Gas is paid by the app's sponsorship policy: you need no ETH." : ""}
       </p>
+      <div className="row">
+        <span className="label">Kind</span>
+        <code data-testid="smart-account-kind">
+          {kind === undefined
+            ? "…"
+            : kind === "7702"
+              ? "EIP-7702 (Simple7702Account)"
+              : "ERC-4337 (SimpleAccount)"}
+        </code>
+      </div>
       <div className="row">
         <span className="label">Address</span>
         <code data-testid="smart-account-address">{address ?? (isLoadingClient ? "…" : "—")}</code>

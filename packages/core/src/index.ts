@@ -294,6 +294,8 @@ export type {
   PaymasterServiceInput,
   SentUserOperation,
   SmartAccountChainConfig,
+  SmartAccountKind,
+  SmartAccountOptions,
   UserOperationCallInput,
   UserOperationInput,
 } from "./smartAccounts/types";

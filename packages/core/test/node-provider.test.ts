@@ -77,7 +77,12 @@ const codeOf = (error: unknown) => (error as { code?: number }).code;
 
 beforeAll(async () => {
   [chain, svc] = await Promise.all([startChainStack(), startService()]);
-  signer = await signInWithOtp(svc, "provider@example.com", { chains: chainsOf(chain) });
+  // A SimpleAccount (the 4337 option): the account and its owner differ. The 7702 account's provider
+  // (eth_accounts = the EOA): node-smart-account-7702.test.ts.
+  signer = await signInWithOtp(svc, "provider@example.com", {
+    chains: chainsOf(chain),
+    smartAccount: { kind: "4337" },
+  });
   provider = createEip1193Provider(signer);
   account = (await getSmartAccountClient(signer)).account.address;
   owner = signer.getState().user?.address as Address;

@@ -29,7 +29,8 @@ const counterValue = () =>
 beforeAll(async () => {
   [chain, svc] = await Promise.all([startChainStack(), startService()]);
   const chains = [smartAccountChainOf(chain)];
-  signer = await signInWithOtp(svc, "smart@example.com", { chains });
+  // The 4337 option (a SimpleAccount); 7702 accounts, the default: node-smart-account-7702.test.ts.
+  signer = await signInWithOtp(svc, "smart@example.com", { chains, smartAccount: { kind: "4337" } });
 });
 afterAll(async () => {
   await Promise.all([chain?.stop(), svc?.close()]);

@@ -257,10 +257,14 @@ export const SponsorshipErrorCode = {
   SPONSORSHIP_UNAVAILABLE: "SPONSORSHIP_UNAVAILABLE",
   /** The chain's node did not answer. */
   CHAIN_UNAVAILABLE: "CHAIN_UNAVAILABLE",
-  /** The sender is not a SimpleAccount of the configured factory. */
+  /**
+   * The sender is not a SimpleAccount of the configured factory, nor a 7702 account delegating (by its code
+   * or its `eip7702Auth`) to one of the policy's `allowedImplementations`.
+   */
   UNSUPPORTED_ACCOUNT: "UNSUPPORTED_ACCOUNT",
   /**
-   * The account's owner is not an embedded wallet of this app's users; for Solana, no signer of the
+   * The account's owner (a 7702 account: the sender itself) is not an embedded wallet of this app's users;
+   * for Solana, no signer of the
    * transaction (besides the fee payer) is a Solana account of this app's users.
    */
   UNKNOWN_SENDER: "UNKNOWN_SENDER",

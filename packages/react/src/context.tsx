@@ -41,10 +41,15 @@ export interface LatchkeyConfig {
   /** Where magic links lead (must be on the app's allow-list); the service's default otherwise. */
   redirectUrl?: string;
   /**
-   * Chains for the user's smart account: `{ chain, rpcUrl?, bundlerUrl, policyId? }` each (ERC-4337
+   * Chains for the user's smart account: `{ chain, rpcUrl?, bundlerUrl, policyId? }` each (EntryPoint
    * v0.8; `policyId` names a sponsorship policy of this app on the service). The first is the default.
    */
   chains?: readonly SmartAccountChainConfig[];
+  /**
+   * The smart account new users get: `{ kind: "7702" }` (the default: the user's own address, delegated to
+   * Simple7702Account) or `{ kind: "4337" }` (a SimpleAccount). A user keeps the kind first recorded.
+   */
+  smartAccount?: SignerOptions["smartAccount"];
   /**
    * External wallets (EOA): injected wallets the page announces and WalletConnect (`{ walletConnect:
    * { projectId, relayUrl? } }`); users connect them from an `external_wallets` section of the modal.
@@ -122,6 +127,7 @@ export function LatchkeyProvider({
         ...sessionSettingsOf(config),
         ...(config.redirectUrl ? { redirectUrl: config.redirectUrl } : {}),
         ...(config.chains ? { chains: config.chains } : {}),
+        ...(config.smartAccount ? { smartAccount: config.smartAccount } : {}),
         ...(config.solana ? { solana: config.solana } : {}),
         ...externalWalletsOf(config),
       });

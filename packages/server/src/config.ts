@@ -86,6 +86,8 @@ const countSchema = z.number().int("must be a whole number").positive("must be a
 /** The canonical ERC-4337 EntryPoint v0.8 and its SimpleAccountFactory (the addresses every chain has). */
 export const ENTRY_POINT_V08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
 export const SIMPLE_ACCOUNT_FACTORY_V08 = "0x13E9ed32155810FDbd067D4522C492D6f68E5944";
+/** Simple7702Account v0.8 (eth-infinitism), the canonical EIP-7702 delegate of a 7702 account. */
+export const SIMPLE_7702_ACCOUNT_V08 = "0xe6Cae83BdE06E4c305530e199D7217f42808555B";
 
 /**
  * A chain the service talks to for sponsorship and Sign-In with Ethereum: its JSON-RPC node (which also
@@ -143,6 +145,11 @@ export const sponsorshipPolicySchema = z.object({
       }),
     )
     .optional(),
+  /**
+   * EIP-7702 accounts (an app user's EOA as the sender): the implementations it may delegate to, by its
+   * code (0xef0100 ‖ implementation) or, on its first operation, by the operation's `eip7702Auth`.
+   */
+  allowedImplementations: z.array(evmAddressSchema).max(16).default([SIMPLE_7702_ACCOUNT_V08]),
   limits: z
     .object({
       /** callGasLimit + verificationGasLimit + preVerificationGas + the paymaster's two gas limits. */

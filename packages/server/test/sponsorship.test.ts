@@ -19,10 +19,11 @@ import {
   toViemAccount,
   waitForUserOperationTransaction,
 } from "@latchkey/core";
-import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
+import { RpcErrorCode, SponsorshipErrorCode, signerRoutes } from "@latchkey/protocol";
 import { SimpleSmartAccount } from "permissionless/accounts/simple";
 import {
   type Address,
+  concat,
   createWalletClient,
   encodeFunctionData,
   type Hex,
@@ -172,6 +173,8 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       keyHolder: createMemoryKeyHolder(),
       storage: createMemoryStorage(),
       window: null,
+      // The client's smart account is a SimpleAccount here unless a test says otherwise (7702: below).
+      smartAccount: { kind: "4337" },
       ...options,
     });
     const mailbox = devMailbox(svc.service);
@@ -490,6 +493,157 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     );
     expect(counterAsSender.json.error).toMatchObject({ code: -32003, data: { code: "UNSUPPORTED_ACCOUNT" } });
     expect(await spendRows(stranger.address)).toHaveLength(0);
+  });
+
+  /** A v0.8 user operation of a 7702 account (the EOA `sender`), carrying `eip7702Auth` when given. */
+  async function userOperation7702(sender: Address, eip7702Auth?: Record<string, Hex>) {
+    return {
+      sender,
+      nonce: numberToHex(0n),
+      callData: encodeFunctionData({
+        abi: [
+          {
+            type: "function",
+            name: "execute",
+            inputs: [{ type: "address" }, { type: "uint256" }, { type: "bytes" }],
+            outputs: [],
+            stateMutability: "nonpayable",
+          },
+        ],
+        functionName: "execute",
+        args: [stack.counter, 0n, encodeFunctionData(increment())],
+      }),
+      callGasLimit: numberToHex(100_000n),
+      verificationGasLimit: numberToHex(300_000n),
+      preVerificationGas: numberToHex(60_000n),
+      maxFeePerGas: numberToHex(2_000_000_000n),
+      maxPriorityFeePerGas: numberToHex(1_000_000_000n),
+      signature: `0x${"11".repeat(65)}` as Hex,
+      ...(eip7702Auth ? { eip7702Auth } : {}),
+    };
+  }
+  const rpcAuthorization = (address: Address) => ({
+    address,
+    chainId: numberToHex(stack.chainId),
+    nonce: "0x0" as Hex,
+    r: `0x${"ff".repeat(32)}` as Hex,
+    s: `0x${"7a".repeat(32)}` as Hex,
+    yParity: "0x1" as Hex,
+  });
+
+  it("sponsors a 7702 account: a user's 0-ETH EOA, delegated to Simple7702Account by its first operation's authorization; charged to that user only", async () => {
+    const erin = await signIn(`erin-${kind}@example.com`, API_KEY, { smartAccount: { kind: "7702" } });
+    const owner = toViemAccount(erin);
+    const account = await SimpleSmartAccount.to7702SimpleSmartAccount({
+      client: stack.publicClient,
+      owner,
+      entryPoint: { address: stack.entryPoint, version: "0.8" },
+    });
+    expect(account.address).toBe(owner.address);
+    expect(await stack.publicClient.getCode({ address: owner.address })).toBeUndefined();
+    const sign = owner.signAuthorization as NonNullable<LocalAccount["signAuthorization"]>;
+    const authorization = await sign({
+      chainId: stack.chainId,
+      address: stack.simple7702Account,
+      nonce: await stack.publicClient.getTransactionCount({ address: owner.address }),
+    });
+    const before = await counterNumber();
+    const client = bundler(account, "pol_quota", erin);
+    const first = await client.sendUserOperation({ calls: [increment()], authorization });
+    expect((await client.waitForUserOperationReceipt({ hash: first })).success).toBe(true);
+    expect((await stack.publicClient.getCode({ address: owner.address }))?.toLowerCase()).toBe(
+      concat(["0xef0100", stack.simple7702Account]).toLowerCase(),
+    );
+    // The next operation goes without an authorization: the sender's code says what it is.
+    const second = await client.sendUserOperation({ calls: [increment()] });
+    expect((await client.waitForUserOperationReceipt({ hash: second })).success).toBe(true);
+    expect(await counterNumber()).toBe(before + 2n);
+    expect(await stack.publicClient.getBalance({ address: owner.address })).toBe(0n);
+    const rows = await spendRows(owner.address);
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.user_id === erin.user?.userId)).toBe(true);
+    // Another user's session cannot have the operation charged to them, nor ask for it as erin.
+    const op = await userOperation7702(owner.address);
+    const byAlice = await rpc(pmCall("pm_getPaymasterStubData", op, "pol_quota"), {}, svc.url, alice);
+    expect(byAlice.json.error).toMatchObject({ code: -32003, data: { code: "STAMP_USER_MISMATCH" } });
+  });
+
+  it("records the smart-account kind a user first gets: the first one a signed whoami proposes stays", async () => {
+    const gina = await signIn(`gina-${kind}@example.com`);
+    const orgId = gina.user?.orgId as string;
+    const whoami = async (smartAccountKind?: string) => {
+      const stampedRequest = await gina.client.stampRequest("/public/v1/query/whoami", {
+        type: "QUERY_TYPE_WHOAMI",
+        organizationId: orgId,
+        ...(smartAccountKind ? { smartAccountKind } : {}),
+      });
+      return gina.client.call(signerRoutes.whoami, { stampedRequest });
+    };
+    expect((await whoami()).smartAccountKind).toBeUndefined();
+    expect((await whoami("nonsense")).smartAccountKind).toBeUndefined();
+    expect((await whoami("4337")).smartAccountKind).toBe("4337");
+    // The app's default changed: the user keeps the kind recorded.
+    expect((await whoami("7702")).smartAccountKind).toBe("4337");
+    const row = await svc.service.ctx.db
+      .selectFrom("users")
+      .select("smart_account_kind")
+      .where("id", "=", gina.user?.userId as string)
+      .executeTakeFirstOrThrow();
+    expect(row.smart_account_kind).toBe("4337");
+  });
+
+  it("refuses a 7702 sender delegating elsewhere (on chain, or by its authorization), and an EOA that is no user of this app", async () => {
+    const frank = await signIn(`frank-${kind}@example.com`, API_KEY, { smartAccount: { kind: "7702" } });
+    const eoa = toViemAccount(frank).address;
+    const elsewhere = await rpc(
+      pmCall(
+        "pm_getPaymasterStubData",
+        await userOperation7702(eoa, rpcAuthorization(stack.counter)),
+        "pol_open",
+      ),
+      {},
+      svc.url,
+      frank,
+    );
+    expect(elsewhere.json.error).toMatchObject({ code: -32003, data: { code: "UNSUPPORTED_ACCOUNT" } });
+    expect(elsewhere.json.error.message).toContain("allowedImplementations");
+    // An EOA that is not an embedded wallet of this app's users, authorizing the right delegate.
+    const strangerKey = privateKeyToAccount(generatePrivateKey());
+    const stranger = await rpc(
+      pmCall(
+        "pm_getPaymasterData",
+        await userOperation7702(strangerKey.address, rpcAuthorization(stack.simple7702Account)),
+        "pol_open",
+      ),
+    );
+    expect(stranger.json.error).toMatchObject({ code: -32003, data: { code: "UNKNOWN_SENDER" } });
+    // An EOA whose code delegates (on chain) to another contract than Simple7702Account.
+    await stack.fund(strangerKey.address, 10n ** 17n);
+    const wallet = createWalletClient({
+      account: strangerKey,
+      chain: stack.chain,
+      transport: http(stack.rpcUrl),
+    });
+    const delegateElsewhere = await wallet.signAuthorization({
+      contractAddress: stack.counter,
+      executor: "self",
+    });
+    const tx = await wallet.sendTransaction({
+      // another address: the Counter (the EOA's code now) has no fallback to take an empty call
+      to: privateKeyToAddress(generatePrivateKey()),
+      authorizationList: [delegateElsewhere],
+    });
+    await stack.publicClient.waitForTransactionReceipt({ hash: tx });
+    expect((await stack.publicClient.getCode({ address: strangerKey.address }))?.toLowerCase()).toBe(
+      concat(["0xef0100", stack.counter]).toLowerCase(),
+    );
+    const onChain = await rpc(
+      pmCall("pm_getPaymasterStubData", await userOperation7702(strangerKey.address), "pol_open"),
+    );
+    expect(onChain.json.error).toMatchObject({ code: -32003, data: { code: "UNSUPPORTED_ACCOUNT" } });
+    expect(onChain.json.error.message).toContain("delegates to");
+    expect(await spendRows(eoa)).toHaveLength(0);
+    expect(await spendRows(strangerKey.address)).toHaveLength(0);
   });
 
   it("answers stub data for gas estimation, recording nothing", async () => {

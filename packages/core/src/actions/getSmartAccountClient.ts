@@ -17,10 +17,12 @@ export type GetSmartAccountClientErrorType =
   | SmartAccountError<"SMART_ACCOUNT_CLIENT_MISSING" | "CHAIN_NOT_CONFIGURED">;
 
 /**
- * The signed-in user's smart account (SimpleAccount, ERC-4337 v0.8, owned by the embedded wallet) on a
- * configured chain, as a viem bundler client: `client.account.address` is the counterfactual address,
- * known before the first operation deploys it. Made once per user and chain; the smart-account code
- * loads on first use.
+ * The signed-in user's smart account on a configured chain, as a viem bundler client: a 7702 account (the
+ * embedded wallet's own address, delegated to Simple7702Account by its first operation; the default) or a
+ * SimpleAccount (ERC-4337 v0.8) it owns, by the kind the service records for the user
+ * (`client.smartAccountKind`; `smartAccount.kind` in the options is the app's default for new users).
+ * `client.account.address` is known before the first operation. Made once per user and chain; the
+ * smart-account code loads on first use.
  *
  * @example
  * const client = await getSmartAccountClient(signer);

@@ -12,7 +12,11 @@ import type { Clock } from "../session/clock";
 import type { SessionEventTarget, SessionManager } from "../session/sessionManager";
 import type { SessionStorageLike } from "../session/storage";
 import type { SessionType, User } from "../session/types";
-import type { LatchkeySmartAccountClient, SmartAccountChainConfig } from "../smartAccounts/types";
+import type {
+  LatchkeySmartAccountClient,
+  SmartAccountChainConfig,
+  SmartAccountOptions,
+} from "../smartAccounts/types";
 import type { SolanaOptions } from "../solana/options";
 import type { Emitter, SignerEvents, SignerStateError } from "./events";
 import type { SignerStatus } from "./status";
@@ -70,6 +74,11 @@ export interface SignerOptions {
    * policy. The first is the default for `sendUserOperation`.
    */
   chains?: readonly SmartAccountChainConfig[];
+  /**
+   * The smart account new users get: `{ kind: "7702" }` (default: the user's EOA, delegated to
+   * Simple7702Account) or `{ kind: "4337" }` (a SimpleAccount). A user keeps the kind first recorded.
+   */
+  smartAccount?: SmartAccountOptions;
   /**
    * External wallets (EOA): injected wallets the page announces (EIP-6963) and WalletConnect. Their
    * chains are `chains` unless `externalWallets.chains` says otherwise.

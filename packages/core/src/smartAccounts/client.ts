@@ -1,16 +1,28 @@
 // Loaded on first use (actions/getSmartAccountClient.ts imports it with `import()`): viem's
 // account-abstraction module and permissionless' SimpleAccount stay out of an app's initial JavaScript.
+import { queryTypes, signerRoutes } from "@latchkey/protocol";
 import { SimpleSmartAccount } from "permissionless/accounts/simple";
-import { type Chain, type Client, createPublicClient, http, type Transport } from "viem";
+import {
+  type Chain,
+  type Client,
+  concat,
+  createPublicClient,
+  http,
+  type SignedAuthorization,
+  type Transport,
+} from "viem";
 import {
   createBundlerClient,
   createPaymasterClient,
   entryPoint08Address,
   type SmartAccount,
 } from "viem/account-abstraction";
+import { getCode, getTransactionCount } from "viem/actions";
 import { toViemAccount } from "../actions/toViemAccount";
+import { SmartAccountError } from "../errors/smartAccount";
+import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
-import type { LatchkeySmartAccountClient, SmartAccountChainConfig } from "./types";
+import type { LatchkeySmartAccountClient, SmartAccountChainConfig, SmartAccountKind } from "./types";
 
 const DEFAULT_POLLING_INTERVAL_MS = 1_000;
 
@@ -44,9 +56,49 @@ export function paymasterClientFor(signer: SignerBase, config: SmartAccountChain
 }
 
 /**
- * The user's SimpleAccount (ERC-4337 v0.8, the eth-infinitism reference account through permissionless)
- * on one chain, owned by the embedded wallet, behind a viem bundler client; sponsored by the chain's
- * policy when it has one.
+ * `/v1/whoami` whose signed body proposes `smartAccountKind` (built here, not in SignerClient, so that the
+ * modal's initial JavaScript does not carry it).
+ */
+async function whoamiProposing(signer: SignerBase, orgId: string, smartAccountKind: SmartAccountKind) {
+  const stampedRequest = await signer.client.stampRequest("/public/v1/query/whoami", {
+    type: queryTypes.whoami,
+    organizationId: orgId,
+    smartAccountKind,
+  });
+  return signer.client.call(signerRoutes.whoami, { stampedRequest });
+}
+
+/** The kind asked of the service per signer and user, once per page. */
+const kinds = new WeakMap<SignerBase, Map<string, Promise<SmartAccountKind>>>();
+
+/**
+ * The user's smart-account kind as the service records it: the app's default (`smartAccount.kind`,
+ * "7702" unless said) is proposed in a whoami the session signs, and the service keeps the first kind a
+ * user got. A service that records none (older than 7702 accounts) means a SimpleAccount, as before.
+ */
+export function smartAccountKindOf(signer: SignerBase): Promise<SmartAccountKind> {
+  return requireUser(signer).then((user) => {
+    let byUser = kinds.get(signer);
+    if (!byUser) {
+      byUser = new Map();
+      kinds.set(signer, byUser);
+    }
+    let kind = byUser.get(user.userId);
+    if (!kind) {
+      const proposed = signer._internal.options.smartAccount?.kind ?? "7702";
+      kind = whoamiProposing(signer, user.orgId, proposed).then((who) => who.smartAccountKind ?? "4337");
+      byUser.set(user.userId, kind);
+      kind.catch(() => byUser.delete(user.userId));
+    }
+    return kind;
+  });
+}
+
+/**
+ * The user's smart account on one chain behind a viem bundler client, sponsored by the chain's policy
+ * when it has one: kind "7702", the embedded wallet's EOA delegated to Simple7702Account (permissionless'
+ * 7702 SimpleAccount; the first operation carries the authorization, signedAuthorizationFor); kind "4337",
+ * a SimpleAccount (ERC-4337 v0.8, the eth-infinitism reference account) the embedded wallet owns.
  */
 export async function createSmartAccountClient(
   signer: SignerBase,
@@ -59,14 +111,16 @@ export async function createSmartAccountClient(
     transport: http(config.rpcUrl, fetchOptions),
     pollingInterval,
   });
-  const account = await SimpleSmartAccount.toSimpleSmartAccount({
-    client: publicClient,
-    owner: toViemAccount(signer),
-    entryPoint: { address: entryPoint08Address, version: "0.8" },
-  });
+  const owner = toViemAccount(signer);
+  const entryPoint = { address: entryPoint08Address, version: "0.8" } as const;
+  const smartAccountKind = await smartAccountKindOf(signer);
+  const account =
+    smartAccountKind === "7702"
+      ? await SimpleSmartAccount.to7702SimpleSmartAccount({ client: publicClient, owner, entryPoint })
+      : await SimpleSmartAccount.toSimpleSmartAccount({ client: publicClient, owner, entryPoint });
   // Explicit type arguments: the result is LatchkeySmartAccountClient as declared. Inferring them and
   // casting the result made tsc compare viem's whole inferred client type with it: ~180 s of checking.
-  return createBundlerClient<Transport, Chain, SmartAccount, Client | undefined>({
+  const client = createBundlerClient<Transport, Chain, SmartAccount, Client | undefined>({
     account,
     chain: config.chain,
     client: publicClient,
@@ -76,4 +130,39 @@ export async function createSmartAccountClient(
       ? { paymaster: paymasterClientFor(signer, config), paymasterContext: { policyId: config.policyId } }
       : {}),
   });
+  return Object.assign(client, { smartAccountKind });
+}
+
+/**
+ * 7702 accounts whose EOA is known to delegate to their implementation, for this page: only an
+ * authorization the service signs (to the app's allowed delegates) would change that.
+ */
+const delegated = new WeakSet<SmartAccount>();
+
+/**
+ * The EIP-7702 authorization a 7702 account's operation must carry while its EOA does not delegate to
+ * Simple7702Account yet (its first operation): signed by the service as an activity, for the EOA's
+ * current nonce (the bundler, not the EOA, sends the transaction). None for a 4337 account, or once the
+ * EOA's code is 0xef0100 ‖ the implementation.
+ */
+export async function signedAuthorizationFor(
+  client: LatchkeySmartAccountClient,
+): Promise<SignedAuthorization | undefined> {
+  const { account } = client;
+  const authorization = account.authorization;
+  if (!authorization || delegated.has(account)) return undefined;
+  const publicClient = client.client as Client;
+  const address = account.address;
+  const code = await getCode(publicClient, { address });
+  if (code?.toLowerCase() === concat(["0xef0100", authorization.address]).toLowerCase()) {
+    delegated.add(account);
+    return undefined;
+  }
+  const nonce = await getTransactionCount(publicClient, { address, blockTag: "pending" });
+  const sign = authorization.account.signAuthorization;
+  if (!sign)
+    throw new SmartAccountError("USER_OPERATION_FAILED", {
+      details: "The embedded wallet cannot sign an EIP-7702 authorization",
+    });
+  return sign({ chainId: client.chain.id, address: authorization.address, nonce });
 }

@@ -3,7 +3,7 @@ import { type Hex, isHex } from "viem";
 import { formatUserOperationRequest } from "viem/account-abstraction";
 import { SmartAccountError } from "../errors/smartAccount";
 import type { SignerBase } from "../signer/types";
-import { paymasterClientFor } from "./client";
+import { paymasterClientFor, signedAuthorizationFor } from "./client";
 import { decodeRevertData, revertReasonOf, toSmartAccountError } from "./toSmartAccountError";
 import type {
   LatchkeySmartAccountClient,
@@ -19,7 +19,8 @@ function paymasterUrlOf(signer: SignerBase, config: SmartAccountChainConfig): st
 }
 
 /**
- * Prepares (gas, nonce, paymaster), signs with the embedded wallet and sends one user operation;
+ * Prepares (gas, nonce, paymaster; a 7702 account's first operation carries the EOA's authorization),
+ * signs with the embedded wallet and sends one user operation;
  * answers its hash and the signed operation. `policyId` overrides the chain's sponsorship policy;
  * `paymasterService` (an ERC-7677 URL and its context) overrides both.
  */
@@ -41,9 +42,11 @@ export async function sendPreparedUserOperation(
       ? { paymaster: paymasterClientFor(signer, config), paymasterContext: { policyId } }
       : {};
   try {
+    const authorization = await signedAuthorizationFor(client);
     const prepared = (await client.prepareUserOperation({
       ...request,
       ...sponsorship,
+      ...(authorization ? { authorization } : {}),
     } as Parameters<LatchkeySmartAccountClient["prepareUserOperation"]>[0])) as SentUserOperation;
     const signature = await client.account.signUserOperation(prepared);
     const signed = { ...prepared, signature } as SentUserOperation;

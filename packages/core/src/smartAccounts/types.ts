@@ -21,6 +21,22 @@ export interface SmartAccountChainConfig {
   pollingInterval?: number;
 }
 
+/**
+ * The user's smart account: `"7702"`, the embedded wallet's own address (its EOA), delegated by EIP-7702 to
+ * Simple7702Account (EntryPoint v0.8) on its first operation; `"4337"`, a SimpleAccount (ERC-4337 v0.8)
+ * the embedded wallet owns, at an address of its own.
+ */
+export type SmartAccountKind = "7702" | "4337";
+
+/** `SignerOptions.smartAccount`: the kind new users get. */
+export interface SmartAccountOptions {
+  /**
+   * The app's default for users with no kind recorded yet ("7702" unless said). The service records the
+   * kind a user first gets, and they keep it: changing this later does not move an existing user's address.
+   */
+  kind?: SmartAccountKind;
+}
+
 /** One call of a user operation (spec §3 "Send-user-operation input"). */
 export interface UserOperationCallInput {
   target: Address;
@@ -41,11 +57,15 @@ export interface PaymasterServiceInput {
 export type UserOperationInput = UserOperationCallInput | readonly UserOperationCallInput[] | Hex;
 
 /**
- * The user's smart account on one chain: a viem bundler client whose `account` is a SimpleAccount
- * (ERC-4337 v0.8) owned by the embedded wallet. `client.account.address` is known before the first
- * operation, which deploys the account.
+ * The user's smart account on one chain: a viem bundler client whose `account` is the embedded wallet's
+ * EOA delegated to Simple7702Account (kind "7702") or a SimpleAccount (ERC-4337 v0.8) it owns (kind
+ * "4337"). `client.account.address` is known before the first operation, which delegates the EOA or
+ * deploys the account.
  */
-export type LatchkeySmartAccountClient = BundlerClient<Transport, Chain, SmartAccount>;
+export type LatchkeySmartAccountClient = BundlerClient<Transport, Chain, SmartAccount> & {
+  /** Which smart account it is: the user's recorded kind (`SmartAccountKind`). */
+  readonly smartAccountKind: SmartAccountKind;
+};
 
 /** A signed user operation as it was sent to the bundler. */
 export type SentUserOperation = UserOperation<"0.8">;

@@ -67,6 +67,7 @@ export const whoamiResponseSchema = schemaFor<WhoamiResponse>()(
     solanaAddress: z.string().optional(),
     idToken: z.string().optional(),
     credentialId: z.string().optional(),
+    smartAccountKind: z.enum(["7702", "4337"]).optional(),
   }),
 );
 

@@ -8,4 +8,9 @@ export interface WhoamiResponse {
   idToken?: string;
   /** Set when a passkey stamped the request. */
   credentialId?: string;
+  /**
+   * The smart-account kind recorded for the user (the first one they used, kept when the app's default
+   * changes): "7702" (their EOA delegated to Simple7702Account) or "4337" (a SimpleAccount it owns).
+   */
+  smartAccountKind?: "7702" | "4337";
 }

@@ -4,6 +4,7 @@ import {
   appConfigSchema,
   KNOWN_OAUTH_PROVIDERS,
   type OauthProviderConfig,
+  SIMPLE_7702_ACCOUNT_V08,
   type SponsorshipConfig,
 } from "../config";
 import type { Keyring } from "../crypto/keyring";
@@ -138,10 +139,17 @@ function toApp(row: AppRow): App {
   };
 }
 
-/** The stored policies (rows written before Solana sponsorship have no `solanaPolicies`). */
+/**
+ * The stored policies (rows written before Solana sponsorship have no `solanaPolicies`, before 7702
+ * accounts no `allowedImplementations`: Simple7702Account then).
+ */
 function storedSponsorship(json: string | null | undefined): SponsorshipConfig {
   const stored = json ? (JSON.parse(json) as Partial<SponsorshipConfig>) : {};
-  return { policies: stored.policies ?? [], solanaPolicies: stored.solanaPolicies ?? [] };
+  const policies = (stored.policies ?? []).map((p) => ({
+    ...p,
+    allowedImplementations: p.allowedImplementations ?? [SIMPLE_7702_ACCOUNT_V08],
+  }));
+  return { policies, solanaPolicies: stored.solanaPolicies ?? [] };
 }
 
 /**

@@ -42,6 +42,8 @@ export interface UsersTable {
   email: string | null;
   unverified_email?: string | null;
   created_at: number;
+  /** "7702" or "4337": the smart-account kind the user first used; null until then. */
+  smart_account_kind?: string | null;
 }
 export interface WalletsTable {
   id: string;

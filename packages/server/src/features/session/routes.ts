@@ -1,6 +1,7 @@
 import { signerApi } from "@latchkey/protocol/schemas";
 import { appOf } from "../../http/plugins/appApiKey";
 import { unwrapStampedRequest } from "../../http/stampedRequest";
+import { smartAccountKindOf } from "../../users/smartAccountKind";
 import { userAddresses } from "../../users/userStore";
 import { defineFeature } from "../defineFeature";
 
@@ -16,16 +17,22 @@ export const sessionFeature = defineFeature({
 
     // A passkey-stamped whoami addressed to the app's root organisation is the passkey lookup (single use).
     app.post(`/signer${signerApi.whoami.path}`, async (req) => {
-      const { caller } = await unwrapStampedRequest(ctx, req, signerApi.whoami, {
+      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.whoami, {
         passkey: { allowRootOrg: true },
       });
-      const addresses = await userAddresses(ctx.db, caller.user.orgId);
+      // A signed body may propose the app's default smart-account kind, recorded if the user has none.
+      const proposed = caller.passkey ? undefined : (JSON.parse(raw) as { smartAccountKind?: unknown });
+      const [addresses, smartAccountKind] = await Promise.all([
+        userAddresses(ctx.db, caller.user.orgId),
+        smartAccountKindOf(ctx, { userId: caller.user.id, proposed: proposed?.smartAccountKind }),
+      ]);
       return {
         ...(caller.user.email ? { email: caller.user.email } : {}),
         orgId: caller.user.orgId,
         userId: caller.user.id,
         ...addresses,
         ...(caller.passkey ? { credentialId: caller.passkey.credentialId } : {}),
+        ...(smartAccountKind ? { smartAccountKind } : {}),
       };
     });
   },

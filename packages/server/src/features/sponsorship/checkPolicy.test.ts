@@ -57,6 +57,8 @@ describe("sponsorship config", () => {
       id: "pol_counter",
       chainId: 31337,
       allowedTargets: [{ address: COUNTER, selectors: ["0xd09de08a"] }],
+      // 7702 senders may delegate to Simple7702Account unless the policy says otherwise
+      allowedImplementations: ["0xe6Cae83BdE06E4c305530e199D7217f42808555B"],
       limits: { weiPerUserPerDay: "100", operationsPerAppPerDay: 5 },
     });
   });

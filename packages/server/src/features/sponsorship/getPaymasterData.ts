@@ -51,6 +51,7 @@ export async function getPaymasterData(
     caller: params.caller,
     chain,
     paymaster: p,
+    implementations: policy.allowedImplementations,
   });
   // A pre-check without locks, so that a refused operation costs no call to the chain.
   checkDailyLimits(

@@ -34,6 +34,7 @@ export async function getPaymasterStubData(
     caller: params.caller,
     chain,
     paymaster: p,
+    implementations: policy.allowedImplementations,
   });
   const retried = (await record.previous(ctx.db, owner, day)) !== undefined;
   // Its cost is not known yet: a spend limit refuses here only when it has no room left at all.

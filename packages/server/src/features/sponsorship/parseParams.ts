@@ -20,6 +20,12 @@ export interface UserOperationParams {
   paymasterVerificationGasLimit: bigint | undefined;
   paymasterPostOpGasLimit: bigint | undefined;
   signature: Hex;
+  /**
+   * The EIP-7702 authorization the operation carries (its first, which delegates the sender's EOA): the
+   * delegate and the chain it is for. Its signature is the bundler's and the chain's to check: a false one
+   * leaves the sender without code, and the operation is never included.
+   */
+  eip7702Auth?: { address: Address; chainId: number } | undefined;
 }
 
 export interface PaymasterParams {
@@ -41,7 +47,7 @@ const data = z
   .regex(/^0x(?:[0-9a-fA-F]{2})*$/, "must be hex bytes (0x and an even number of hex digits)")
   .transform((d) => d.toLowerCase() as Hex);
 
-const quantity = (bits: 48 | 128 | 256) =>
+const quantity = (bits: 8 | 48 | 64 | 128 | 256) =>
   z
     .string()
     .regex(/^0x[0-9a-fA-F]{1,64}$/, "must be a hex quantity such as 0x1a")
@@ -66,10 +72,19 @@ const userOperationSchema = z.object({
   paymasterPostOpGasLimit: quantity(128).nullish(),
   paymasterData: data.nullish(),
   signature: data.optional(),
-  // EntryPoint v0.6 fields and EIP-7702 authorisations: not a user operation this paymaster serves.
+  // EntryPoint v0.6 fields: not a user operation this paymaster serves.
   initCode: z.never({ error: V06_FIELD }).optional(),
   paymasterAndData: z.never({ error: V06_FIELD }).optional(),
-  eip7702Auth: z.null({ error: "EIP-7702 user operations are not sponsored" }).optional(),
+  eip7702Auth: z
+    .object({
+      address,
+      chainId: quantity(48),
+      nonce: quantity(64),
+      r: data.optional(),
+      s: data.optional(),
+      yParity: quantity(8).optional(),
+    })
+    .nullish(),
 });
 
 const contextSchema = z.object(
@@ -131,6 +146,9 @@ export function parsePaymasterParams(params: unknown, options: { complete: boole
       paymasterVerificationGasLimit: u.paymasterVerificationGasLimit ?? undefined,
       paymasterPostOpGasLimit: u.paymasterPostOpGasLimit ?? undefined,
       signature: u.signature ?? "0x",
+      eip7702Auth: u.eip7702Auth
+        ? { address: u.eip7702Auth.address, chainId: Number(u.eip7702Auth.chainId) }
+        : undefined,
     },
     entryPoint: entryPoint.data,
     chainId: Number(chainId.data),

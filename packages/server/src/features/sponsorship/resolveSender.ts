@@ -18,8 +18,17 @@ const factoryAbi = parseAbi([
 ]);
 const accountAbi = parseAbi(["function owner() view returns (address)"]);
 
+/** The code of an EOA delegated by EIP-7702: 0xef0100 ‖ the delegate's 20 bytes. */
+const DELEGATION_PREFIX = "0xef0100";
+
+/** What kind of account the sender is: a SimpleAccount of the factory, or an EOA delegated by EIP-7702. */
+export type SenderKind = "4337" | "7702";
+
 /**
- * Whose account the operation's sender is: the owner of a SimpleAccount made by the chain's account factory,
+ * Whose account the operation's sender is. An EIP-7702 account: the sender is the embedded EVM wallet of
+ * one of this app's users, delegated to one of the policy's `implementations` — by its code (0xef0100 ‖
+ * delegate), or by the operation's `eip7702Auth` for the first operation (which delegates it). Otherwise
+ * the owner of a SimpleAccount made by the chain's account factory,
  * which must be the embedded EVM wallet of one of this app's users. The factory proves the account: a new
  * one (factory and factoryData present) must be `createAccount(owner, salt)` of the configured factory with
  * `getAddress(owner, salt) == sender`; a deployed one must answer `owner()` and be
@@ -35,9 +44,36 @@ export async function resolveSender(
     factory: Address | undefined;
     factoryData: Hex | undefined;
     accountSalt: bigint;
+    /** The EIP-7702 authorization the operation carries, if any. */
+    eip7702Auth?: { address: Address; chainId: number } | undefined;
+    /** The implementations a 7702 sender may delegate to (the policy's `allowedImplementations`). */
+    implementations: readonly Address[];
   },
-): Promise<{ userId: string; owner: Address }> {
+): Promise<{ userId: string; owner: Address; kind: SenderKind }> {
   const { chain, sender } = params;
+  const allowedDelegate = (delegate: Address, how: string) => {
+    if (!params.implementations.some((i) => getAddress(i) === getAddress(delegate)))
+      throw unsupported(
+        `${sender} ${how} ${getAddress(delegate)}, not an implementation this policy sponsors (allowedImplementations)`,
+      );
+  };
+  if (params.eip7702Auth) {
+    if (params.factory) throw unsupported("An operation with an EIP-7702 authorization has no factory");
+    const { address: delegate, chainId } = params.eip7702Auth;
+    if (chainId !== 0 && chainId !== chain.chainId)
+      throw unsupported(`The EIP-7702 authorization is for chain ${chainId}, not ${chain.chainId}`);
+    allowedDelegate(delegate, "would delegate to");
+    return { ...(await userOf(ctx, { appId: params.appId, wallet: sender, sender })), kind: "7702" };
+  }
+  if (!params.factory) {
+    const code = await onChain(() => chain.client.getCode({ address: sender })).catch((e: unknown) => {
+      throw e === REVERTED ? unsupported(`The code of ${sender} cannot be read`) : e;
+    });
+    if (code?.toLowerCase().startsWith(DELEGATION_PREFIX) && code.length === 48) {
+      allowedDelegate(`0x${code.slice(DELEGATION_PREFIX.length)}`, "delegates to");
+      return { ...(await userOf(ctx, { appId: params.appId, wallet: sender, sender })), kind: "7702" };
+    }
+  }
   let owner: Address;
   let salt: bigint;
   if (params.factory) {
@@ -76,11 +112,20 @@ export async function resolveSender(
         ? `${sender} is not the account createAccount(${owner}, ${salt}) makes`
         : `${sender} is not a SimpleAccount of the factory ${chain.accountFactory} (salt ${salt}; pass context.accountSalt for another)`,
     );
+  return { ...(await userOf(ctx, { appId: params.appId, wallet: owner, sender })), kind: "4337" };
+}
+
+/** The app's user whose embedded EVM wallet `wallet` is (the sender's owner, or the 7702 sender itself). */
+async function userOf(
+  ctx: Pick<ServiceContext, "db">,
+  params: { appId: string; wallet: Address; sender: Address },
+): Promise<{ userId: string; owner: Address }> {
+  const { wallet, sender } = params;
   const user = await ctx.db
     .selectFrom("wallet_accounts")
     .innerJoin("users", "users.org_id", "wallet_accounts.org_id")
     .select("users.id")
-    .where("wallet_accounts.address_key", "=", owner.toLowerCase())
+    .where("wallet_accounts.address_key", "=", wallet.toLowerCase())
     .where("wallet_accounts.address_format", "=", "ADDRESS_FORMAT_ETHEREUM")
     .where("users.app_id", "=", params.appId)
     .executeTakeFirst();
@@ -88,10 +133,12 @@ export async function resolveSender(
     throw rpcError(
       RpcErrorCode.TRANSACTION_REJECTED,
       SponsorshipErrorCode.UNKNOWN_SENDER,
-      `The owner of ${sender} is not a user of this app`,
+      wallet === sender
+        ? `${sender} is not the wallet of a user of this app`
+        : `The owner of ${sender} is not a user of this app`,
       { sender },
     );
-  return { userId: user.id, owner: getAddress(owner) };
+  return { userId: user.id, owner: getAddress(wallet) };
 }
 
 const REVERTED = Symbol("reverted");

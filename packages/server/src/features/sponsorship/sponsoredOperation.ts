@@ -6,7 +6,7 @@ import { type PolicyDailyLimits, userOperationSpend, utcDay } from "./spending";
 
 /**
  * Whose operation this is, for both paymaster methods: the user the sender belongs to (proven by the
- * factory), who must be the request's stamped user (or, unstamped, the policy must have no per-user
+ * factory, or the sender is their EOA delegated to an allowed implementation), who must be the request's stamped user (or, unstamped, the policy must have no per-user
  * limits: rpcCaller.ts); the spending owner and day, and the operation's reservation (by chain, sender
  * and nonce).
  */
@@ -18,6 +18,8 @@ export async function sponsoredOperation(
     caller: RpcCaller | undefined;
     chain: ConfiguredChain;
     paymaster: PaymasterParams;
+    /** The policy's EIP-7702 delegates (`allowedImplementations`). */
+    implementations: readonly `0x${string}`[];
   },
 ) {
   const { appId, chain } = params;
@@ -30,6 +32,8 @@ export async function sponsoredOperation(
     factory: op.factory,
     factoryData: op.factoryData,
     accountSalt: params.paymaster.accountSalt,
+    eip7702Auth: op.eip7702Auth,
+    implementations: params.implementations,
   });
   assertChargeable(params.daily, params.caller, userId);
   const now = ctx.now();

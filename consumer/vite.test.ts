@@ -2,8 +2,10 @@
  * (a) A fresh create-vite react-ts app, with the template's own tsconfig (erasableSyntaxOnly,
  * verbatimModuleSyntax, noUnused*), installs the tarballs and builds with its own `npm run build`.
  * (e) Chromium then signs in through that build by email code and signs a message that verifies.
+ * (g) The page's initial chunks (the build's manifest: the entry and its static imports) hold no viem,
+ * @noble/curves, @hpke/* or ox: those load when the user first signs, not with the modal.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -34,6 +36,37 @@ describe("a create-vite react-ts app", () => {
   it("builds with the template's own npm run build (tsc -b && vite build)", async () => {
     const { stdout } = await run("npm", ["run", "build"], app);
     expect(stdout).toContain("built in");
+  });
+
+  it("keeps viem, @noble/curves, @hpke/* and ox out of the initial chunks (the build's manifest)", async () => {
+    const out = join(app, "dist-manifest");
+    await run("npx", ["vite", "build", "--manifest", "--sourcemap", "--outDir", out, "--emptyOutDir"], app);
+    const manifest = JSON.parse(readFileSync(join(out, ".vite/manifest.json"), "utf8")) as Record<
+      string,
+      { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] }
+    >;
+    const initial = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || initial.has(chunk.file)) return;
+      initial.add(chunk.file);
+      for (const i of chunk.imports ?? []) visit(i);
+    };
+    for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) visit(key);
+    expect(initial.size).toBeGreaterThan(0);
+    // The modules in a chunk are its source map's sources.
+    const packages = new Set<string>();
+    for (const file of initial) {
+      const { sources } = JSON.parse(readFileSync(join(out, `${file}.map`), "utf8")) as { sources: string[] };
+      for (const source of sources) {
+        const name = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
+        if (name) packages.add(name);
+      }
+    }
+    expect(packages).toContain("@latchkey/core");
+    expect([...packages].filter((name) => /^(viem|ox|@noble\/curves|@hpke\/.+)$/.test(name))).toEqual([]);
+    // Each of them is still in the build, in a chunk loaded on first use.
+    expect(Object.values(manifest).some((chunk) => chunk.dynamicImports?.length)).toBe(true);
   });
 
   it("signs in through the built app in Chromium and signs a message that verifies", async () => {

@@ -1,4 +1,4 @@
 import { defineConfig } from "tsup";
-import { packageBuild } from "../../scripts/tsupBase";
+import { modulesBuild } from "../../scripts/tsupBase";
 
-export default defineConfig(packageBuild({ index: "src/index.ts", wagmi: "src/wagmi.ts" }));
+export default defineConfig(modulesBuild({ index: "src/index.ts", wagmi: "src/wagmi.ts" }));

@@ -1,8 +1,8 @@
 import { defineConfig } from "tsup";
-import { packageBuild } from "../../scripts/tsupBase";
+import { modulesBuild } from "../../scripts/tsupBase";
 
 export default defineConfig(
-  packageBuild({
+  modulesBuild({
     index: "src/index.ts",
     "crypto/index": "src/crypto/index.ts",
     constants: "src/constants.ts",
@@ -12,5 +12,6 @@ export default defineConfig(
     "signerApi/index": "src/signerApi/index.ts",
     "keyManagement/index": "src/keyManagement/index.ts",
     "frame/channel": "src/frame/channel.ts",
+    wire: "src/wire.ts",
   }),
 );

@@ -12,6 +12,7 @@ import * as root from "../src/index.js";
 import * as keyManagement from "../src/keyManagement/index.js";
 import * as schemas from "../src/schemas.js";
 import * as signerApi from "../src/signerApi/index.js";
+import * as wire from "../src/wire.js";
 
 /** Each export's name and kind (value exports only: types leave no trace at run time). */
 function surface(module: Record<string, unknown>): string[] {
@@ -36,6 +37,7 @@ describe("@latchkey/protocol exports", () => {
         "./signerApi",
         "./keyManagement",
         "./frame",
+        "./wire",
       ]
     `);
   });
@@ -455,4 +457,59 @@ describe("@latchkey/protocol exports", () => {
         "withSchema: function",
       ]
     `));
+
+  it("./wire: the root's constants, errors, hex and route tables, without the crypto", () => {
+    expect(surface(wire)).toMatchInlineSnapshot(`
+      [
+        "ACTIVITY_POLL_INTERVAL_MS: number",
+        "CHALLENGE_BYTES: number",
+        "DEFAULT_SESSION_EXPIRATION_SECONDS: number",
+        "DEFAULT_SESSION_LENGTH_MS: number",
+        "EVM_DERIVATION_PATH: string",
+        "ErrorCode: object",
+        "INVALID_MFA_MESSAGE: string",
+        "INVALID_OTP_MESSAGE: string",
+        "LatchkeyProtocolError: function",
+        "MAX_BODY_BYTES: number",
+        "MAX_SESSION_EXPIRATION_SECONDS: number",
+        "MAX_TIMER_DELAY_MS: number",
+        "MFA_REQUIRED_MESSAGE: string",
+        "OTP_LENGTH: number",
+        "OTP_MAX_ATTEMPTS: number",
+        "OTP_SUCCESS_DELAY_MS: number",
+        "OTP_TTL_MS: number",
+        "PASSKEY_SUCCESS_DELAY_MS: number",
+        "PASSKEY_TIMEOUT_MS: number",
+        "POPUP_CLOSED_CHECK_MS: number",
+        "POPUP_HEIGHT: number",
+        "POPUP_WIDTH: number",
+        "REDIRECT_FAILURE_MS: number",
+        "RESEND_CONFIRMATION_MS: number",
+        "RpcErrorCode: object",
+        "SDK_VERSION_HEADER: string",
+        "SIWE_MAX_CLOCK_SKEW_MS: number",
+        "SIWE_MESSAGE_MAX_LENGTH: number",
+        "SIWE_NONCE_TTL_MS: number",
+        "SIWE_TOKEN_TTL_SECONDS: number",
+        "SOLANA_COMMITMENT: string",
+        "SOLANA_DERIVATION_PATH: string",
+        "SOLANA_FEE_PAYER_METHOD: string",
+        "STAMP_MAX_AGE_MS: number",
+        "STAMP_MAX_FUTURE_MS: number",
+        "STEP_UP_MAX_AGE_MS: number",
+        "SponsorshipErrorCode: object",
+        "TEMPORARY_SESSION_SUFFIX: string",
+        "WALLET_COOKIE_MAX_AGE_MS: number",
+        "errorStatus: object",
+        "fromHex: function",
+        "queryTypes: object",
+        "signerQueryTypes: object",
+        "signerRoutes: object",
+        "toHex: function",
+      ]
+    `);
+    for (const name of Object.keys(wire)) expect(root).toHaveProperty(name);
+    expect(wire).not.toHaveProperty("openCredentialBundle");
+    expect(wire).not.toHaveProperty("stampWithPrivateKey");
+  });
 });

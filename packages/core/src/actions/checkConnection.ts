@@ -1,4 +1,4 @@
-import { ErrorCode } from "@latchkey/protocol";
+import { ErrorCode } from "@latchkey/protocol/wire";
 import { SignerApiError } from "../errors/api";
 import { LatchkeyError } from "../errors/base";
 import type { CoreErrorCode } from "../errors/codes";

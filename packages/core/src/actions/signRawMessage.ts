@@ -1,4 +1,4 @@
-import { fromHex, toHex } from "@latchkey/protocol";
+import { fromHex, toHex } from "@latchkey/protocol/wire";
 import type { Hex } from "viem";
 import { type SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";

@@ -1,4 +1,4 @@
-import { fromHex } from "@latchkey/protocol";
+import { fromHex } from "@latchkey/protocol/wire";
 import { SignerError } from "../errors";
 import type { SignerBase } from "../signer/types";
 import { signRawMessage } from "./signRawMessage";

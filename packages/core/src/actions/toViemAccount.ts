@@ -1,22 +1,20 @@
 import type { PayloadEncoding } from "@latchkey/protocol";
-import {
-  type AuthorizationRequest,
-  bytesToHex,
-  type Hex,
-  keccak256,
-  type LocalAccount,
-  parseSignature,
-  parseTransaction,
-  type SignableMessage,
-  serializeTransaction,
-  stringToHex,
-  type TransactionSerializable,
+import type {
+  AuthorizationRequest,
+  CustomSource,
+  Hex,
+  LocalAccount,
+  SignableMessage,
+  TransactionSerializable,
 } from "viem";
-import { toAccount } from "viem/accounts";
 import { SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 import { signRawMessage } from "./signRawMessage";
+
+// viem loads with the first signature, not with the modal: the account itself is plain data (what
+// viem's `toAccount` returns), and every method is async anyway.
+const loadViem = () => import("viem");
 
 /**
  * The signed-in user's EVM wallet as a viem LocalAccount: `signMessage` (EIP-191), `signTypedData`
@@ -46,13 +44,15 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
     });
     return signature;
   };
-  return toAccount({
+  const source: CustomSource = {
     address: user.address,
     sign: ({ hash }) => sign(hash),
-    signMessage: ({ message }: { message: SignableMessage }) =>
-      signPayload("PAYLOAD_ENCODING_EIP191_MESSAGE", messageHex(message)),
-    signTypedData: (typedData) => signPayload("PAYLOAD_ENCODING_EIP712", toJson(typedData)),
+    signMessage: async ({ message }: { message: SignableMessage }) =>
+      signPayload("PAYLOAD_ENCODING_EIP191_MESSAGE", messageHex(await loadViem(), message)),
+    signTypedData: async (typedData) =>
+      signPayload("PAYLOAD_ENCODING_EIP712", toJson(await loadViem(), typedData)),
     async signTransaction(transaction, options) {
+      const { keccak256, parseSignature, parseTransaction, serializeTransaction } = await loadViem();
       const serializer = options?.serializer ?? serializeTransaction;
       const tx = transaction as TransactionSerializable;
       // EIP-4844 signs the payload body without the sidecars (as viem's own signTransaction does).
@@ -75,26 +75,31 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
       return serializer(transaction as never, { r, s, v, yParity } as never);
     },
     async signAuthorization(authorization: AuthorizationRequest) {
+      const viem = await loadViem();
       const address = authorization.contractAddress ?? authorization.address;
-      const { r, s, v, yParity } = parseSignature(
+      const { r, s, v, yParity } = viem.parseSignature(
         await signPayload(
           "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
-          toJson({ chainId: authorization.chainId, address, nonce: authorization.nonce }),
+          toJson(viem, { chainId: authorization.chainId, address, nonce: authorization.nonce }),
         ),
       );
       return { address, chainId: authorization.chainId, nonce: authorization.nonce, r, s, v, yParity };
     },
-  });
+  };
+  // As viem's `toAccount(source)` makes it (the address is the service's, so it is not checked again).
+  return { ...source, nonceManager: undefined, source: "custom", type: "local" } as LocalAccount;
 }
 
+type Viem = Awaited<ReturnType<typeof loadViem>>;
+
 /** An EIP-191 message's bytes as hex: a string is UTF-8, `raw` is taken as is. */
-function messageHex(message: SignableMessage): Hex {
+function messageHex({ bytesToHex, stringToHex }: Viem, message: SignableMessage): Hex {
   if (typeof message === "string") return stringToHex(message);
   return typeof message.raw === "string" ? message.raw : bytesToHex(message.raw);
 }
 
 /** JSON with bigints as decimal strings and bytes as hex (typed data values; the service reads both). */
-function toJson(value: unknown): string {
+function toJson({ bytesToHex }: Viem, value: unknown): string {
   return JSON.stringify(value, (_, v) =>
     typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? bytesToHex(v) : v,
   );

@@ -10,7 +10,7 @@ import {
   type StampedRequest,
   signerQueryTypes,
   signerRoutes,
-} from "@latchkey/protocol";
+} from "@latchkey/protocol/wire";
 import { ActivityError, SignerApiError } from "../errors";
 import type { KeyHolder } from "../keyHolders/types";
 import { SDK_VERSION } from "../version";

@@ -1,13 +1,11 @@
-import {
-  generateP256PrivateKey,
-  openCredentialBundle,
-  p256PublicKeyFromPrivate,
-  type StampHeader,
-  stampWithPrivateKey,
-  toHex,
-} from "@latchkey/protocol";
+import type { StampHeader } from "@latchkey/protocol";
+import { toHex } from "@latchkey/protocol/wire";
 import { SignerError } from "../errors";
 import type { KeyHolder } from "./types";
+
+// P-256 and HPKE load with the first key, not with the module: core's root exports this holder, and a
+// bundler that splits by files reached (esbuild) would otherwise put them in a page's first load.
+const loadCrypto = () => import("@latchkey/protocol/crypto");
 
 /**
  * Keys held in this process's memory: for Node programs, tests and server-side use. Nothing is
@@ -22,6 +20,7 @@ export function createMemoryKeyHolder(): KeyHolder {
   return {
     kind: "memory",
     async initTargetKey() {
+      const { generateP256PrivateKey, p256PublicKeyFromPrivate } = await loadCrypto();
       if (!target) {
         try {
           const privateKey = generateP256PrivateKey();
@@ -36,6 +35,7 @@ export function createMemoryKeyHolder(): KeyHolder {
       return target?.publicKeyHex ?? null;
     },
     async injectCredentialBundle(bundle) {
+      const { openCredentialBundle, p256PublicKeyFromPrivate } = await loadCrypto();
       if (!target) throw new SignerError("INJECT_BUNDLE_FAILED");
       try {
         const key = await openCredentialBundle({
@@ -52,6 +52,7 @@ export function createMemoryKeyHolder(): KeyHolder {
       }
     },
     async stamp(body): Promise<StampHeader> {
+      const { stampWithPrivateKey } = await loadCrypto();
       if (!sessionKey) throw new SignerError("NOT_AUTHENTICATED");
       return stampWithPrivateKey(body, sessionKey);
     },

@@ -1,4 +1,3 @@
-import { createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
 import { SignerError } from "../errors";
 import type { KeyHolder } from "./types";
 
@@ -8,11 +7,15 @@ export interface WebCryptoKeyHolderOptions {
   dbName?: string;
 }
 
+// The key store (and with it the protocol's P-256 and HPKE) loads on the key holder's first use.
+const loadKeyStore = () => import("@latchkey/keystore");
+
 /** The key store's failures as the signer's catalogue errors (the same codes). */
 async function asSignerError<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (cause) {
+    const { KeyStoreError } = await loadKeyStore();
     if (cause instanceof KeyStoreError) throw new SignerError(cause.code, { cause });
     throw cause;
   }
@@ -28,13 +31,20 @@ async function asSignerError<T>(run: () => Promise<T>): Promise<T> {
  * const signer = createSigner({ baseUrl, apiKey, keyHolder: createWebCryptoKeyHolder() });
  */
 export function createWebCryptoKeyHolder(options: WebCryptoKeyHolderOptions = {}): KeyHolder {
-  const keys = createBrowserKeyStore(options.dbName ?? "latchkey-keys");
+  const openStore = () =>
+    loadKeyStore().then((m) => m.createBrowserKeyStore(options.dbName ?? "latchkey-keys"));
+  let store: ReturnType<typeof openStore> | undefined;
+  const keys = () => {
+    store ??= openStore();
+    return store;
+  };
   return {
     kind: "webcrypto",
-    initTargetKey: () => asSignerError(() => keys.initTargetKey()),
-    getTargetPublicKey: () => keys.getTargetPublicKey(),
-    injectCredentialBundle: (bundle) => asSignerError(() => keys.injectCredentialBundle(bundle)),
-    stamp: (body) => asSignerError(() => keys.stamp(body)),
-    clear: (clearOptions) => keys.clear(clearOptions?.targetKey ?? true),
+    initTargetKey: () => asSignerError(async () => (await keys()).initTargetKey()),
+    getTargetPublicKey: async () => (await keys()).getTargetPublicKey(),
+    injectCredentialBundle: (bundle) =>
+      asSignerError(async () => (await keys()).injectCredentialBundle(bundle)),
+    stamp: (body) => asSignerError(async () => (await keys()).stamp(body)),
+    clear: async (clearOptions) => (await keys()).clear(clearOptions?.targetKey ?? true),
   };
 }

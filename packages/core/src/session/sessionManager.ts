@@ -1,4 +1,4 @@
-import { MAX_TIMER_DELAY_MS, TEMPORARY_SESSION_SUFFIX } from "@latchkey/protocol";
+import { MAX_TIMER_DELAY_MS, TEMPORARY_SESSION_SUFFIX } from "@latchkey/protocol/wire";
 import { type Clock, systemClock } from "./clock";
 import { defaultStorage, type SessionStorageLike } from "./storage";
 import type { Session, TemporarySession } from "./types";

@@ -1,4 +1,4 @@
-import { DEFAULT_SESSION_EXPIRATION_SECONDS } from "@latchkey/protocol";
+import { DEFAULT_SESSION_EXPIRATION_SECONDS } from "@latchkey/protocol/wire";
 import { type AddMfaParameters, type AddMfaReturnType, addMfa } from "../actions/addMfa";
 import {
   type AddOauthProviderParameters,

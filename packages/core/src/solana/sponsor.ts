@@ -1,5 +1,5 @@
 // Loaded with ./send: the service's fee payer pays, and what it answers is checked before the user signs.
-import { SOLANA_FEE_PAYER_METHOD, SponsorshipErrorCode } from "@latchkey/protocol";
+import { SOLANA_FEE_PAYER_METHOD, SponsorshipErrorCode } from "@latchkey/protocol/wire";
 import {
   AccountRole,
   type Address,

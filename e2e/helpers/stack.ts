@@ -59,10 +59,12 @@ const TYPES: Record<string, string> = {
 /**
  * One service (own SQLite file, dev mailbox) and one host app built for production with Vite and served
  * on a free port, plus Chromium. `app: "demo"` builds apps/demo; `"host"` the e2e host (e2e/host), whose
- * page reads its config from the query string.
+ * page reads its config from the query string; `"wagmi"` the wagmi page (e2e/wagmi), a dapp on @wagmi/core
+ * with the latchkey() connector. The e2e pages find the service, the dev app's key and (with `chain: true`)
+ * the chain in `window.LK_E2E`.
  */
 export async function startStack(
-  app: "demo" | "host",
+  app: "demo" | "host" | "wagmi",
   /**
    * `hostName: "localhost"` serves the app and the service as http://localhost:PORT: a secure context
    * whose host is the dev app's WebAuthn relying party (passkey tests), the service on the app's site.
@@ -147,7 +149,14 @@ export async function startStack(
   const { service } = testService;
   const serviceUrl = testService.url.replace("127.0.0.1", hostName);
   const devApiKey = testService.devApiKey as string;
-  inject = `<script>window.LK_E2E=${JSON.stringify({ serviceUrl, devApiKey, magicLink: MAGIC_LINK_APP })}</script>`;
+  const e2eChain = chain && {
+    chainId: chain.chainId,
+    rpcUrl: chain.rpcUrl,
+    bundlerUrl: chain.bundlerUrl,
+    counter: chain.counter,
+    policyId: `dev-${chain.chainId}`,
+  };
+  inject = `<script>window.LK_E2E=${JSON.stringify({ serviceUrl, devApiKey, magicLink: MAGIC_LINK_APP, chain: e2eChain })}</script>`;
 
   if (chain) await chain.addPaymasterSigner(await service.paymasterSignerAddress());
   let solana: Stack["solana"];
@@ -157,15 +166,7 @@ export async function startStack(
     solana = { node: solanaNode, feePayer, policyId: "dev-solana" };
   }
   if (app === "demo") {
-    process.env.VITE_LATCHKEY_CHAIN = chain
-      ? JSON.stringify({
-          chainId: chain.chainId,
-          rpcUrl: chain.rpcUrl,
-          bundlerUrl: chain.bundlerUrl,
-          counter: chain.counter,
-          policyId: `dev-${chain.chainId}`,
-        })
-      : "";
+    process.env.VITE_LATCHKEY_CHAIN = e2eChain ? JSON.stringify(e2eChain) : "";
     // External wallets on the same chain (the demo's wallet sign-in); WalletConnect has its own tests.
     process.env.VITE_LATCHKEY_WALLETS = chain
       ? JSON.stringify({ chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl }] })
@@ -184,7 +185,7 @@ export async function startStack(
     });
   } else {
     await build({
-      root: join(root, "e2e/host"),
+      root: join(root, "e2e", app),
       configFile: false,
       plugins: [react()],
       resolve: { conditions: ["source", ...defaultClientConditions] },

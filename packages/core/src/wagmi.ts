@@ -34,7 +34,8 @@ latchkey.type = "latchkey" as const;
  * "dev.latchkey"): the account is the user's smart account, behind the EIP-1193 provider of
  * `createEip1193Provider`, so wagmi's actions and hooks work unchanged — `sendCalls` / `useSendCalls`
  * (one atomic, optionally sponsored user operation), `sendTransaction`, `signMessage` and
- * `signTypedData` (signed by the account's owner, the embedded EOA: see `createEip1193Provider`),
+ * `signTypedData` (signed by the embedded EOA: the account itself for a 7702 account, so viem's
+ * `verifyMessage` and `verifySiweMessage` pass for the connected address; see `createEip1193Provider`),
  * `switchChain` among the chains configured in both wagmi and `createSigner`. A sign-in elsewhere (the
  * Latchkey modal) connects wagmi; a sign-out disconnects it. wagmi's `disconnect` only detaches wagmi:
  * the user stays signed in to Latchkey (call the signer's `disconnect` to sign out).
@@ -48,6 +49,11 @@ latchkey.type = "latchkey" as const;
  * });
  * await connect(config, { connector: config.connectors[0] });
  * const { id } = await sendCalls(config, { calls: [{ to, data }, { to, data: data2 }] });
+ * // Sponsored by the service's paymaster (ERC-7677) under one of the app's policies:
+ * await sendCalls(config, {
+ *   calls,
+ *   capabilities: { paymasterService: { url: `${serviceUrl}/rpc/v1`, context: { policyId } } },
+ * });
  */
 export function latchkey(parameters: LatchkeyParameters) {
   type Provider = LatchkeyEip1193Provider;

@@ -17,16 +17,20 @@ import type { CreateEip1193ProviderOptions, LatchkeyEip1193Provider, ProviderCon
 
 /**
  * The embedded wallet as an EIP-1193 provider, for viem (`custom(provider)`), wagmi, RainbowKit and
- * anything else that speaks the standard. Its account is the signed-in user's smart account
- * (SimpleAccount, ERC-4337 v0.8), on the chains configured in `createSigner({ chains })`.
+ * anything else that speaks the standard. Its account is the signed-in user's smart account, on the chains
+ * configured in `createSigner({ chains })`: the embedded EOA itself for a 7702 account (the default,
+ * delegated to Simple7702Account by its first operation), or a SimpleAccount (ERC-4337 v0.8) for a 4337 one.
  *
  * - `eth_accounts` → `[smart account]` while signed in, `[]` otherwise; `eth_requestAccounts` the same,
  *   awaiting the `requestAccounts` option (e.g. the sign-in modal) while signed out (else 4100).
  * - `eth_chainId`; `wallet_switchEthereumChain` among the configured chains (4902 otherwise, and
  *   `chainChanged` fires); `wallet_addEthereumChain` answers null for a configured chain, else 4902.
  * - `personal_sign`, `eth_signTypedData_v4`: signed by the smart account's OWNER, the embedded EOA.
- *   SimpleAccount v0.8 has no ERC-1271 `isValidSignature`, so the signature recovers to the owner (the
- *   account's `owner()`), not to the smart account's address. The address asked for may be either.
+ *   For a 7702 account that is the account itself: the signature recovers to it (ecrecover while it is not
+ *   delegated yet, Simple7702Account's ERC-1271 `isValidSignature` after), so viem's `verifyMessage` and
+ *   `verifySiweMessage` pass for the connected address. SimpleAccount v0.8 (4337) has no ERC-1271, so
+ *   there the signature recovers to the owner (the account's `owner()`), not to the smart account's
+ *   address. The address asked for may be either.
  * - `eth_sendTransaction` → one user operation; answers the including transaction's hash once mined.
  * - EIP-5792: `wallet_sendCalls` (one atomic user operation; the `paymasterService` capability or the
  *   chain's policy sponsors it), `wallet_getCallsStatus`, `wallet_getCapabilities`.

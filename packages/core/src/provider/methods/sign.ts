@@ -27,9 +27,10 @@ async function assertOwnAddress(ctx: ProviderContext, address: Address): Promise
  * `personal_sign` `[message, address]` (EIP-191; the legacy `[address, message]` order is taken too):
  * hex is signed as bytes, other text as UTF-8.
  *
- * The signature is the OWNER's (the embedded EOA, the smart account's `owner()`): SimpleAccount v0.8
- * has no ERC-1271 `isValidSignature`, so nothing could verify a signature against the smart account's
- * address. Verify it by recovering the signer and comparing it with the account's owner.
+ * The signature is the OWNER's, the embedded EOA's. For a 7702 account (the default) that is the account
+ * itself, so it verifies against the connected address (ecrecover, or Simple7702Account's ERC-1271 once
+ * delegated). For a 4337 SimpleAccount (v0.8: no ERC-1271 `isValidSignature`) nothing could verify it
+ * against the smart account's address: recover the signer and compare it with the account's owner.
  */
 export const personalSign: MethodHandler = async (ctx, params) => {
   let [message, address] = params;
@@ -46,8 +47,8 @@ export const personalSign: MethodHandler = async (ctx, params) => {
 /**
  * `eth_signTypedData_v4` `[address, typedData]` (EIP-712; the typed data as JSON or an object).
  *
- * As with `personal_sign`, the signature recovers to the OWNER (the embedded EOA), not to the smart
- * account: SimpleAccount v0.8 is not ERC-1271 compliant.
+ * As with `personal_sign`, the signature recovers to the OWNER (the embedded EOA): the account itself for
+ * a 7702 account; for a 4337 SimpleAccount (not ERC-1271 compliant) not the smart account's address.
  */
 export const ethSignTypedDataV4: MethodHandler = async (ctx, [address, data]) => {
   const from = asAddress(address, "the address");

@@ -10,6 +10,7 @@ import { createContext, type ReactNode, useContext, useEffect, useState } from "
 import { type ResolvedUiConfig, resolveUiConfig } from "./config";
 import { checkService } from "./flow/checkService";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
+import { watchForMissingAuthModal } from "./flow/modalPresence";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
 import { en } from "./texts/en";
 import { loadLocale, mergeTexts } from "./texts/resolve";
@@ -154,6 +155,10 @@ export function LatchkeyProvider({
     // First contact: a service that is down or refuses this page is said at once, not after a code screen.
     void checkService(own.flow).catch(() => {});
   }, [own.signer, own.flow]);
+  useEffect(() => {
+    // Development builds only (dropped from production ones): the modal opened with no <AuthModal /> to show it.
+    if (process.env.NODE_ENV !== "production") return watchForMissingAuthModal(own.store);
+  }, [own.store]);
   const ui = resolveUiConfig(config.ui);
   own.uiRef.current = ui;
   own.textsRef.current = texts;

@@ -71,6 +71,12 @@ export interface Theme {
    * (bench/otp-connected.ts).
    */
   backdropBlur?: string;
+  /**
+   * The dialog's stacking order (CSS `z-index` of its backdrop). Default 2147483647, the largest there is:
+   * above other wallet modals (RainbowKit's is 2147483646), which would otherwise cover it. Set a lower
+   * one if something of yours must show above the dialog.
+   */
+  zIndex?: number;
 }
 
 /** The modal's look and behaviour (spec §3 "UI config", defaults in §2). */

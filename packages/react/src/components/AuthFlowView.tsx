@@ -62,7 +62,7 @@ export function AuthFlowView({ closable }: { closable: boolean }) {
         style={ui.hideHeader ? { paddingTop: 24 } : undefined}
       >
         {serviceProblem && step.type === "initial" ? (
-          <ServiceUnavailable code={serviceProblem.code} />
+          <ServiceUnavailable code={serviceProblem.code} message={serviceProblem.message} />
         ) : (
           <StepView transitions={transitions} step={step} ui={ui} />
         )}

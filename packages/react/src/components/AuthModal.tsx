@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
 import { useLatchkeyContext } from "../context";
+import { authModalMounted } from "../flow/modalPresence";
 import { useModalTriggers } from "../hooks/useModalTriggers";
 
 const loadDialog = () => import("./ModalDialog");
@@ -25,6 +26,10 @@ export function AuthModal() {
     () => false,
   );
   useModalTriggers();
+  useEffect(() => {
+    // Development builds only: tells the provider's missing-modal warning that this modal is here.
+    if (process.env.NODE_ENV !== "production") return authModalMounted(store);
+  }, [store]);
   const [mounted, setMounted] = useState(false);
   useEffect(() => {
     setMounted(true);

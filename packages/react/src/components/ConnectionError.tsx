@@ -23,6 +23,7 @@ export function ConnectionError({
   retryLabel,
   onAnotherMethod,
   onSkip,
+  children,
 }: {
   title: string;
   body: string;
@@ -32,6 +33,8 @@ export function ConnectionError({
   retryLabel?: string;
   onAnotherMethod?: () => void;
   onSkip?: () => void;
+  /** Shown between the body and the buttons (the developer's line of the service check). */
+  children?: ReactNode;
 }) {
   const texts = useTexts();
   return (
@@ -42,6 +45,7 @@ export function ConnectionError({
       <p className="lk-text" role="alert">
         {body}
       </p>
+      {children}
       <div className="lk-actions">
         <button type="button" className="lk-btn lk-btn-primary" onClick={onRetry}>
           {retryLabel ?? texts.tryAgain}

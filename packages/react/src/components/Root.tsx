@@ -10,6 +10,7 @@ export function Root({ children, className }: { children: ReactNode; className?:
   if (theme?.accentColor) vars["--lk-accent"] = theme.accentColor;
   if (theme?.radius) vars["--lk-radius"] = theme.radius;
   if (theme?.fontFamily) vars["--lk-font"] = theme.fontFamily;
+  if (Number.isFinite(theme?.zIndex)) vars["--lk-z-index"] = String(Math.trunc(theme?.zIndex as number));
   if (theme?.backdropBlur) vars["--lk-backdrop-filter"] = `blur(${theme.backdropBlur})`;
   return (
     <div

@@ -9,7 +9,7 @@ font-family:var(--lk-font);color:var(--lk-fg);font-size:14px;line-height:1.45;-w
 .lk-root[data-theme=dark]{--lk-bg:#111827;--lk-fg:#f1f5f9;--lk-muted:#94a3b8;--lk-border:#273244;--lk-surface:#1a2333;--lk-danger:#f87171;--lk-success:#4ade80;--lk-shadow:0 24px 64px -12px rgba(0,0,0,.7),0 0 0 1px rgba(255,255,255,.06)}
 @media (prefers-color-scheme:dark){.lk-root[data-theme=system]{--lk-bg:#111827;--lk-fg:#f1f5f9;--lk-muted:#94a3b8;--lk-border:#273244;--lk-surface:#1a2333;--lk-danger:#f87171;--lk-success:#4ade80;--lk-shadow:0 24px 64px -12px rgba(0,0,0,.7),0 0 0 1px rgba(255,255,255,.06)}}
 .lk-root *,.lk-root *::before,.lk-root *::after{box-sizing:border-box}
-.lk-overlay{position:fixed;inset:0;z-index:2147483000;display:flex;align-items:flex-end;justify-content:center;padding:12px;background:rgba(15,23,42,.5);backdrop-filter:var(--lk-backdrop-filter,none);animation:lk-fade .15s ease-out}
+.lk-overlay{position:fixed;inset:0;z-index:var(--lk-z-index,2147483647);display:flex;align-items:flex-end;justify-content:center;padding:12px;background:rgba(15,23,42,.5);backdrop-filter:var(--lk-backdrop-filter,none);animation:lk-fade .15s ease-out}
 @media (min-width:768px){.lk-overlay{align-items:center}}
 .lk-card{position:relative;width:100%;background:var(--lk-bg);color:var(--lk-fg);border-radius:var(--lk-radius);box-shadow:var(--lk-shadow);overflow:hidden;outline:none}
 .lk-overlay .lk-card{animation:lk-pop .18s cubic-bezier(.2,.9,.3,1.2)}

@@ -6,6 +6,7 @@ import { appApiKey } from "./plugins/appApiKey";
 import { cors } from "./plugins/cors";
 import { errorHandler } from "./plugins/errorHandler";
 import { jsonBody } from "./plugins/jsonBody";
+import { RefusalLog } from "./refusalLog";
 
 export interface HttpOptions {
   logLevel?: string;
@@ -37,8 +38,9 @@ export function createHttpApp(ctx: ServiceContext, opts: HttpOptions = {}): Fast
   });
   ctx.mailer.setLogger(app.log);
   jsonBody(app);
-  cors(app, ctx);
-  appApiKey(app, ctx);
+  const refusals = new RefusalLog(() => app.log, ctx.now);
+  cors(app, ctx, refusals);
+  appApiKey(app, ctx, refusals);
   errorHandler(app);
   registerMetrics(app, new Metrics());
   return app;

@@ -1,6 +1,7 @@
 import { ErrorCode, isOriginAllowed, SDK_VERSION_HEADER } from "@latchkey/protocol";
 import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../../context";
+import type { RefusalLog } from "../refusalLog";
 
 const ALLOWED_HEADERS = [
   "authorization",
@@ -14,13 +15,14 @@ export const isApiPath = (url: string) =>
   url.startsWith("/signer/") || url.startsWith("/public/") || url.startsWith("/rpc/");
 
 /** CORS for the APIs: an origin is answered only if an app allows it; never reflected blindly. */
-export function cors(app: FastifyInstance, ctx: Pick<ServiceContext, "apps">): void {
+export function cors(app: FastifyInstance, ctx: Pick<ServiceContext, "apps">, refusals?: RefusalLog): void {
   app.addHook("onRequest", async (req, reply) => {
     const origin = req.headers.origin;
     if (!origin || !isApiPath(req.url)) return;
     const allowed = await ctx.apps.allOrigins();
     if (!isOriginAllowed(allowed, origin)) {
       if (req.method === "OPTIONS") {
+        refusals?.originNotAllowed(origin);
         return reply
           .code(403)
           .send({ error: "This origin is not allowed", code: ErrorCode.ORIGIN_NOT_ALLOWED });

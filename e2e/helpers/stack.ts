@@ -60,11 +60,11 @@ const TYPES: Record<string, string> = {
  * One service (own SQLite file, dev mailbox) and one host app built for production with Vite and served
  * on a free port, plus Chromium. `app: "demo"` builds apps/demo; `"host"` the e2e host (e2e/host), whose
  * page reads its config from the query string; `"wagmi"` the wagmi page (e2e/wagmi), a dapp on @wagmi/core
- * with the latchkey() connector. The e2e pages find the service, the dev app's key and (with `chain: true`)
+ * with the latchkey() connector; `"rainbowkit"` the RainbowKit page (e2e/rainbowkit). The e2e pages find the service, the dev app's key and (with `chain: true`)
  * the chain in `window.LK_E2E`.
  */
 export async function startStack(
-  app: "demo" | "host" | "wagmi",
+  app: "demo" | "host" | "wagmi" | "rainbowkit",
   /**
    * `hostName: "localhost"` serves the app and the service as http://localhost:PORT: a secure context
    * whose host is the dev app's WebAuthn relying party (passkey tests), the service on the app's site.
@@ -85,6 +85,11 @@ export async function startStack(
     now?: () => number;
     /** Also deliver every mail to this SMTP server (the dev mailbox keeps its copy). */
     smtpUrl?: string;
+    /**
+     * The `process.env.NODE_ENV` the e2e page is built with (`"development"`: a dev build, as `vite` serves
+     * it). Unset: the test process's own (vitest's "test").
+     */
+    nodeEnv?: "development" | "production";
   } = {},
 ): Promise<Stack> {
   const hostName = opts.hostName ?? "127.0.0.1";
@@ -192,7 +197,10 @@ export async function startStack(
       // WalletConnect's own test switch (read at run time from the page's `process.env`, which the
       // WalletConnect tests set in an init script): no calls to verify.walletconnect.org, which would wait
       // 5 s per request offline. Vite would otherwise replace `process.env` by `{}`.
-      define: { "process.env.IS_VITEST": "globalThis.process.env.IS_VITEST" },
+      define: {
+        "process.env.IS_VITEST": "globalThis.process.env.IS_VITEST",
+        ...(opts.nodeEnv ? { "process.env.NODE_ENV": JSON.stringify(opts.nodeEnv) } : {}),
+      },
       build: { outDir, emptyOutDir: true },
       logLevel: "warn",
     });

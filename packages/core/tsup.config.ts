@@ -1,4 +1,6 @@
 import { defineConfig } from "tsup";
 import { modulesBuild } from "../../scripts/tsupBase";
 
-export default defineConfig(modulesBuild({ index: "src/index.ts", wagmi: "src/wagmi.ts" }));
+export default defineConfig(
+  modulesBuild({ index: "src/index.ts", wagmi: "src/wagmi.ts", rainbowkit: "src/rainbowkit.ts" }),
+);

@@ -253,7 +253,11 @@ export {
 } from "./provider/announce";
 export { createEip1193Provider } from "./provider/createEip1193Provider";
 export { ProviderRpcError, ProviderRpcErrorCode, type ProviderRpcErrorCodeValue } from "./provider/errors";
-export type { CreateEip1193ProviderOptions, LatchkeyEip1193Provider } from "./provider/types";
+export type {
+  CreateEip1193ProviderOptions,
+  LatchkeyEip1193Provider,
+  PlainChainConfig,
+} from "./provider/types";
 export { type Clock, systemClock } from "./session/clock";
 export {
   DEFAULT_SESSION_KEY,

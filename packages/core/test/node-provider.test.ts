@@ -639,3 +639,48 @@ async function startPaymasterService(stack: ChainStack) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+describe("without a bundler (the plain wallet)", () => {
+  it("answers the EOA and sends a plain transaction signed by the service; wallet_sendCalls names bundlerUrl", async () => {
+    const plain = await signInWithOtp(svc, "plain-provider@example.com");
+    const eoa = plain.getState().user?.address as Address;
+    const p = createEip1193Provider(plain, { chains: [{ chain: chain.chain, rpcUrl: chain.rpcUrl }] });
+    expect(await p.request({ method: "eth_accounts" })).toEqual([eoa]);
+    expect(await p.request({ method: "eth_chainId" })).toBe(numberToHex(chain.chainId));
+    const refused = await failure(p, "wallet_sendCalls", [
+      { version: "2.0.0", calls: [{ to: chain.counter }] },
+    ]);
+    expect(refused.code).toBe(4200);
+    expect(refused.message).toContain("bundlerUrl");
+
+    await chain.fund(eoa, parseEther("1"));
+    const wallet = createWalletClient({ account: eoa, chain: chain.chain, transport: custom(p) });
+    const before = await counterValue();
+    const hash = await wallet.sendTransaction({ to: chain.counter, data: increment });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    expect(receipt.from.toLowerCase()).toBe(eoa.toLowerCase());
+    expect(await counterValue()).toBe(before + 1n);
+  });
+
+  it("with no chain at all, eth_requestAccounts fails before the sign-in modal opens, naming the settings", async () => {
+    const plain = createSigner({
+      baseUrl: svc.baseUrl,
+      apiKey: svc.apiKey,
+      keyHolder: createMemoryKeyHolder(),
+      storage: createMemoryStorage(),
+      window: null,
+    });
+    let prompts = 0;
+    const p = createEip1193Provider(plain, {
+      requestAccounts: async () => {
+        prompts++;
+      },
+    });
+    const error = await failure(p, "eth_requestAccounts");
+    expect(error.code).toBe(4900);
+    expect(error.message).toContain("chains");
+    expect(error.message).toContain("bundlerUrl");
+    expect(prompts).toBe(0);
+  });
+});

@@ -1,9 +1,16 @@
-import { getSmartAccountClient, type Signer } from "@latchkey/core";
+import {
+  createMemoryKeyHolder,
+  createMemoryStorage,
+  createSigner,
+  getSmartAccountClient,
+  type Signer,
+} from "@latchkey/core";
 import { latchkey } from "@latchkey/core/wagmi";
 import {
   type Config,
   connect,
   createConfig,
+  custom,
   disconnect,
   getAccount,
   getCallsStatus,
@@ -195,5 +202,59 @@ describe("the latchkey() wagmi connector", () => {
     const result = await connect(modal, { connector: modal.connectors[0]! });
     expect(result.accounts).toEqual([otherAccount]);
     expect(getAccount(modal).status).toBe("connected");
+  });
+});
+
+describe("the latchkey() connector without a bundler (the plain wallet)", () => {
+  it("connects the EOA on wagmi's chain, signs, and sends a plain transaction through the service", async () => {
+    const plain = await signInWithOtp(svc, "wagmi-plain@example.com");
+    const eoa = plain.getState().user?.address as Address;
+    const config = createConfig({
+      chains: [chain.chain],
+      connectors: [latchkey({ signer: plain })],
+      transports: { [chain.chainId]: http(chain.rpcUrl) },
+      storage: null,
+    });
+    const connected = await connect(config, { connector: config.connectors[0]! });
+    expect(connected.accounts).toEqual([eoa]);
+    expect(connected.chainId).toBe(chain.chainId);
+    const signature = await signMessage(config, { message: "plain" });
+    expect(await recoverMessageAddress({ message: "plain", signature })).toBe(eoa);
+    const capabilities = await getCapabilities(config);
+    expect(capabilities[chain.chainId]).toMatchObject({ atomic: { status: "unsupported" } });
+    // No bundler, no atomic batch: wallet_sendCalls says which setting is missing.
+    const batch = await sendCalls(config, { calls: [{ to: chain.counter, data: increment }] }).catch(
+      (e: Error) => e,
+    );
+    expect(batch).toBeInstanceOf(Error);
+    expect(hasCode(batch, 4200)).toBe(true);
+    expect(String((batch as Error).message)).toContain("bundlerUrl");
+
+    await chain.fund(eoa, parseEther("1"));
+    const before = await counterValue();
+    const hash = await sendTransaction(config, { to: chain.counter, data: increment });
+    const receipt = await waitForTransactionReceipt(config, { hash });
+    expect(receipt.status).toBe("success");
+    expect(receipt.from.toLowerCase()).toBe(eoa.toLowerCase());
+    expect(await counterValue()).toBe(before + 1n);
+  });
+
+  it("a chain without an RPC URL fails when the config is made, naming rpcUrl", () => {
+    const plain = createSigner({
+      baseUrl: svc.baseUrl,
+      apiKey: svc.apiKey,
+      keyHolder: createMemoryKeyHolder(),
+      storage: createMemoryStorage(),
+      window: null,
+    });
+    const noRpc = { ...chain.chain, rpcUrls: { default: { http: [] as string[] } } };
+    expect(() =>
+      createConfig({
+        chains: [noRpc],
+        connectors: [latchkey({ signer: plain })],
+        transports: { [noRpc.id]: custom({ request: async () => null }) },
+        storage: null,
+      }),
+    ).toThrow(/rpcUrl/);
   });
 });

@@ -1,7 +1,7 @@
 import { type EIP1193Provider, numberToHex } from "viem";
 import { getSmartAccountClient } from "../actions/getSmartAccountClient";
+import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
-import { chainConfigFor } from "../smartAccounts/chainConfig";
 import { createCallsRegistry } from "./calls";
 import {
   invalidParams,
@@ -13,13 +13,26 @@ import {
 import { createListeners, watchSigner } from "./events";
 import { bundlerMethods, isRefused, walletMethods } from "./methods";
 import { jsonRpc } from "./rpc";
-import type { CreateEip1193ProviderOptions, LatchkeyEip1193Provider, ProviderContext } from "./types";
+import type {
+  CreateEip1193ProviderOptions,
+  LatchkeyEip1193Provider,
+  ProviderChainConfig,
+  ProviderContext,
+} from "./types";
+
+/** The message of a provider with no chain at all: it names the settings. */
+export const NO_CHAIN_MESSAGE =
+  "No chain is configured for the Latchkey wallet: pass chains ([{ chain, rpcUrl }]) to latchkey() or createEip1193Provider (a plain wallet), or chains with a bundlerUrl to createSigner (smart accounts)";
 
 /**
  * The embedded wallet as an EIP-1193 provider, for viem (`custom(provider)`), wagmi, RainbowKit and
  * anything else that speaks the standard. Its account is the signed-in user's smart account, on the chains
  * configured in `createSigner({ chains })`: the embedded EOA itself for a 7702 account (the default,
  * delegated to Simple7702Account by its first operation), or a SimpleAccount (ERC-4337 v0.8) for a 4337 one.
+ * On the plain chains of the `chains` option (no bundler) it is the embedded EOA, and `eth_sendTransaction`
+ * sends a plain transaction signed by the service (`sign_transaction`) to the chain's RPC; `wallet_sendCalls`
+ * and bundler methods fail there with 4200, naming `bundlerUrl`. With no chain at all, `eth_requestAccounts`
+ * fails (4900, naming the settings) before `requestAccounts` opens the modal.
  *
  * - `eth_accounts` → `[smart account]` while signed in, `[]` otherwise; `eth_requestAccounts` the same,
  *   awaiting the `requestAccounts` option (e.g. the sign-in modal) while signed out (else 4100).
@@ -53,8 +66,11 @@ export function createEip1193Provider(
   signer: SignerBase,
   options: CreateEip1193ProviderOptions = {},
 ): LatchkeyEip1193Provider {
-  if (options.chainId !== undefined) chainConfigFor(signer, options.chainId);
-  const configured = () => signer._internal.options.chains ?? [];
+  const configured = (): readonly ProviderChainConfig[] => {
+    const smart = signer._internal.options.chains ?? [];
+    const plain = (options.chains ?? []).filter((p) => !smart.some((c) => c.chain.id === p.chain.id));
+    return [...smart, ...plain];
+  };
   let selected = options.chainId;
   let unwatch: (() => void) | undefined;
   const listeners = createListeners({
@@ -83,23 +99,40 @@ export function createEip1193Provider(
       const chains = configured();
       const first = chains[0];
       if (!first) {
-        throw new ProviderRpcError(
-          ProviderRpcErrorCode.DISCONNECTED,
-          "No chain is configured for the Latchkey wallet: pass chains to createSigner",
-        );
+        throw new ProviderRpcError(ProviderRpcErrorCode.DISCONNECTED, NO_CHAIN_MESSAGE);
       }
       const wanted = chainId ?? selected ?? first.chain.id;
       const config = chains.find((c) => c.chain.id === wanted);
       if (!config) throw new ProviderRpcError(code, `Chain ${numberToHex(wanted)} is not configured`);
       return config;
     },
+    rpcUrl(config) {
+      const url = config.rpcUrl ?? config.chain.rpcUrls.default.http[0];
+      if (!url) {
+        throw new ProviderRpcError(
+          ProviderRpcErrorCode.CHAIN_DISCONNECTED,
+          `Chain ${numberToHex(config.chain.id)} has no RPC URL: set its rpcUrl in the Latchkey wallet's chains`,
+        );
+      }
+      return url;
+    },
+    bundlerUrl(config, what) {
+      if (config.bundlerUrl) return config.bundlerUrl;
+      throw new ProviderRpcError(
+        ProviderRpcErrorCode.UNSUPPORTED_METHOD,
+        `${what} needs an ERC-4337 bundler: chain ${numberToHex(config.chain.id)} has none (the plain wallet sends transactions one at a time); configure it in createSigner's chains ({ chain, rpcUrl, bundlerUrl })`,
+      );
+    },
     async account(chainId) {
+      const config = ctx.chain(chainId);
+      if (!config.bundlerUrl) return (await requireUser(signer)).address;
       const client = await getSmartAccountClient(signer, { chainId: ctx.chain(chainId).chain.id });
       return client.account.address;
     },
     rpc: (url, method, params) => jsonRpc(url, method, params, fetchFn),
     emit: (event, payload) => listeners.emit(event, payload),
   };
+  if (options.chainId !== undefined) ctx.chain(options.chainId);
 
   async function request({ method, params }: { method: string; params?: unknown }): Promise<unknown> {
     try {
@@ -113,15 +146,8 @@ export function createEip1193Provider(
       }
       if (isRefused(method)) throw unsupportedMethod(method);
       const config = ctx.chain();
-      if (bundlerMethods.has(method)) return await ctx.rpc(config.bundlerUrl, method, params);
-      const url = config.rpcUrl ?? config.chain.rpcUrls.default.http[0];
-      if (!url) {
-        throw new ProviderRpcError(
-          ProviderRpcErrorCode.CHAIN_DISCONNECTED,
-          `Chain ${numberToHex(config.chain.id)} has no RPC URL`,
-        );
-      }
-      return await ctx.rpc(url, method, params);
+      if (bundlerMethods.has(method)) return await ctx.rpc(ctx.bundlerUrl(config, method), method, params);
+      return await ctx.rpc(ctx.rpcUrl(config), method, params);
     } catch (error) {
       throw toProviderRpcError(error);
     }

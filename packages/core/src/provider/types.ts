@@ -1,13 +1,33 @@
-import type { Address, EIP1193EventMap, EIP1193Provider } from "viem";
+import type { Address, Chain, EIP1193EventMap, EIP1193Provider } from "viem";
 import type { SignerBase } from "../signer/types";
 import type { SmartAccountChainConfig } from "../smartAccounts/types";
 import type { CallsRegistry } from "./calls";
 
+/**
+ * A chain of the plain wallet (no bundler): the account is the user's EOA, `eth_sendTransaction` signs a
+ * plain transaction through the service and broadcasts it to `rpcUrl` (the chain's default RPC URL
+ * otherwise).
+ */
+export interface PlainChainConfig {
+  /** A viem chain, e.g. `base` from `viem/chains`. */
+  chain: Chain;
+  /** JSON-RPC endpoint of the chain; the chain's default RPC URL otherwise. */
+  rpcUrl?: string;
+}
+
+/** @internal A chain of the provider: a smart-account chain (with its bundler) or a plain one. */
+export type ProviderChainConfig = Omit<SmartAccountChainConfig, "bundlerUrl"> & { bundlerUrl?: string };
+
 /** What `createEip1193Provider` takes besides the signer. */
 export interface CreateEip1193ProviderOptions {
   /**
-   * The chain the provider starts on: a configured chain's id (the signer's first chain by default);
-   * `createEip1193Provider` throws a SmartAccountError (CHAIN_NOT_CONFIGURED) for another.
+   * Chains without a bundler (the plain wallet: EOA transactions), after the signer's own chains
+   * (`createSigner({ chains })`, which have a bundler and win for the same chain id).
+   */
+  chains?: readonly PlainChainConfig[];
+  /**
+   * The chain the provider starts on: a configured chain's id (the first one by default);
+   * `createEip1193Provider` throws a ProviderRpcError (4901) for another.
    */
   chainId?: number;
   /**
@@ -39,14 +59,21 @@ export interface ProviderContext {
   chainId(): number;
   /** Moves the provider to a configured chain; `chainChanged` fires when it changes. */
   setChainId(chainId: number): void;
-  /** The configured chains. */
-  chains(): readonly SmartAccountChainConfig[];
+  /** The configured chains: the signer's (with a bundler), then the plain ones. */
+  chains(): readonly ProviderChainConfig[];
   /**
    * A configured chain (the current one by default); a ProviderRpcError with `code` (4901 by default)
    * for one that is not configured, 4900 when none is.
    */
-  chain(chainId?: number, code?: number): SmartAccountChainConfig;
-  /** The signed-in user's smart account on a chain (the current one by default); 4100 when signed out. */
+  chain(chainId?: number, code?: number): ProviderChainConfig;
+  /** A chain's JSON-RPC URL (its `rpcUrl`, else the chain's default); 4901 naming `rpcUrl` when it has none. */
+  rpcUrl(config: ProviderChainConfig): string;
+  /** A chain's bundler; 4200 naming `bundlerUrl` for a plain chain (`what` is the method that needs it). */
+  bundlerUrl(config: ProviderChainConfig, what: string): string;
+  /**
+   * The signed-in user's account on a chain (the current one by default): the smart account on a chain
+   * with a bundler, the EOA on a plain one; 4100 when signed out.
+   */
   account(chainId?: number): Promise<Address>;
   /** A JSON-RPC call to a node or bundler, with the signer's `fetch`. */
   rpc(url: string, method: string, params?: unknown): Promise<unknown>;

@@ -58,6 +58,8 @@ async function promptSignIn(ctx: ProviderContext, prompt: () => Promise<void>): 
  */
 export const ethRequestAccounts: MethodHandler = async (ctx) => {
   if (!(await isSignedIn(ctx.signer))) {
+    // A misconfiguration (no chain, no RPC URL) fails here, before the sign-in modal opens.
+    ctx.rpcUrl(ctx.chain());
     const prompt = ctx.options.requestAccounts;
     if (!prompt) {
       throw new ProviderRpcError(

@@ -77,6 +77,9 @@ export const walletSendCalls: MethodHandler = async (ctx, [param]) => {
       `Unsupported chain ID ${numberToHex(chainId)}: not one of the chains configured in createSigner's chains`,
     );
   }
+  // A plain chain (no bundler) refuses with 4200: no atomic batch is possible there, and viem's
+  // `sendCalls(..., { experimental_fallback: true })` then sends the calls one by one itself, when the app asks.
+  ctx.bundlerUrl(ctx.chain(chainId), "wallet_sendCalls");
   const requested =
     request.capabilities === undefined || request.capabilities === null
       ? {}
@@ -143,7 +146,7 @@ export const walletGetCallsStatus: MethodHandler = async (ctx, [id]) => {
   if (batch) {
     const { userOperationHash: hash } = batch;
     if (!hash) return callsStatusOf(id, batch.chainId, null);
-    const { bundlerUrl } = ctx.chain(batch.chainId);
+    const bundlerUrl = ctx.bundlerUrl(ctx.chain(batch.chainId), "wallet_getCallsStatus");
     const receipt = await receiptOf(ctx, bundlerUrl, hash);
     return callsStatusOf(id, batch.chainId, receipt, !receipt && (await isDropped(ctx, bundlerUrl, hash)));
   }
@@ -153,6 +156,7 @@ export const walletGetCallsStatus: MethodHandler = async (ctx, [id]) => {
       (a, b) => Number(b.chain.id === current) - Number(a.chain.id === current),
     );
     for (const config of chains) {
+      if (!config.bundlerUrl) continue;
       const receipt = await receiptOf(ctx, config.bundlerUrl, id).catch(() => null);
       if (receipt) return callsStatusOf(id, config.chain.id, receipt);
     }
@@ -179,10 +183,11 @@ export const walletGetCapabilities: MethodHandler = async (ctx, [address, chainI
     if (!Array.isArray(chainIds)) throw invalidParams("chainIds must be an array");
     wanted = chainIds.map((c, i) => asChainId(c, `chainIds[${i}]`));
   }
-  const answer: Record<Hex, ReturnType<typeof capabilities>> = {};
-  for (const { chain } of ctx.chains()) {
+  const answer: Record<Hex, ReturnType<typeof capabilities> | { atomic: { status: "unsupported" } }> = {};
+  for (const { chain, bundlerUrl } of ctx.chains()) {
     if (wanted && !wanted.includes(chain.id)) continue;
-    answer[numberToHex(chain.id)] = capabilities();
+    // A plain chain (no bundler) sends one transaction at a time: no atomic batches, no paymaster.
+    answer[numberToHex(chain.id)] = bundlerUrl ? capabilities() : { atomic: { status: "unsupported" } };
   }
   return answer;
 };

@@ -1,13 +1,14 @@
 import cluster from "node:cluster";
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { createAppApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type FileConfig, readConfigFile } from "./config";
 import type { ServiceOptions } from "./createService";
 import { Keyring, loadMasterKey, parseMasterKey } from "./crypto/keyring";
-import { seedBackend } from "./crypto/pbkdf2";
+import { seedBackend, seedFallbackReason } from "./crypto/pbkdf2";
 import { secp256k1Impl } from "./crypto/secp256k1";
-import { migrate, openDatabase } from "./db";
+import { isPostgresUrl, migrate, openDatabase } from "./db";
 import {
   createAdminKeyFile,
   decideThroughService,
@@ -94,6 +95,30 @@ Re-wrap every data key from LATCHKEY_MASTER_KEY (the current key) to LATCHKEY_NE
 secrets (wallet keys, the paymaster signer) are not touched. Stop the service, rotate, then start it with
 the new key.
 `,
+  backup: `Usage: latchkey backup --db <url|path> --out <file>
+
+Copy the database while the service runs. SQLite: the online backup API writes a consistent copy (a
+SQLite file, which is itself a database: serve --db <file> starts on it). PostgreSQL: runs pg_dump
+--format=custom (pg_dump of the server's version must be on PATH); restore with
+pg_restore --no-owner --dbname <empty database url> <file>. Keep the master key apart from backups.
+
+Options:
+  --db <url|path>    The live database (as serve)
+  --out <file>       Where the copy goes
+  -h, --help         This help
+`,
+  "verify-backup": `Usage: latchkey verify-backup --db <url|path>
+
+Check a backup (a SQLite copy, or a PostgreSQL database restored from a dump) with the master key
+(LATCHKEY_MASTER_KEY or LATCHKEY_MASTER_KEY_FILE): every sealed secret opens (wallet mnemonics and keys,
+TOTP secrets, service keys, OAuth client secrets), every wallet re-derives its stored EVM and Solana
+accounts, and every user has a whole wallet. Prints counts and failures by row id, never a secret; exits
+non-zero on any failure or a wrong master key. It only reads.
+
+Options:
+  --db <url|path>    The backup
+  -h, --help         This help
+`,
   "paymaster-signer": `Usage: latchkey paymaster-signer [options]
 
 Print the address of the key the service signs sponsored user operations with (ERC-7677 paymaster at
@@ -172,6 +197,8 @@ Commands:
   solana-fee-payer    Print the Solana fee payer's address (to fund with SOL)
   activity            List, approve or reject signatures an app's signing policy holds
   admin-key create    Make an admin key for an app's signing policy
+  backup              Copy the database while the service runs
+  verify-backup       Check that a backup opens with the master key and its wallets re-derive
 
 Run \`latchkey <command> --help\` for a command's options and environment.
 `;
@@ -221,11 +248,51 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 0;
   }
+  if (command === "backup") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { db: { type: "string" }, out: { type: "string" } },
+    });
+    if (!values.out) throw new Error("backup needs --out <file>");
+    const db = values.db ?? process.env.LATCHKEY_DB ?? DEFAULT_DB;
+    const { backupDatabase } = await import("./backup/backupDatabase");
+    const { kind } = await backupDatabase({ db, out: values.out });
+    process.stdout.write(
+      `Backup written to ${values.out} (${kind === "sqlite" ? "a SQLite database" : "pg_dump custom format"})\n`,
+    );
+    return 0;
+  }
+  if (command === "verify-backup") return verifyBackupCommand(rest);
   if (command === "paymaster-signer") return printServiceKey(rest, (keys) => keys.address("paymaster"));
   if (command === "solana-fee-payer")
     return printServiceKey(rest, (keys) => keys.solanaAddress("solanaFeePayer"));
   process.stderr.write(`Unknown command: ${command}\n\n${USAGE}`);
   return 1;
+}
+
+async function verifyBackupCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { db: { type: "string" } } });
+  if (!values.db) throw new Error("verify-backup needs --db <backup file or postgres:// url>");
+  if (!isPostgresUrl(values.db) && !existsSync(values.db)) throw new Error(`No such backup: ${values.db}`);
+  const masterKey = loadMasterKey({ env: process.env, dev: false });
+  const opened = openDatabase(values.db);
+  try {
+    const { verifyBackup } = await import("./backup/verifyBackup");
+    let result: Awaited<ReturnType<typeof verifyBackup>>;
+    try {
+      result = await verifyBackup({ db: opened.db, keyring: new Keyring(opened.db, masterKey) });
+    } catch (err) {
+      process.stderr.write(`verify-backup: ${(err as Error).message}\n`);
+      return 1;
+    }
+    const counts = Object.entries(result.checked).map(([kind, n]) => `${kind}: ${n}`);
+    process.stdout.write(`Checked ${counts.join(", ")}\n`);
+    for (const f of result.failures) process.stdout.write(`FAILED ${f.kind} ${f.id}: ${f.reason}\n`);
+    process.stdout.write(result.failures.length ? `${result.failures.length} failure(s)\n` : "Backup OK\n");
+    return result.failures.length ? 1 : 0;
+  } finally {
+    await opened.close();
+  }
 }
 
 async function serve(args: string[]): Promise<number> {
@@ -532,7 +599,7 @@ function policyLines(
 function seedsLine(): string {
   const seeds = seedBackend();
   if (seeds.name === "node:crypto")
-    return "Wallet seeds: PBKDF2 by node:crypto (the native PBKDF2 addon is not loaded)";
+    return `Wallet seeds: PBKDF2 by node:crypto (${seedFallbackReason() ?? "the native PBKDF2 addon is not loaded"})`;
   const isa = seeds.lanes === 8 ? ", AVX-512" : seeds.lanes === 4 ? ", AVX2" : "";
   return `Wallet seeds: PBKDF2 by the native addon (${seeds.lanes} at once${isa})`;
 }

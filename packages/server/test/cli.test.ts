@@ -59,6 +59,8 @@ describe("latchkey CLI", () => {
       ["solana-fee-payer"],
       ["activity"],
       ["admin-key", "create"],
+      ["backup"],
+      ["verify-backup"],
     ];
     const outs = await Promise.all(
       commands.map(async (command) => (await run(process.execPath, [BIN, ...command, "--help"])).stdout),

@@ -66,4 +66,9 @@ ATTR static void FN_RUN(struct lane_words *in[], uint32_t iterations) {
     STOREU(buf + i * LANES, t[i]);
     for (int l = 0; l < LANES; l++) in[l]->u[i] = buf[i * LANES + l];
   }
+  wipe(buf, sizeof buf);
+  wipe(ih, sizeof ih);
+  wipe(oh, sizeof oh);
+  wipe(u, sizeof u);
+  wipe(t, sizeof t);
 }

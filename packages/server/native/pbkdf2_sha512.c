@@ -8,14 +8,24 @@
  *  - several inputs at once, one per 64-bit lane of AVX2 (4 lanes) or AVX-512 (8 lanes) registers,
  *    chosen at load time from what the CPU supports; several times the throughput of one at a time.
  * Outputs are byte-identical to node:crypto's pbkdf2Sync(password, salt, iterations, 64, "sha512")
- * (crypto/pbkdf2.test.ts checks every path against it).
+ * (crypto/pbkdf2.test.ts checks every path against it). The service trusts none of this unchecked: on
+ * load, src/crypto/pbkdf2.ts runs BIP-39's reference vectors and a random sample against node:crypto
+ * through the paths it will use and falls back to node:crypto on any mismatch; test/native-sanitizers.test.ts
+ * runs the core (everything above the N-API glue; -DLK_CORE_ONLY) under ASan and UBSan. Key material is
+ * wiped with wipe() (explicit_bzero), which the compiler may not drop, and every N-API status is checked.
  *
  * The OpenSSL functions come from the node binary itself, which exports them; nothing else is linked.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED 1
+#if defined(__GLIBC__) || defined(__linux__)
+#define _DEFAULT_SOURCE 1 /* explicit_bzero (glibc >= 2.25) */
+#endif
+#ifndef LK_CORE_ONLY
 #include <node_api.h>
+#endif
 #include <openssl/sha.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +56,20 @@ static const uint64_t SHA512_K[80] = {
   0x28db77f523047d84ULL, 0x32caab7b40c72493ULL, 0x3c9ebe0a15c9bebcULL, 0x431d67c49c100d4cULL,
   0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
+
+/*
+ * Wipes key material in a way the compiler may not remove as a dead store (a plain memset before free or
+ * before a buffer goes out of scope may be dropped): glibc's explicit_bzero, else a loop through a volatile
+ * pointer.
+ */
+static void wipe(void *p, size_t n) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))
+  explicit_bzero(p, n);
+#else
+  volatile unsigned char *v = (volatile unsigned char *)p;
+  while (n--) *v++ = 0;
+#endif
+}
 
 /* One input's state: the HMAC key's ipad and opad states, and U (U1 going in, T coming out). */
 struct lane_words {
@@ -95,8 +119,12 @@ static void prepare(struct lane_words *w, const unsigned char *password, size_t 
     w->opad[i] = octx.h[i];
     w->u[i] = load_be64(digest + 8 * i);
   }
-  memset(key, 0, sizeof key);
-  memset(pad, 0, sizeof pad);
+  wipe(key, sizeof key);
+  wipe(pad, sizeof pad);
+  wipe(digest, sizeof digest);
+  wipe(&ictx, sizeof ictx);
+  wipe(&octx, sizeof octx);
+  wipe(&c, sizeof c);
 }
 
 /* Iterations 2..c for one input, with OpenSSL's SHA512_Transform (its assembly for this CPU). */
@@ -121,7 +149,9 @@ static void run_scalar(struct lane_words *w, uint32_t iterations) {
     }
   }
   memcpy(w->u, t, sizeof t);
-  memset(block, 0, sizeof block);
+  wipe(block, sizeof block);
+  wipe(t, sizeof t);
+  wipe(&c, sizeof c);
 }
 
 #ifdef LK_X86
@@ -205,6 +235,7 @@ static void run_all(struct lane_words *w, size_t n, uint32_t iterations, int lan
     }
     if (lanes == 8) run_avx512(group, iterations);
     else run_avx2(group, iterations);
+    wipe(spare, sizeof spare);
     i += take;
   }
 #else
@@ -213,24 +244,53 @@ static void run_all(struct lane_words *w, size_t n, uint32_t iterations, int lan
   for (; i < n; i++) run_scalar(&w[i], iterations);
 }
 
+#ifndef LK_CORE_ONLY
+/* Everything below is the N-API glue; the sanitizer test (test/native/) compiles the core above alone. */
 static int best_lanes = 1;
 
-/* The widest run this CPU has that fits `max` lanes (a number; anything else leaves the widest): 8, 4 or 1. */
-static int capped_lanes(napi_env env, napi_value max_value) {
-  int lanes = best_lanes;
-  napi_valuetype t;
-  if (napi_typeof(env, max_value, &t) != napi_ok || t != napi_number) return lanes;
-  int32_t max;
-  napi_get_value_int32(env, max_value, &max);
-  while (lanes > 1 && lanes > max) lanes /= 2;
-  return lanes == 2 ? 1 : lanes;
+/* Every N-API call's status is checked: on failure the call throws (unless an exception is already
+ * pending) and returns NULL, after the `fail` label frees and wipes what was allocated. */
+static void throw_status(napi_env env, napi_status status, const char *what) {
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return;
+  const napi_extended_error_info *info = NULL;
+  const char *detail = napi_get_last_error_info(env, &info) == napi_ok && info && info->error_message
+                           ? info->error_message
+                           : "N-API call failed";
+  char msg[256];
+  snprintf(msg, sizeof msg, "pbkdf2_sha512: %s: %s (status %d)", what, detail, (int)status);
+  napi_throw_error(env, NULL, msg);
 }
+
+#define NAPI_OK(call)                                \
+  do {                                               \
+    napi_status status_ = (call);                    \
+    if (status_ != napi_ok) {                        \
+      throw_status(env, status_, #call);             \
+      goto fail;                                     \
+    }                                                \
+  } while (0)
 
 #define THROW(msg)                                   \
   do {                                               \
     napi_throw_type_error(env, NULL, msg);           \
-    return NULL;                                     \
+    goto fail;                                       \
   } while (0)
+
+/* The widest run this CPU has that fits `max` lanes (a number; anything else leaves the widest): 8, 4 or 1.
+ * Returns 0 (an exception pending) where N-API fails. */
+static int capped_lanes(napi_env env, napi_value max_value) {
+  int lanes = best_lanes;
+  napi_valuetype t;
+  int32_t max;
+  NAPI_OK(napi_typeof(env, max_value, &t));
+  if (t != napi_number) return lanes;
+  NAPI_OK(napi_get_value_int32(env, max_value, &max));
+  while (lanes > 1 && lanes > max) lanes /= 2;
+  return lanes == 2 ? 1 : lanes;
+fail:
+  return 0;
+}
 
 static int bytes_of(napi_env env, napi_value v, unsigned char **data, size_t *len) {
   bool is;
@@ -249,48 +309,55 @@ static int bytes_of(napi_env env, napi_value v, unsigned char **data, size_t *le
 static napi_value pbkdf2_sha512(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  if (argc < 3) THROW("pbkdf2Sha512(passwords, salts, iterations[, maxLanes])");
+  struct lane_words *w = NULL;
+  uint32_t n = 0, n_salts;
+  napi_value out = NULL;
   bool is_array;
-  uint32_t n, n_salts;
-  if (napi_is_array(env, argv[0], &is_array) != napi_ok || !is_array) THROW("passwords must be an array");
-  if (napi_is_array(env, argv[1], &is_array) != napi_ok || !is_array) THROW("salts must be an array");
-  napi_get_array_length(env, argv[0], &n);
-  napi_get_array_length(env, argv[1], &n_salts);
-  if (n != n_salts) THROW("passwords and salts must have the same length");
   int64_t iterations;
+  int lanes;
+  NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 3) THROW("pbkdf2Sha512(passwords, salts, iterations[, maxLanes])");
+  NAPI_OK(napi_is_array(env, argv[0], &is_array));
+  if (!is_array) THROW("passwords must be an array");
+  NAPI_OK(napi_is_array(env, argv[1], &is_array));
+  if (!is_array) THROW("salts must be an array");
+  NAPI_OK(napi_get_array_length(env, argv[0], &n));
+  NAPI_OK(napi_get_array_length(env, argv[1], &n_salts));
+  if (n != n_salts) THROW("passwords and salts must have the same length");
   if (napi_get_value_int64(env, argv[2], &iterations) != napi_ok || iterations < 1 || iterations > 0xffffffffLL)
     THROW("iterations must be a positive integer");
-  int lanes = argc > 3 ? capped_lanes(env, argv[3]) : best_lanes;
-  struct lane_words *w = n ? calloc(n, sizeof *w) : NULL;
+  lanes = argc > 3 ? capped_lanes(env, argv[3]) : best_lanes;
+  if (lanes == 0) goto fail;
+  w = n ? calloc(n, sizeof *w) : NULL;
   if (n && !w) {
     napi_throw_error(env, NULL, "out of memory");
-    return NULL;
+    goto fail;
   }
   for (uint32_t i = 0; i < n; i++) {
     napi_value p, s;
     unsigned char *pd, *sd;
     size_t pl, sl;
-    napi_get_element(env, argv[0], i, &p);
-    napi_get_element(env, argv[1], i, &s);
-    if (!bytes_of(env, p, &pd, &pl) || !bytes_of(env, s, &sd, &sl)) {
-      free(w);
-      THROW("passwords and salts must be Uint8Arrays");
-    }
+    NAPI_OK(napi_get_element(env, argv[0], i, &p));
+    NAPI_OK(napi_get_element(env, argv[1], i, &s));
+    if (!bytes_of(env, p, &pd, &pl) || !bytes_of(env, s, &sd, &sl)) THROW("passwords and salts must be Uint8Arrays");
     prepare(&w[i], pd, pl, sd, sl);
   }
   run_all(w, n, (uint32_t)iterations, lanes);
-  napi_value out;
-  napi_create_array_with_length(env, n, &out);
+  napi_value result;
+  NAPI_OK(napi_create_array_with_length(env, n, &result));
   for (uint32_t i = 0; i < n; i++) {
     void *data;
     napi_value buf;
-    napi_create_buffer(env, SHA512_DIGEST_LENGTH, &data, &buf);
+    NAPI_OK(napi_create_buffer(env, SHA512_DIGEST_LENGTH, &data, &buf));
     for (int k = 0; k < 8; k++) store_be64((unsigned char *)data + 8 * k, w[i].u[k]);
-    napi_set_element(env, out, i, buf);
+    NAPI_OK(napi_set_element(env, result, i, buf));
   }
-  memset(w, 0, (size_t)n * sizeof *w);
-  free(w);
+  out = result;
+fail:
+  if (w) {
+    wipe(w, (size_t)n * sizeof *w);
+    free(w);
+  }
   return out;
 }
 
@@ -299,17 +366,25 @@ static napi_value lanes_of(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   napi_value v;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok) return NULL;
-  napi_create_int32(env, argc > 0 ? capped_lanes(env, argv[0]) : best_lanes, &v);
+  int lanes;
+  NAPI_OK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  lanes = argc > 0 ? capped_lanes(env, argv[0]) : best_lanes;
+  if (lanes == 0) goto fail;
+  NAPI_OK(napi_create_int32(env, lanes, &v));
   return v;
+fail:
+  return NULL;
 }
 
 NAPI_MODULE_INIT() {
-  best_lanes = cpu_lanes();
   napi_value fn;
-  napi_create_function(env, "pbkdf2Sha512", NAPI_AUTO_LENGTH, pbkdf2_sha512, NULL, &fn);
-  napi_set_named_property(env, exports, "pbkdf2Sha512", fn);
-  napi_create_function(env, "lanes", NAPI_AUTO_LENGTH, lanes_of, NULL, &fn);
-  napi_set_named_property(env, exports, "lanes", fn);
+  best_lanes = cpu_lanes();
+  NAPI_OK(napi_create_function(env, "pbkdf2Sha512", NAPI_AUTO_LENGTH, pbkdf2_sha512, NULL, &fn));
+  NAPI_OK(napi_set_named_property(env, exports, "pbkdf2Sha512", fn));
+  NAPI_OK(napi_create_function(env, "lanes", NAPI_AUTO_LENGTH, lanes_of, NULL, &fn));
+  NAPI_OK(napi_set_named_property(env, exports, "lanes", fn));
   return exports;
+fail:
+  return NULL;
 }
+#endif /* LK_CORE_ONLY */

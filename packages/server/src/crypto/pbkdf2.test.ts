@@ -5,31 +5,22 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runScriptInFreshNode } from "../../test/helpers";
-import { bip39Seeds, loadNativePbkdf2, nodePbkdf2, type SeedBackend, seedBackend } from "./pbkdf2";
+import { BIP39_VECTORS } from "./bip39Vectors";
+import {
+  bip39Seeds,
+  loadNativePbkdf2,
+  nodePbkdf2,
+  pbkdf2SelfTest,
+  type SeedBackend,
+  seedBackend,
+  seedBackendLabel,
+  seedFallbackReason,
+  tryNativePbkdf2,
+} from "./pbkdf2";
 
-// BIP-39's reference vectors (trezor/python-mnemonic vectors.json, passphrase "TREZOR").
-const VECTORS: [mnemonic: string, seed: string][] = [
-  [
-    "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
-    "c55257c360c07c72029aebc1b53c05ed0362ada38ead3e3e9efa3708e53495531f09a6987599d18264c1e1c92f2cf141630c7a3c4ab7c81b2f001698e7463b04",
-  ],
-  [
-    "legal winner thank year wave sausage worth useful legal winner thank yellow",
-    "2e8905819b8723fe2c1d161860e5ee1830318dbf49a83bd451cfb8440c28bd6fa457fe1296106559a3c80937a1c1069be3a3a5bd381ee6260e8d9739fce1f607",
-  ],
-  [
-    "letter advice cage absurd amount doctor acoustic avoid letter advice cage above",
-    "d71de856f81a8acc65e6fc851a38d4d7ec216fd0796d0a6827a3ad6ed5511a30fa280f12eb2e47ed2ac03b5c462a0358d18d69fe4f985ec81778c1b370b652a8",
-  ],
-  [
-    "zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo wrong",
-    "ac27495480225222079d7be181583751e86f571027b0497b5b5d11218e0a8a13332572917f0f8e5a589620c6f15b11c61dee327651a14c34e18231052e48c069",
-  ],
-  [
-    "zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo vote",
-    "dd48c104698c30cfe2b6142103248622fb7bb0ff692eebb00089b32d22484e1613912f0a5b694407be899ffd31ed3992c456cdf60f5d4564b8ba3f05a69890ad",
-  ],
-];
+// BIP-39's reference vectors (trezor/python-mnemonic vectors.json, passphrase "TREZOR"): the addon's
+// load-time self-test checks the same ones.
+const VECTORS = BIP39_VECTORS;
 
 const native = loadNativePbkdf2();
 // Every path this CPU has: one seed at a time, 4 lanes (AVX2) and 8 lanes (AVX-512), each where present.
@@ -86,6 +77,78 @@ describe.runIf(native)("the native addon", () => {
     expect(() => addon.pbkdf2Sha512(["p"], one, 1)).toThrow(/Uint8Arrays/);
     expect(() => addon.pbkdf2Sha512(one, one, 0)).toThrow(/positive integer/);
     expect(() => addon.pbkdf2Sha512(one, one, "2048")).toThrow(/positive integer/);
+  });
+});
+
+describe("the load-time self-test", () => {
+  it("passes node:crypto, and catches a path that is wrong for one lane, a partial batch or long inputs", () => {
+    const node = nodePbkdf2();
+    expect(pbkdf2SelfTest(node.derive, 8)).toBeUndefined();
+    // Wrong only in the 3rd lane of a batch (as a mis-detected or miscompiled lane would be).
+    const badLane: SeedBackend["derive"] = (p, s, c) =>
+      node.derive(p, s, c).map((seed, k) => (p.length > 1 && k === 2 ? Buffer.alloc(64) : seed));
+    expect(pbkdf2SelfTest(badLane, 8)).toMatch(/batch of 3 \(8 lanes\): seed 3 differs/);
+    // Wrong only when a batch does not fill the lanes.
+    const badPartial: SeedBackend["derive"] = (p, s, c) =>
+      p.length > 1 && p.length < 4 ? node.derive(p.slice(1), s.slice(1), c) : node.derive(p, s, c);
+    expect(pbkdf2SelfTest(badPartial, 4)).toMatch(/a batch of 2 gave 1 seeds/);
+    // Wrong only for passwords longer than a block (not in BIP-39's vectors): the random sample sees it.
+    const badLong: SeedBackend["derive"] = (p, s, c) =>
+      node.derive(p, s, c).map((seed, k) => ((p[k]?.length ?? 0) > 128 ? Buffer.alloc(64) : seed));
+    expect(pbkdf2SelfTest(badLong, 8)).toMatch(/random input \d+ of 9 differs from node:crypto/);
+    const throws: SeedBackend["derive"] = () => {
+      throw new Error("boom");
+    };
+    expect(pbkdf2SelfTest(throws, 1)).toBe("it threw: boom");
+  });
+
+  it.runIf(native)(
+    "passes the addon through every width this CPU has, and refuses it on a wrong vector",
+    () => {
+      for (const cap of [1, 4, 8]) expect(tryNativePbkdf2(cap)).toMatchObject({ ok: true });
+      const wrong = BIP39_VECTORS.map(
+        ([m, s], i) => [m, i === 4 ? s.replace(/^./, s[0] === "0" ? "1" : "0") : s] as const,
+      );
+      expect(tryNativePbkdf2(8, wrong)).toEqual({
+        ok: false,
+        reason: "the native PBKDF2 addon failed its self-test: BIP-39 vector 5 alone gave dd48c104698c30cf…",
+      });
+    },
+  );
+
+  it.runIf(native)(
+    "a failing self-test leaves seeds to node:crypto, and the start-up line and /healthz say why",
+    () => {
+      const script = `
+      const m = await import("./packages/server/src/crypto/pbkdf2.ts");
+      const [seed] = m.bip39Seeds(["zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo zoo wrong"], "TREZOR");
+      console.log(JSON.stringify({ backend: m.seedBackend().name, reason: m.seedFallbackReason(),
+        label: m.seedBackendLabel(), seed: seed.toString("hex") }));
+    `;
+      const out = runScriptInFreshNode<{ backend: string; reason: string; label: string; seed: string }>(
+        script,
+        {
+          LATCHKEY_PBKDF2: "",
+          LATCHKEY_PBKDF2_SELFTEST_CORRUPT: "1",
+        },
+      );
+      expect(out).toEqual({
+        backend: "node:crypto",
+        reason: expect.stringMatching(
+          /^the native PBKDF2 addon failed its self-test: BIP-39 vector 1 alone gave c55257c3/,
+        ),
+        label: expect.stringMatching(/^node:crypto \(addon failed its self-test: BIP-39 vector 1 alone/),
+        seed: BIP39_VECTORS[3]?.[1],
+      });
+    },
+  );
+
+  it("this process's choice and what it reports agree", () => {
+    const forcedHere = process.env.LATCHKEY_PBKDF2 === "node";
+    expect(seedBackendLabel()).toBe(seedBackend().name);
+    expect(seedFallbackReason()).toBe(
+      native && !forcedHere ? undefined : "the native PBKDF2 addon is not loaded",
+    );
   });
 });
 

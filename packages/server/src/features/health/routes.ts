@@ -1,4 +1,4 @@
-import { seedBackend } from "../../crypto/pbkdf2";
+import { seedBackendLabel } from "../../crypto/pbkdf2";
 import { secp256k1Impl } from "../../crypto/secp256k1";
 import { defineFeature } from "../defineFeature";
 
@@ -13,13 +13,14 @@ export const healthFeature = defineFeature({
       await ctx.db.selectFrom("apps").select("id").limit(1).execute();
       reply.header("access-control-allow-origin", "*");
       // Which secp256k1 implementation signs: "libsecp256k1" (native) or "noble" (the fallback); and what
-      // computes new wallets' seeds: "native" (the PBKDF2 addon) or "node:crypto" (the fallback).
+      // computes new wallets' seeds: "native" (the PBKDF2 addon) or "node:crypto" (the fallback), with why
+      // where the addon loaded but failed its self-test ("node:crypto (addon failed its self-test: …)").
       return {
         status: "ok",
         service: "latchkey",
         database: ctx.dbKind,
         secp256k1: secp256k1Impl().backend,
-        pbkdf2: seedBackend().name,
+        pbkdf2: seedBackendLabel(),
       };
     });
   },

@@ -3,7 +3,6 @@ import type { AuthUiStore } from "./store";
 // Development builds only: the provider and AuthModal call these behind `process.env.NODE_ENV !==
 // "production"`, so a production build drops this module.
 
-const mountedModals = /* @__PURE__ */ new WeakMap<AuthUiStore, number>();
 let warned = false;
 
 export const MISSING_AUTH_MODAL_WARNING =
@@ -11,8 +10,10 @@ export const MISSING_AUTH_MODAL_WARNING =
 
 /** An `<AuthModal />` of this store is mounted (until the returned function is called). */
 export function authModalMounted(store: AuthUiStore): () => void {
-  mountedModals.set(store, (mountedModals.get(store) ?? 0) + 1);
-  return () => mountedModals.set(store, (mountedModals.get(store) ?? 1) - 1);
+  store.mountedModals = (store.mountedModals ?? 0) + 1;
+  return () => {
+    store.mountedModals = (store.mountedModals ?? 1) - 1;
+  };
 }
 
 /**
@@ -27,7 +28,7 @@ export function watchForMissingAuthModal(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const check = () => {
     timer = undefined;
-    if (warned || !store.getState().isOpen || (mountedModals.get(store) ?? 0) > 0) return;
+    if (warned || !store.getState().isOpen || (store.mountedModals ?? 0) > 0) return;
     warned = true;
     warn(MISSING_AUTH_MODAL_WARNING);
   };

@@ -15,6 +15,8 @@ export interface AuthUiStore {
   getState(): AuthUiState;
   setState(patch: Partial<AuthUiState>): void;
   subscribe(listener: () => void): () => void;
+  /** The `<AuthModal />`s that show this store (counted in development builds: flow/modalPresence.ts). */
+  mountedModals?: number;
 }
 
 export const INITIAL_STEP: AuthStep = { type: "initial" };

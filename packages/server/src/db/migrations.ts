@@ -424,7 +424,7 @@ const migrations: Record<string, Migration> = {
   },
   "0018_sign_in_method_proof": {
     async up(db: Kysely<unknown>) {
-      // Which step-up proof (a fresh sign-in) each passkey and second factor was added with (W1): one
+      // Which step-up proof (a fresh sign-in) each passkey and second factor was added with (issue 30): one
       // added without is never accepted as a proof. Rows from before are kept as "legacy" and still
       // count (passkeys from a passkey sign-up among them); an unverified factor must be asked for again.
       await db.schema.alterTable("authenticators").addColumn("added_with", "text").execute();

@@ -18,7 +18,7 @@ export interface RpcCaller {
 }
 
 /**
- * Who sends this `/rpc/v1` request (W4): the app's key says which app; an `X-Stamp` header, the user's
+ * Who sends this `/rpc/v1` request: the app's key says which app; an `X-Stamp` header, the user's
  * session key over the exact body bytes, says which of its users. The stamp is checked by the signer
  * API's verifier (canonical encoding, a known unrevoked key, the signature over the raw body, not
  * expired: verifyApiKeyStamp.ts), and its key must belong to a user of the app whose key called. A stamp

@@ -91,9 +91,9 @@ describe("external wallets: injected (EIP-6963)", () => {
       await dialog(page)
         .getByRole("heading", { name: `Connecting to ${WALLET}` })
         .waitFor();
-      await expect(
-        dialog(page).getByText("Please follow the instructions in your wallet to connect."),
-      ).toBeTruthy();
+      await dialog(page)
+        .getByText("Please follow the instructions in your wallet to connect.")
+        .waitFor({ state: "visible" });
       await expect.poll(() => wallet?.held("personal_sign")).toBe(1);
       await shot(page, "wallet-eoa-connect");
       held?.("proceed");

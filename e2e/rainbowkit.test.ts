@@ -1,6 +1,6 @@
 import { getAddress, type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+import { type Stack, shot, skipPasskeyOffer, startStack, typeOtp, watchPageErrors } from "./helpers/stack";
 
 // A dapp on React + wagmi + RainbowKit in Chromium (e2e/rainbowkit), with Latchkey in RainbowKit's wallet
 // list (latchkeyWallet) and one signer shared with <LatchkeyProvider>: no bundler configured, so the account
@@ -22,12 +22,7 @@ describe("RainbowKit in the browser", () => {
     const context = await s.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const errors: string[] = [];
-    page.on("pageerror", (e) => {
-      console.error("pageerror", e.message);
-      errors.push(e.message);
-    });
-    page.on("console", (m) => m.type() === "error" && console.error("console", m.text()));
+    const errors = watchPageErrors(page);
     try {
       await page.goto(`${s.hostOrigin}/?recipient=${RECIPIENT}`);
       await expect.poll(() => page.getByTestId("wagmi-status").textContent()).toBe("disconnected");
@@ -44,14 +39,7 @@ describe("RainbowKit in the browser", () => {
       await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
       await typeOtp(page, await s.otpCode(email, sent));
       await expect.poll(() => page.getByTestId("wagmi-status").textContent()).toBe("connected");
-      const offered = await page
-        .getByRole("heading", { name: "Add a passkey" })
-        .waitFor({ timeout: 5000 })
-        .then(
-          () => true,
-          () => false,
-        );
-      if (offered) await page.getByRole("button", { name: "Skip" }).click();
+      await skipPasskeyOffer(page);
       await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
 
       // The connected address is the user's EOA: no bundler, the plain wallet.

@@ -2,7 +2,7 @@ import { getAddress, type Hex, hashMessage, parseAbi } from "viem";
 import { parseSiweMessage, verifySiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi, SIMPLE_7702_ACCOUNT_08 } from "../test-support/chain";
-import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+import { type Stack, shot, skipPasskeyOffer, startStack, typeOtp, watchPageErrors } from "./helpers/stack";
 
 // A dapp on @wagmi/core in Chromium (e2e/wagmi): wagmi's connect() opens the Latchkey modal, a new user signs
 // in by email code, and the dapp signs an EIP-4361 message and sends a sponsored batch through the
@@ -30,12 +30,7 @@ describe("wagmi in the browser", () => {
     const context = await s.browser.newContext({ viewport: { width: 1000, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    const errors: string[] = [];
-    page.on("pageerror", (e) => {
-      console.error("pageerror", e.message);
-      errors.push(e.message);
-    });
-    page.on("console", (m) => m.type() === "error" && console.error("console", m.text()));
+    const errors = watchPageErrors(page);
     try {
       await page.goto(`${s.hostOrigin}/`);
       await expect.poll(() => page.getByTestId("wagmi-status").textContent()).toBe("disconnected");
@@ -48,15 +43,7 @@ describe("wagmi in the browser", () => {
       await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
       await typeOtp(page, await s.otpCode(email, sent));
       await expect.poll(() => page.getByTestId("wagmi-status").textContent()).toBe("connected");
-      const offered = await page
-        .getByRole("dialog")
-        .getByRole("heading", { name: "Add a passkey" })
-        .waitFor({ timeout: 5000 })
-        .then(
-          () => true,
-          () => false,
-        );
-      if (offered) await page.getByRole("dialog").getByRole("button", { name: "Skip" }).click();
+      await skipPasskeyOffer(page);
       await page.getByRole("dialog").waitFor({ state: "detached" });
 
       // The connected address is the user's EOA (a 7702 account), not delegated yet, holding no ETH.

@@ -263,14 +263,29 @@ export async function signUpInDemo(s: Stack, page: Page, email: string): Promise
   await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
   await typeOtp(page, await s.otpCode(email, sent));
   await page.getByTestId("evm-address").waitFor();
-  const offered = await page
-    .getByRole("dialog")
-    .getByRole("heading", { name: "Add a passkey" })
-    .waitFor({ timeout: 5000 })
-    .then(
-      () => true,
-      () => false,
-    );
-  if (offered) await page.getByRole("dialog").getByRole("button", { name: "Skip" }).click();
+  await skipPasskeyOffer(page);
   await page.getByRole("dialog").waitFor({ state: "detached" });
+}
+
+/** Skips the passkey the modal may offer after a sign-up (the passkey flow has its own tests). */
+export async function skipPasskeyOffer(page: Page): Promise<void> {
+  const offer = page
+    .getByRole("dialog")
+    .filter({ has: page.getByRole("heading", { name: "Add a passkey" }) });
+  const offered = await offer.waitFor({ timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+  if (offered) await offer.getByRole("button", { name: "Skip" }).click();
+}
+
+/** Logs the page's errors and console errors; the answer collects the uncaught ones, for `toEqual([])`. */
+export function watchPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => {
+    console.error("pageerror", e.message);
+    errors.push(e.message);
+  });
+  page.on("console", (m) => m.type() === "error" && console.error("console", m.text()));
+  return errors;
 }

@@ -33,6 +33,7 @@ import {
   stamped,
   startHarness,
   TEST_APP,
+  verificationToken as verifyContact,
 } from "./helpers";
 import { SoftAuthenticator } from "./soft-authenticator";
 
@@ -78,20 +79,7 @@ describe.each(["sqlite", "postgres"] as const)("wallet export (%s)", (kind) => {
     return (res.json.wallets as { walletId: string }[])[0]?.walletId as string;
   }
 
-  /** init-otp → verify-otp for `contact`: a verification token. */
-  async function verificationToken(contact: string): Promise<string> {
-    const before = h.smtp.mails.length;
-    const init = await post(h.url, "/signer/v1/init-otp", { contact, otpType: "OTP_TYPE_EMAIL" }, KEY);
-    const code = /Subject: (\d{6}) is your /.exec((await h.smtp.waitFor(contact, before)).raw)?.[1];
-    const verified = await post(
-      h.url,
-      "/signer/v1/verify-otp",
-      { otpId: init.json.otpId, otpCode: code },
-      KEY,
-    );
-    expect(verified.status).toBe(200);
-    return verified.json.verificationToken as string;
-  }
+  const verificationToken = (contact: string) => verifyContact(h, KEY, contact);
 
   /** The pinned key in `/frames/export` (and the page's CSP). */
   async function exportFrame() {

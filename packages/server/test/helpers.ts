@@ -231,6 +231,25 @@ export async function post(
   };
 }
 
+/** init-otp → verify-otp with the code mailed to `contact`: a verification token (`headers` name the app). */
+export async function verificationToken(
+  h: Pick<Harness, "url" | "smtp">,
+  headers: Record<string, string>,
+  contact: string,
+): Promise<string> {
+  const before = h.smtp.mails.length;
+  const init = await post(h.url, "/signer/v1/init-otp", { contact, otpType: "OTP_TYPE_EMAIL" }, headers);
+  const code = /Subject: (\d{6}) is your /.exec((await h.smtp.waitFor(contact, before)).raw)?.[1];
+  const verified = await post(
+    h.url,
+    "/signer/v1/verify-otp",
+    { otpId: init.json.otpId, otpCode: code },
+    headers,
+  );
+  if (verified.status !== 200) throw new Error(`verify-otp answered ${verified.status} for ${contact}`);
+  return verified.json.verificationToken as string;
+}
+
 /** An in-memory target key, as the memory key holder of a Node client has. */
 export function targetKey() {
   const privateKey = generateP256PrivateKey();

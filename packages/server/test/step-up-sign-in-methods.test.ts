@@ -29,6 +29,7 @@ import {
   startHarness,
   TEST_APP,
   targetKey,
+  verificationToken as verifyContact,
 } from "./helpers";
 import { SoftAuthenticator } from "./soft-authenticator";
 
@@ -222,20 +223,7 @@ describe.each(["sqlite", "postgres"] as const)(
       );
     }
 
-    /** init-otp → verify-otp for `contact`: a verification token (the code mailed to `contact`). */
-    async function verificationToken(contact: string): Promise<string> {
-      const before = h.smtp.mails.length;
-      const init = await post(h.url, "/signer/v1/init-otp", { contact, otpType: "OTP_TYPE_EMAIL" }, KEY);
-      const code = /Subject: (\d{6}) is your /.exec((await h.smtp.waitFor(contact, before)).raw)?.[1];
-      const verified = await post(
-        h.url,
-        "/signer/v1/verify-otp",
-        { otpId: init.json.otpId, otpCode: code },
-        KEY,
-      );
-      expect(verified.status).toBe(200);
-      return verified.json.verificationToken as string;
-    }
+    const verificationToken = (contact: string) => verifyContact(h, KEY, contact);
 
     async function walletIdOf(user: Session): Promise<string> {
       const body = JSON.stringify({ type: "QUERY_TYPE_LIST_WALLETS", organizationId: user.orgId });

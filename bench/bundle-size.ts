@@ -26,7 +26,7 @@ import { join, relative } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { build, defaultClientConditions, type Plugin } from "vite";
-import { REPO_ROOT, RESULTS_DIR } from "./lib";
+import { REPO_ROOT, RESULTS_DIR } from "./lib/paths";
 
 const TARGET_INITIAL_GZIP = 25 * 1024;
 /** esbuild may load up to this much more initially than Vite does. */

@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Mailer } from "../packages/server/src/mail/mailer";
 import { otpMail } from "../packages/server/src/mail/templates";
-import { describeMachine, finishBench, machineInfo, round, runBench, scaleArg, table } from "./lib";
+import { scaleArg } from "./lib/args";
+import { describeMachine, finishBench, machineInfo, round, runBench, table } from "./lib/report";
 
 const RUNS = [{ mails: 3_000 }, { mails: 10_000 }];
 const WARMUP = 500;

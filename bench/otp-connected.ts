@@ -34,21 +34,11 @@ import react from "@vitejs/plugin-react";
 import type { Browser, CDPSession, Page, Request } from "playwright-core";
 import { build, defaultClientConditions } from "vite";
 import { launchChromium } from "../test-support/chromium";
-import {
-  cpuProfArg,
-  describeMachine,
-  finishBench,
-  machineInfo,
-  percentile,
-  REPO_ROOT,
-  RESULTS_DIR,
-  round,
-  runBench,
-  type ServiceHandle,
-  scaleArg,
-  startService,
-  table,
-} from "./lib";
+import { cpuProfArg, scaleArg } from "./lib/args";
+import { percentile } from "./lib/load";
+import { REPO_ROOT, RESULTS_DIR } from "./lib/paths";
+import { describeMachine, finishBench, machineInfo, round, runBench, table } from "./lib/report";
+import { type ServiceHandle, startService } from "./lib/service";
 
 const TARGET_P95_MS = 100;
 const scale = scaleArg();

@@ -5,7 +5,8 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { REPO_ROOT, table } from "./lib";
+import { REPO_ROOT } from "./lib/paths";
+import { table } from "./lib/report";
 
 interface ProfileNode {
   id: number;

@@ -30,28 +30,21 @@ import {
   type Secp256k1,
   secp256k1Impl,
 } from "../packages/server/src/crypto/secp256k1";
+import { cpuProfArg, dbArg, scaleArg, workersArg } from "./lib/args";
+import type { BenchDatabase } from "./lib/databases";
+import { type LoadResult, type PreparedRequest, runLoad } from "./lib/load";
 import {
-  type BenchDatabase,
-  cpuProfArg,
-  createSession,
-  dbArg,
   describeMachine,
   finishBench,
-  type LoadResult,
   machineInfo,
-  type PreparedRequest,
   printErrors,
   round,
   runBench,
-  runLoad,
   runRecord,
-  type ServiceHandle,
-  type Session,
-  scaleArg,
   table,
-  withService,
-  workersArg,
-} from "./lib";
+} from "./lib/report";
+import { type ServiceHandle, withService } from "./lib/service";
+import { createSession, type Session } from "./lib/signerApi";
 
 const SIGN_URL = "https://x/public/v1/submit/sign_raw_payload";
 const PATH = "/signer/v1/sign-payload";

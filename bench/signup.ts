@@ -19,24 +19,19 @@
 
 import { generateP256PrivateKey, p256PublicKeyFromPrivate, toHex } from "../packages/protocol/src/index";
 import { openDatabase } from "../packages/server/src/db/index";
+import { cpuProfArg, dbArg, scaleArg, workersArg } from "./lib/args";
+import type { BenchDatabase } from "./lib/databases";
+import { type LoadResult, type PreparedRequest, runLoad } from "./lib/load";
 import {
-  type BenchDatabase,
-  cpuProfArg,
-  dbArg,
   describeMachine,
   finishBench,
-  type LoadResult,
   machineInfo,
-  type PreparedRequest,
   printErrors,
   runBench,
-  runLoad,
   runRecord,
-  scaleArg,
   table,
-  withService,
-  workersArg,
-} from "./lib";
+} from "./lib/report";
+import { withService } from "./lib/service";
 
 const PATH = "/signer/v1/signup";
 const WARMUP = 100;

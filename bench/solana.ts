@@ -41,23 +41,21 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { systemTransfer } from "../test-support/solana/transfer";
+import { scaleArg } from "./lib/args";
+import { type LoadResult, runLoad } from "./lib/load";
+import { REPO_ROOT } from "./lib/paths";
 import {
-  type LoadResult,
   latencyStats,
   machineInfo,
   printErrors,
-  REPO_ROOT,
-  readOtpCode,
   runBench,
-  runLoad,
   runRecord,
-  type ServiceHandle,
-  scaleArg,
-  startService,
   table,
   timed,
   writeResults,
-} from "./lib";
+} from "./lib/report";
+import { type ServiceHandle, startService } from "./lib/service";
+import { readOtpCode } from "./lib/signerApi";
 
 const APP = { id: "bench-sol", apiKey: "lk_bench_solana_fee_payer_key_0001", policyId: "pol_bench_sol" };
 const SOL = 1_000_000_000n;

@@ -26,7 +26,8 @@ import { formatUserOperationRequest, type UserOperation } from "viem/account-abs
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type ChainStack, counterAbi, smartAccountChainOf, startChainStack } from "../test-support/chain";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
-import { latencyStats, machineInfo, round, runBench, scaleArg, table, timed, writeResults } from "./lib";
+import { scaleArg } from "./lib/args";
+import { latencyStats, machineInfo, round, runBench, table, timed, writeResults } from "./lib/report";
 
 const POLL_MS = 100;
 const APP = { id: "bench", apiKey: "lk_bench_user_operations_key_0001", policyId: "pol_bench" };

@@ -15,7 +15,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "kysely";
 import { openDatabase } from "../packages/server/src/db/index";
 import { walFile } from "../packages/server/src/db/walFile";
-import { describeMachine, finishBench, machineInfo, round, runBench, scaleArg } from "./lib";
+import { scaleArg } from "./lib/args";
+import { describeMachine, finishBench, machineInfo, round, runBench } from "./lib/report";
 
 const STALL_MS = 20;
 const ROW_BYTES = 1_500;

@@ -155,9 +155,9 @@ describe("iframe key holder in Chromium", () => {
     }
     // Inside the frame (test privilege), the target key is a non-extractable CryptoKey.
     const frame = page.frames().find((f) => f.url().startsWith(`${h.svc.baseUrl}/frames/auth`));
-    const inFrame = await frame?.evaluate(async () => {
+    const inFrame = await frame?.evaluate(async (name) => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const req = indexedDB.open("latchkey-auth-frame");
+        const req = indexedDB.open(name);
         req.onsuccess = () => resolve(req.result);
         req.onerror = () => reject(req.error);
       });
@@ -172,7 +172,7 @@ describe("iframe key holder in Chromium", () => {
         (e: Error) => e.name,
       );
       return { extractable: target.privateKey.extractable, exported };
-    });
+    }, `latchkey-auth-frame ${h.hostOrigin}`);
     expect(inFrame).toEqual({ extractable: false, exported: "InvalidAccessError" });
   });
 

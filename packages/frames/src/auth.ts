@@ -1,4 +1,4 @@
-import { createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
+import { type BrowserKeyStore, createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
 import type { FrameRequest } from "@latchkey/protocol/frame";
 import { serveParent } from "./serveParent";
 
@@ -7,9 +7,28 @@ import { serveParent } from "./serveParent";
  * its parent window, and only when the parent's origin is one the app allows (the service also sends
  * `frame-ancestors` with those origins). It makes no network requests.
  */
-const keys = createBrowserKeyStore("latchkey-auth-frame");
 
-async function handle(request: FrameRequest): Promise<unknown> {
+/** The IndexedDB database of the keys of the pages on `parentOrigin`. */
+const authFrameDatabase = (parentOrigin: string) => `latchkey-auth-frame ${parentOrigin}`;
+
+/**
+ * One key store per parent origin. Every page that embeds this frame from one site shares its storage
+ * (the browser partitions a third-party frame's storage by the top-level site, and a first-party frame has
+ * one storage for all): with one store, signing out of one app, or its session expiring, would delete the
+ * target key of every other app on that site, and sign them out at their next load.
+ */
+const stores = new Map<string, BrowserKeyStore>();
+function keysOf(parentOrigin: string): BrowserKeyStore {
+  let keys = stores.get(parentOrigin);
+  if (!keys) {
+    keys = createBrowserKeyStore(authFrameDatabase(parentOrigin));
+    stores.set(parentOrigin, keys);
+  }
+  return keys;
+}
+
+async function handle(request: FrameRequest, parentOrigin: string): Promise<unknown> {
+  const keys = keysOf(parentOrigin);
   const { params } = request;
   switch (request.method) {
     case "initTargetKey":
@@ -33,8 +52,8 @@ serveParent<FrameRequest>({
   handle,
   codeOf: (error) => (error instanceof KeyStoreError ? error.code : undefined),
   // Where keys live is settled before the first request: storage refused means memory, said up front.
-  async ready() {
-    const storage = await keys.storage();
+  async ready(parentOrigin) {
+    const storage = await keysOf(parentOrigin).storage();
     return {
       storage: storage.kind,
       ...(storage.storageError ? { storageError: storage.storageError } : {}),

@@ -14,10 +14,11 @@ import { allowedOrigins } from "./meta";
  * channel is open, `ready` tells the parent what the frame is ready with.
  */
 export function serveParent<R extends { id: number }>(options: {
-  handle: (request: R) => Promise<unknown>;
+  /** Answers one request of the parent, whose origin is `parentOrigin`. */
+  handle: (request: R, parentOrigin: string) => Promise<unknown>;
   /** The error's code for the parent, when it has one of its own (else FRAME_ERROR). */
   codeOf: (error: unknown) => string | undefined;
-  ready: () => Promise<Omit<FrameReadyMessage, "type">> | Omit<FrameReadyMessage, "type">;
+  ready: (parentOrigin: string) => Promise<Omit<FrameReadyMessage, "type">> | Omit<FrameReadyMessage, "type">;
 }): void {
   const origins = allowedOrigins();
   window.addEventListener("message", async (event: MessageEvent) => {
@@ -26,12 +27,13 @@ export function serveParent<R extends { id: number }>(options: {
     const data = event.data as { type?: string } | null;
     const port = event.ports[0];
     if (data?.type !== FRAME_INIT_MESSAGE || !port) return;
+    const parentOrigin = event.origin;
     port.onmessage = async (message: MessageEvent) => {
       const request = message.data as R;
       if (typeof request?.id !== "number") return;
       let response: FrameResponse;
       try {
-        response = { id: request.id, result: await options.handle(request) };
+        response = { id: request.id, result: await options.handle(request, parentOrigin) };
       } catch (error) {
         response = {
           id: request.id,
@@ -43,6 +45,9 @@ export function serveParent<R extends { id: number }>(options: {
       }
       port.postMessage(response);
     };
-    port.postMessage({ type: FRAME_READY_MESSAGE, ...(await options.ready()) } satisfies FrameReadyMessage);
+    port.postMessage({
+      type: FRAME_READY_MESSAGE,
+      ...(await options.ready(parentOrigin)),
+    } satisfies FrameReadyMessage);
   });
 }

@@ -93,6 +93,11 @@ describe("the local chain stack", () => {
     expect(await stack.publicClient.getChainId()).toBe(31337);
     expect(stack.entryPoint).toBe("0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108");
     expect(stack.accountFactory).toBe("0x13E9ed32155810FDbd067D4522C492D6f68E5944");
+    // LatchkeySimpleAccountFactory (SimpleAccount with ERC-1271) where the committed artifact lands
+    expect(stack.latchkeyAccountFactory).toBe("0x73666E96bfB48bCEAaf78F7186a760b50167E364");
+    expect(await stack.publicClient.getCode({ address: stack.latchkeyAccountFactory })).toMatch(
+      /^0x[0-9a-f]{100,}$/,
+    );
     // Simple7702Account at its canonical address (permissionless' default 7702 delegate), with code
     expect(stack.simple7702Account).toBe("0xe6Cae83BdE06E4c305530e199D7217f42808555B");
     expect(await stack.publicClient.getCode({ address: stack.simple7702Account })).toMatch(

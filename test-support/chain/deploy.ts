@@ -18,6 +18,7 @@ import {
   zeroHash,
 } from "viem";
 import { entryPoint08Address } from "viem/account-abstraction";
+import { readLatchkeyAccountArtifacts } from "./compileLatchkeyAccount.js";
 import { counterBytecode } from "./counter.js";
 import { mockPaymasterModules } from "./mockPaymaster.js";
 
@@ -34,6 +35,11 @@ const CREATE2_DEPLOYER_TX: Hex =
 const ENTRY_POINT_08_SALT: Hex = "0x0a59dbff790c23c976a548690c27297883cc66b4c67024f9117b0238995e35e9";
 /** SimpleAccountFactory v0.8 through the CREATE2 deployer with salt 0: permissionless' default for 0.8. */
 export const SIMPLE_ACCOUNT_FACTORY_08: Address = "0x13E9ed32155810FDbd067D4522C492D6f68E5944";
+/**
+ * LatchkeySimpleAccountFactory (contracts/LatchkeySimpleAccount.sol, the committed artifact) for EntryPoint
+ * v0.8 through the CREATE2 deployer with salt 0: the factory of new 4337 accounts, which have ERC-1271.
+ */
+export const LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08: Address = "0x73666E96bfB48bCEAaf78F7186a760b50167E364";
 /** Simple7702Account v0.8 through the CREATE2 deployer with salt 0: the EIP-7702 delegate permissionless uses. */
 export const SIMPLE_7702_ACCOUNT_08: Address = "0xe6Cae83BdE06E4c305530e199D7217f42808555B";
 /** What the paymaster holds in the EntryPoint after start. */
@@ -45,6 +51,8 @@ const paymasterAbi = parseAbi(["function deposit() payable", "function addSigner
 export interface Deployment {
   entryPoint: Address;
   accountFactory: Address;
+  /** LatchkeySimpleAccountFactory (SimpleAccount with ERC-1271) at LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08. */
+  latchkeyAccountFactory: Address;
   /** Simple7702Account v0.8 (the delegate of 7702 accounts) at SIMPLE_7702_ACCOUNT_08. */
   simple7702Account: Address;
   paymaster: Address;
@@ -131,7 +139,8 @@ function expectAddress(actual: Address, expected: Address, name: string): void {
 
 /**
  * Deploys, on a fresh hardhat node: the CREATE2 deployer (its pre-signed transaction), EntryPoint v0.8 at its
- * canonical address, Simple7702Account v0.8 at its canonical address, SimpleAccountFactory v0.8, Pimlico's SingletonPaymasterV8 (owner = manager = first
+ * canonical address, Simple7702Account v0.8 at its canonical address, SimpleAccountFactory v0.8,
+ * LatchkeySimpleAccountFactory, Pimlico's SingletonPaymasterV8 (owner = manager = first
  * signer = DEPLOYER) with PAYMASTER_DEPOSIT in the EntryPoint, the Counter (CREATE2, salt 0) and `extra`.
  * Independent deployments go out together (hardhat mines each in its own block, in arrival order).
  */
@@ -161,10 +170,15 @@ export async function deployContracts(
     aaArtifactBytecode("SimpleAccountFactory"),
     encodeAbiParameters([{ type: "address" }], [entryPoint]),
   ]);
+  const latchkeyFactoryInit = concat([
+    readLatchkeyAccountArtifacts().LatchkeySimpleAccountFactory.bytecode,
+    encodeAbiParameters([{ type: "address" }], [entryPoint]),
+  ]);
   const { constants } = await mockPaymasterModules();
   const paymasterInit = constants.getSingletonPaymaster08InitCode(DEPLOYER);
-  const [accountFactory, paymaster] = await Promise.all([
+  const [accountFactory, latchkeyAccountFactory, paymaster] = await Promise.all([
     deploy({ name: "SimpleAccountFactory", salt: zeroHash, initCode: factoryInit }),
+    deploy({ name: "LatchkeySimpleAccountFactory", salt: zeroHash, initCode: latchkeyFactoryInit }),
     deploy({ name: "SingletonPaymasterV8", salt: zeroHash, initCode: paymasterInit }).then(
       async (address) => {
         const data = encodeFunctionData({ abi: paymasterAbi, functionName: "deposit" });
@@ -174,7 +188,8 @@ export async function deployContracts(
     ),
   ]);
   expectAddress(accountFactory, SIMPLE_ACCOUNT_FACTORY_08, "SimpleAccountFactory v0.8");
-  return { entryPoint, accountFactory, simple7702Account, paymaster, counter };
+  expectAddress(latchkeyAccountFactory, LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08, "LatchkeySimpleAccountFactory");
+  return { entryPoint, accountFactory, latchkeyAccountFactory, simple7702Account, paymaster, counter };
 }
 
 /** Calldata of the paymaster's `addSigner(signer)` (owner or manager only). */

@@ -17,10 +17,12 @@ import { addSignerCallData, deployContracts, devSender } from "./deploy.js";
 import { ProcessExitedError, type ProcessGroup, spawnNodeGroup, waitForRpc } from "./processes.js";
 
 export { compileCounter, readCounterArtifact } from "./compileCounter.js";
+export { compileLatchkeyAccount, readLatchkeyAccountArtifacts } from "./compileLatchkeyAccount.js";
 export { counterAbi, counterBytecode } from "./counter.js";
 export {
   CREATE2_DEPLOYER,
   DEPLOYER,
+  LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08,
   PAYMASTER_DEPOSIT,
   SIMPLE_7702_ACCOUNT_08,
   SIMPLE_ACCOUNT_FACTORY_08,
@@ -58,6 +60,11 @@ export interface ChainStack {
   entryPoint: Address;
   /** SimpleAccountFactory v0.8 at 0x13E9ed32155810FDbd067D4522C492D6f68E5944 (permissionless' default for 0.8). */
   accountFactory: Address;
+  /**
+   * LatchkeySimpleAccountFactory at 0x73666E96bfB48bCEAaf78F7186a760b50167E364: SimpleAccount with ERC-1271,
+   * the factory of new 4337 accounts (contracts/LatchkeySimpleAccount.sol).
+   */
+  latchkeyAccountFactory: Address;
   /** Simple7702Account v0.8 at 0xe6Cae83BdE06E4c305530e199D7217f42808555B: the delegate of 7702 accounts. */
   simple7702Account: Address;
   /** Pimlico's SingletonPaymasterV8 (owner = manager = DEPLOYER), with PAYMASTER_DEPOSIT in the EntryPoint. */

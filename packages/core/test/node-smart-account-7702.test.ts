@@ -179,7 +179,7 @@ describe("7702 accounts (the default)", () => {
 });
 
 describe("the 4337 option, and the recorded kind", () => {
-  it("`smartAccount: { kind: '4337' }` gives a SimpleAccount, deployed by its first sponsored operation", async () => {
+  it("`smartAccount: { kind: '4337' }` gives a LatchkeySimpleAccount, deployed by its first sponsored operation", async () => {
     const user = await signIn("four@example.com", { smartAccount: { kind: "4337" } });
     const eoa = eoaOf(user);
     const client = await getSmartAccountClient(user);
@@ -192,7 +192,7 @@ describe("the 4337 option, and the recorded kind", () => {
       waitForTxn: true,
     });
     if (sent.kind !== "userOperation") throw new Error("expected a user operation");
-    expect(sent.request.factory).toBeDefined();
+    expect(sent.request.factory).toBe(chain.latchkeyAccountFactory);
     expect(sent.request.authorization).toBeUndefined();
     expect(await counterValue()).toBe(before + 1n);
     expect(await codeOf(account)).toMatch(/^0x.{100,}/);

@@ -29,7 +29,7 @@ const counterValue = () =>
 beforeAll(async () => {
   [chain, svc] = await Promise.all([startChainStack(), startService()]);
   const chains = [smartAccountChainOf(chain)];
-  // The 4337 option (a SimpleAccount); 7702 accounts, the default: node-smart-account-7702.test.ts.
+  // The 4337 option (a LatchkeySimpleAccount); 7702 accounts, the default: node-smart-account-7702.test.ts.
   signer = await signInWithOtp(svc, "smart@example.com", { chains, smartAccount: { kind: "4337" } });
 });
 afterAll(async () => {
@@ -47,7 +47,7 @@ describe("the user's smart account", () => {
     const owner = signer.getState().user?.address as Hex;
     expect(
       await chain.publicClient.readContract({
-        address: chain.accountFactory,
+        address: chain.latchkeyAccountFactory,
         abi: [
           {
             type: "function",

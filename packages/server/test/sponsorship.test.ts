@@ -581,15 +581,32 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
     };
     expect((await whoami()).smartAccountKind).toBeUndefined();
     expect((await whoami("nonsense")).smartAccountKind).toBeUndefined();
-    expect((await whoami("4337")).smartAccountKind).toBe("4337");
+    // A new 4337 user gets a LatchkeySimpleAccount (ERC-1271).
+    expect(await whoami("4337")).toMatchObject({
+      smartAccountKind: "4337",
+      smartAccountContract: "LatchkeySimpleAccount",
+    });
     // The app's default changed: the user keeps the kind recorded.
-    expect((await whoami("7702")).smartAccountKind).toBe("4337");
+    expect(await whoami("7702")).toMatchObject({
+      smartAccountKind: "4337",
+      smartAccountContract: "LatchkeySimpleAccount",
+    });
     const row = await svc.service.ctx.db
       .selectFrom("users")
       .select("smart_account_kind")
       .where("id", "=", gina.user?.userId as string)
       .executeTakeFirstOrThrow();
-    expect(row.smart_account_kind).toBe("4337");
+    expect(row.smart_account_kind).toBe("4337-latchkey");
+    // A user recorded "4337" (every user from before 7702 accounts) keeps the SimpleAccount.
+    await svc.service.ctx.db
+      .updateTable("users")
+      .set({ smart_account_kind: "4337" })
+      .where("id", "=", gina.user?.userId as string)
+      .execute();
+    expect(await whoami("4337")).toMatchObject({
+      smartAccountKind: "4337",
+      smartAccountContract: "SimpleAccount",
+    });
   });
 
   it("refuses a 7702 sender delegating elsewhere (on chain, or by its authorization), and an EOA that is no user of this app", async () => {

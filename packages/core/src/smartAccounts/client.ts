@@ -22,7 +22,13 @@ import { toViemAccount } from "../actions/toViemAccount";
 import { SmartAccountError } from "../errors/smartAccount";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
-import type { LatchkeySmartAccountClient, SmartAccountChainConfig, SmartAccountKind } from "./types";
+import { toLatchkeySimpleAccount } from "./latchkeySimpleAccount";
+import type {
+  LatchkeySmartAccountClient,
+  SmartAccountChainConfig,
+  SmartAccountContract,
+  SmartAccountKind,
+} from "./types";
 
 const DEFAULT_POLLING_INTERVAL_MS = 1_000;
 
@@ -68,29 +74,39 @@ async function whoamiProposing(signer: SignerBase, orgId: string, smartAccountKi
   return signer.client.call(signerRoutes.whoami, { stampedRequest });
 }
 
-/** The kind asked of the service per signer and user, once per page. */
-const kinds = new WeakMap<SignerBase, Map<string, Promise<SmartAccountKind>>>();
+/** The user's smart account as the service records it. */
+interface RecordedAccount {
+  kind: SmartAccountKind;
+  contract: SmartAccountContract;
+}
+
+/** The account asked of the service per signer and user, once per page. */
+const kinds = new WeakMap<SignerBase, Map<string, Promise<RecordedAccount>>>();
 
 /**
- * The user's smart-account kind as the service records it: the app's default (`smartAccount.kind`,
- * "7702" unless said) is proposed in a whoami the session signs, and the service keeps the first kind a
- * user got. A service that records none (older than 7702 accounts) means a SimpleAccount, as before.
+ * The user's smart account as the service records it: the app's default (`smartAccount.kind`, "7702"
+ * unless said) is proposed in a whoami the session signs, and the service keeps the first kind a user
+ * got; a new 4337 user gets a LatchkeySimpleAccount, one recorded before keeps their SimpleAccount. A
+ * service that records none (older than 7702 accounts) means a SimpleAccount, as before.
  */
-export function smartAccountKindOf(signer: SignerBase): Promise<SmartAccountKind> {
+function recordedAccountOf(signer: SignerBase): Promise<RecordedAccount> {
   return requireUser(signer).then((user) => {
     let byUser = kinds.get(signer);
     if (!byUser) {
       byUser = new Map();
       kinds.set(signer, byUser);
     }
-    let kind = byUser.get(user.userId);
-    if (!kind) {
+    let recorded = byUser.get(user.userId);
+    if (!recorded) {
       const proposed = signer._internal.options.smartAccount?.kind ?? "7702";
-      kind = whoamiProposing(signer, user.orgId, proposed).then((who) => who.smartAccountKind ?? "4337");
-      byUser.set(user.userId, kind);
-      kind.catch(() => byUser.delete(user.userId));
+      recorded = whoamiProposing(signer, user.orgId, proposed).then((who): RecordedAccount => {
+        if (who.smartAccountKind === "7702") return { kind: "7702", contract: "Simple7702Account" };
+        return { kind: "4337", contract: who.smartAccountContract ?? "SimpleAccount" };
+      });
+      byUser.set(user.userId, recorded);
+      recorded.catch(() => byUser.delete(user.userId));
     }
-    return kind;
+    return recorded;
   });
 }
 
@@ -98,7 +114,8 @@ export function smartAccountKindOf(signer: SignerBase): Promise<SmartAccountKind
  * The user's smart account on one chain behind a viem bundler client, sponsored by the chain's policy
  * when it has one: kind "7702", the embedded wallet's EOA delegated to Simple7702Account (permissionless'
  * 7702 SimpleAccount; the first operation carries the authorization, signedAuthorizationFor); kind "4337",
- * a SimpleAccount (ERC-4337 v0.8, the eth-infinitism reference account) the embedded wallet owns.
+ * a LatchkeySimpleAccount the embedded wallet owns (SimpleAccount v0.8 with ERC-1271: its signatures
+ * verify for its address), or the eth-infinitism SimpleAccount of users who got one before.
  */
 export async function createSmartAccountClient(
   signer: SignerBase,
@@ -113,11 +130,13 @@ export async function createSmartAccountClient(
   });
   const owner = toViemAccount(signer);
   const entryPoint = { address: entryPoint08Address, version: "0.8" } as const;
-  const smartAccountKind = await smartAccountKindOf(signer);
+  const { kind: smartAccountKind, contract: smartAccountContract } = await recordedAccountOf(signer);
   const account =
-    smartAccountKind === "7702"
+    smartAccountContract === "Simple7702Account"
       ? await SimpleSmartAccount.to7702SimpleSmartAccount({ client: publicClient, owner, entryPoint })
-      : await SimpleSmartAccount.toSimpleSmartAccount({ client: publicClient, owner, entryPoint });
+      : smartAccountContract === "LatchkeySimpleAccount"
+        ? await toLatchkeySimpleAccount({ client: publicClient, owner, entryPoint })
+        : await SimpleSmartAccount.toSimpleSmartAccount({ client: publicClient, owner, entryPoint });
   // Explicit type arguments: the result is LatchkeySmartAccountClient as declared. Inferring them and
   // casting the result made tsc compare viem's whole inferred client type with it: ~180 s of checking.
   const client = createBundlerClient<Transport, Chain, SmartAccount, Client | undefined>({
@@ -130,7 +149,7 @@ export async function createSmartAccountClient(
       ? { paymaster: paymasterClientFor(signer, config), paymasterContext: { policyId: config.policyId } }
       : {}),
   });
-  return Object.assign(client, { smartAccountKind });
+  return Object.assign(client, { smartAccountKind, smartAccountContract });
 }
 
 /**

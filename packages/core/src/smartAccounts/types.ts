@@ -28,6 +28,13 @@ export interface SmartAccountChainConfig {
  */
 export type SmartAccountKind = "7702" | "4337";
 
+/**
+ * The contract behind the user's smart account: "Simple7702Account" (kind "7702"; the EOA's delegate),
+ * "LatchkeySimpleAccount" (kind "4337": SimpleAccount v0.8 with ERC-1271, what new 4337 users get) or
+ * "SimpleAccount" (kind "4337", eth-infinitism's, kept by users who got it before; it has no ERC-1271).
+ */
+export type SmartAccountContract = "Simple7702Account" | "LatchkeySimpleAccount" | "SimpleAccount";
+
 /** `SignerOptions.smartAccount`: the kind new users get. */
 export interface SmartAccountOptions {
   /**
@@ -58,13 +65,16 @@ export type UserOperationInput = UserOperationCallInput | readonly UserOperation
 
 /**
  * The user's smart account on one chain: a viem bundler client whose `account` is the embedded wallet's
- * EOA delegated to Simple7702Account (kind "7702") or a SimpleAccount (ERC-4337 v0.8) it owns (kind
- * "4337"). `client.account.address` is known before the first operation, which delegates the EOA or
- * deploys the account.
+ * EOA delegated to Simple7702Account (kind "7702") or a LatchkeySimpleAccount (ERC-4337 v0.8) it owns
+ * (kind "4337"). `client.account.address` is known before the first operation, which delegates the EOA or
+ * deploys the account. For a LatchkeySimpleAccount, `client.account.signMessage` and `signTypedData`
+ * make signatures that verify for `client.account.address` (ERC-6492 while undeployed, then ERC-1271).
  */
 export type LatchkeySmartAccountClient = BundlerClient<Transport, Chain, SmartAccount> & {
   /** Which smart account it is: the user's recorded kind (`SmartAccountKind`). */
   readonly smartAccountKind: SmartAccountKind;
+  /** The contract behind it (`SmartAccountContract`). */
+  readonly smartAccountContract: SmartAccountContract;
 };
 
 /** A signed user operation as it was sent to the bundler. */

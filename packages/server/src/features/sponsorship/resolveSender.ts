@@ -10,7 +10,7 @@ import {
   TimeoutError,
 } from "viem";
 import type { ConfiguredChain, ServiceContext } from "../../context";
-import { rpcError } from "./jsonRpc";
+import { RpcError, rpcError } from "./jsonRpc";
 
 const factoryAbi = parseAbi([
   "function createAccount(address owner, uint256 salt) returns (address)",
@@ -28,11 +28,13 @@ export type SenderKind = "4337" | "7702";
  * Whose account the operation's sender is. An EIP-7702 account: the sender is the embedded EVM wallet of
  * one of this app's users, delegated to one of the policy's `implementations` — by its code (0xef0100 ‖
  * delegate), or by the operation's `eip7702Auth` for the first operation (which delegates it). Otherwise
- * the owner of a SimpleAccount made by the chain's account factory,
+ * the owner of a SimpleAccount made by one of the chain's account factories (SimpleAccountFactory, or
+ * LatchkeySimpleAccountFactory for LatchkeySimpleAccounts),
  * which must be the embedded EVM wallet of one of this app's users. The factory proves the account: a new
- * one (factory and factoryData present) must be `createAccount(owner, salt)` of the configured factory with
+ * one (factory and factoryData present) must be `createAccount(owner, salt)` of a configured factory with
  * `getAddress(owner, salt) == sender`; a deployed one must answer `owner()` and be
- * `getAddress(owner, accountSalt)` (salt 0, as permissionless makes it, unless the client says otherwise).
+ * `getAddress(owner, accountSalt)` of one of them (salt 0, as permissionless makes it, unless the client
+ * says otherwise).
  * A contract that merely answers `owner()` with a user's address is not that user's account.
  */
 export async function resolveSender(
@@ -74,11 +76,25 @@ export async function resolveSender(
       return { ...(await userOf(ctx, { appId: params.appId, wallet: sender, sender })), kind: "7702" };
     }
   }
+  const factories = [chain.accountFactory, chain.latchkeyAccountFactory];
+  const factoryAt = (factory: Address, owner: Address, salt: bigint) =>
+    onChain(() =>
+      chain.client.readContract({
+        address: factory,
+        abi: factoryAbi,
+        functionName: "getAddress",
+        args: [owner, salt],
+      }),
+    ).catch((e: unknown) => {
+      throw e === REVERTED ? unsupported(`The account factory ${factory} does not answer`) : e;
+    });
   let owner: Address;
-  let salt: bigint;
   if (params.factory) {
-    if (params.factory !== chain.accountFactory)
-      throw unsupported(`Only accounts of the SimpleAccountFactory ${chain.accountFactory} are sponsored`);
+    const factory = params.factory;
+    if (!factories.includes(factory))
+      throw unsupported(
+        `Only accounts of the SimpleAccountFactory ${chain.accountFactory} or the LatchkeySimpleAccountFactory ${chain.latchkeyAccountFactory} are sponsored`,
+      );
     let decoded: ReturnType<typeof decodeFunctionData<typeof factoryAbi>>;
     try {
       decoded = decodeFunctionData({ abi: factoryAbi, data: params.factoryData ?? "0x" });
@@ -87,31 +103,31 @@ export async function resolveSender(
     }
     if (decoded.functionName !== "createAccount")
       throw unsupported("factoryData must be createAccount(owner, salt)");
-    [owner, salt] = decoded.args;
+    const [createdOwner, salt] = decoded.args;
+    owner = createdOwner;
+    if (getAddress(await factoryAt(factory, owner, salt)) !== sender)
+      throw unsupported(`${sender} is not the account createAccount(${owner}, ${salt}) makes`);
   } else {
     owner = await onChain(() =>
       chain.client.readContract({ address: sender, abi: accountAbi, functionName: "owner" }),
     ).catch((e: unknown) => {
       throw e === REVERTED ? unsupported(`${sender} is not a deployed SimpleAccount`) : e;
     });
-    salt = params.accountSalt;
-  }
-  const expected = await onChain(() =>
-    chain.client.readContract({
-      address: chain.accountFactory,
-      abi: factoryAbi,
-      functionName: "getAddress",
-      args: [owner, salt],
-    }),
-  ).catch((e: unknown) => {
-    throw e === REVERTED ? unsupported(`The account factory ${chain.accountFactory} does not answer`) : e;
-  });
-  if (getAddress(expected) !== sender)
-    throw unsupported(
-      params.factory
-        ? `${sender} is not the account createAccount(${owner}, ${salt}) makes`
-        : `${sender} is not a SimpleAccount of the factory ${chain.accountFactory} (salt ${salt}; pass context.accountSalt for another)`,
+    const salt = params.accountSalt;
+    // A factory that is not deployed on this chain makes none of its accounts.
+    const made = await Promise.all(
+      factories.map((f) =>
+        factoryAt(f, owner, salt).then(
+          (a) => getAddress(a) === sender,
+          (e: unknown) => (isUnsupported(e) ? false : Promise.reject(e)),
+        ),
+      ),
     );
+    if (!made.includes(true))
+      throw unsupported(
+        `${sender} is not a SimpleAccount of the factories ${factories.join(" or ")} (salt ${salt}; pass context.accountSalt for another)`,
+      );
+  }
   return { ...(await userOf(ctx, { appId: params.appId, wallet: owner, sender })), kind: "4337" };
 }
 
@@ -161,6 +177,9 @@ export async function onChain<T>(read: () => Promise<T>): Promise<T> {
     throw REVERTED;
   }
 }
+
+const isUnsupported = (e: unknown) =>
+  e instanceof RpcError && e.reason === SponsorshipErrorCode.UNSUPPORTED_ACCOUNT;
 
 function unsupported(message: string) {
   return rpcError(RpcErrorCode.TRANSACTION_REJECTED, SponsorshipErrorCode.UNSUPPORTED_ACCOUNT, message);

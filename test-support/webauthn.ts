@@ -1,7 +1,7 @@
 import { createHash, type KeyObject, sign } from "node:crypto";
 
 /**
- * The bytes a WebAuthn authenticator produces, built from real P-256 keys, for the software
+ * The bytes a WebAuthn authenticator produces, built from real P-256 (or RSA) keys, for the software
  * authenticators of the service tests and the Node client tests: a "none" attestation (CBOR) at
  * registration and a signed assertion at login, so the service verifies them unchanged.
  */
@@ -14,7 +14,10 @@ export function clientData(type: "webauthn.create" | "webauthn.get", challenge: 
   return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
 }
 
-/** The attestation object ("none") for a new credential, and its authenticator data. */
+/**
+ * The attestation object ("none") for a new credential, and its authenticator data. A P-256 key is an
+ * ES256 credential; an RSA key an RS256 one (Windows Hello's default).
+ */
 export function noneAttestation(args: {
   rpId: string;
   credentialId: Buffer;
@@ -23,13 +26,20 @@ export function noneAttestation(args: {
 }): { attestationObject: Buffer; authData: Buffer } {
   const jwk = args.publicKey.export({ format: "jwk" });
   const cose = cbor(
-    new Map<number, unknown>([
-      [1, 2], // kty EC2
-      [3, -7], // alg ES256
-      [-1, 1], // crv P-256
-      [-2, Buffer.from(jwk.x as string, "base64url")],
-      [-3, Buffer.from(jwk.y as string, "base64url")],
-    ]),
+    args.publicKey.asymmetricKeyType === "rsa"
+      ? new Map<number, unknown>([
+          [1, 3], // kty RSA
+          [3, -257], // alg RS256 (RSASSA-PKCS1-v1_5 with SHA-256)
+          [-1, Buffer.from(jwk.n as string, "base64url")],
+          [-2, Buffer.from(jwk.e as string, "base64url")],
+        ])
+      : new Map<number, unknown>([
+          [1, 2], // kty EC2
+          [3, -7], // alg ES256
+          [-1, 1], // crv P-256
+          [-2, Buffer.from(jwk.x as string, "base64url")],
+          [-3, Buffer.from(jwk.y as string, "base64url")],
+        ]),
   );
   const idLength = Buffer.alloc(2);
   idLength.writeUInt16BE(args.credentialId.length);

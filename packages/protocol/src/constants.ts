@@ -16,7 +16,16 @@ export const POPUP_HEIGHT = 600;
 export const REDIRECT_FAILURE_MS = 1000;
 export const CHALLENGE_BYTES = 32;
 export const MAX_TIMER_DELAY_MS = 2_147_483_647;
-export const WALLET_COOKIE_MAX_AGE_MS = 34_560_000;
+/**
+ * The external-wallet cookie's `max-age`, in **seconds** (34,560,000 s = 400 days, the longest a browser
+ * keeps a cookie). The spec writes "34560000 ms"; read as milliseconds that would be 9.6 hours, so the
+ * number is kept and read as the cookie attribute's unit.
+ */
+export const WALLET_COOKIE_MAX_AGE_SECONDS = 34_560_000;
+/**
+ * @deprecated The value is in seconds, not milliseconds: use `WALLET_COOKIE_MAX_AGE_SECONDS`.
+ */
+export const WALLET_COOKIE_MAX_AGE_MS = WALLET_COOKIE_MAX_AGE_SECONDS;
 /** Submit bodies older than this are refused (DESIGN §3.2). */
 export const STAMP_MAX_AGE_MS = 5 * 60 * 1000;
 /** Submit bodies further than this in the future are refused. */

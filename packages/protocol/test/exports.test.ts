@@ -90,6 +90,7 @@ describe("@latchkey/protocol exports", () => {
         "StampFormatError: function",
         "TEMPORARY_SESSION_SUFFIX: string",
         "WALLET_COOKIE_MAX_AGE_MS: number",
+        "WALLET_COOKIE_MAX_AGE_SECONDS: number",
         "WEBAUTHN_STAMP_HEADER_NAME: string",
         "base58checkDecode: function",
         "base58checkEncode: function",
@@ -182,6 +183,7 @@ describe("@latchkey/protocol exports", () => {
         "STEP_UP_MAX_AGE_MS: number",
         "TEMPORARY_SESSION_SUFFIX: string",
         "WALLET_COOKIE_MAX_AGE_MS: number",
+        "WALLET_COOKIE_MAX_AGE_SECONDS: number",
       ]
     `));
   it("./crypto", () =>
@@ -500,6 +502,7 @@ describe("@latchkey/protocol exports", () => {
         "SponsorshipErrorCode: object",
         "TEMPORARY_SESSION_SUFFIX: string",
         "WALLET_COOKIE_MAX_AGE_MS: number",
+        "WALLET_COOKIE_MAX_AGE_SECONDS: number",
         "errorStatus: object",
         "fromHex: function",
         "queryTypes: object",

@@ -9,6 +9,8 @@ export const SignerErrorMessages = {
   ORG_ID_NOT_IN_SESSION: "orgId not found in session",
   OTP_ID_NOT_IN_SESSION: "otpId not found in session",
   USER_NOT_FOUND: "No user found",
+  // The spec's text, kept word for word: `submitOtpCode` is spec §7's name for what the public API calls
+  // `authenticate({ type: "otp" })` (the email code step, which leaves the pending MFA context).
   NO_PENDING_MFA: "No pending MFA context found. Call submitOtpCode() first.",
   MFA_FACTOR_MISMATCH: "MFA factor ID mismatch",
   NOT_CONNECTED: "Signer not connected or initialized",

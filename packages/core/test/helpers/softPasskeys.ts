@@ -10,11 +10,17 @@ interface SoftCredential {
   signCount: number;
 }
 
+/** The COSE algorithm a SoftPasskeys authenticator makes its credentials with. */
+export type SoftPasskeyAlgorithm = "ES256" | "RS256";
+
+const COSE_ALG: Record<SoftPasskeyAlgorithm, number> = { ES256: -7, RS256: -257 };
+
 /**
  * A software platform authenticator behind the `navigator.credentials` shape the signer uses: real P-256
- * keys, "none" attestations in CBOR and real assertions, so the service verifies them unchanged. It
- * keeps discoverable credentials, honours allow/exclude lists and abort signals, and can play a user who
- * dismisses the prompt. (Browser tests use Chrome's virtual authenticator instead.)
+ * keys (or, with `algorithm: "RS256"`, RSA-2048 keys, as Windows Hello makes), "none" attestations in
+ * CBOR and real assertions, so the service verifies them unchanged. It keeps discoverable credentials,
+ * honours allow/exclude lists and abort signals, and can play a user who dismisses the prompt. (Browser
+ * tests use Chrome's virtual authenticator instead.)
  */
 export class SoftPasskeys implements PasskeyCredentials {
   readonly credentials: SoftCredential[] = [];
@@ -22,7 +28,14 @@ export class SoftPasskeys implements PasskeyCredentials {
   /** What the next prompt does: complete, be dismissed (NotAllowedError), or wait until aborted. */
   next: "complete" | "dismiss" | "hang" = "complete";
 
-  constructor(readonly origin: string) {}
+  constructor(
+    readonly origin: string,
+    readonly options: { algorithm?: SoftPasskeyAlgorithm } = {},
+  ) {}
+
+  get algorithm(): SoftPasskeyAlgorithm {
+    return this.options.algorithm ?? "ES256";
+  }
 
   credentialIds(): string[] {
     return this.credentials.map((c) => c.id.toString("base64url"));
@@ -40,10 +53,14 @@ export class SoftPasskeys implements PasskeyCredentials {
     if (this.credentials.some((c) => c.rpId === rpId && excluded.has(c.id.toString("hex")))) {
       throw new DOMException("The authenticator holds an excluded credential", "InvalidStateError");
     }
-    if (!pk.pubKeyCredParams.some((p) => p.alg === -7)) {
+    // Like a real authenticator, it makes its one kind of key only if the relying party accepts it.
+    if (!pk.pubKeyCredParams.some((p) => p.alg === COSE_ALG[this.algorithm])) {
       throw new DOMException("No supported algorithm", "NotSupportedError");
     }
-    const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+    const { privateKey, publicKey } =
+      this.algorithm === "RS256"
+        ? generateKeyPairSync("rsa", { modulusLength: 2048, publicExponent: 0x10001 })
+        : generateKeyPairSync("ec", { namedCurve: "P-256" });
     const credential: SoftCredential = {
       id: randomBytes(16),
       rpId,

@@ -155,6 +155,24 @@ describe("the user's smart account", () => {
     expect((error as SmartAccountError).userOperationHash).toBe(hash);
   });
 
+  it("a wait that fails after sending carries the signed operation that was sent", async () => {
+    const client = await getSmartAccountClient(signer);
+    const error = await sendUserOperation(signer, {
+      uo: { target: chain.counter, data: add(7n) },
+      waitForTxn: true,
+      timeout: 1,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SmartAccountError);
+    const failed = error as SmartAccountError;
+    expect(failed.code).toBe("WAIT_FOR_TRANSACTION_FAILED");
+    expect(failed.request?.sender).toBe(client.account.address);
+    expect(failed.request?.callData).toContain(add(7n).slice(2));
+    expect(failed.request?.signature).toMatch(/^0x[0-9a-f]{130,}$/i);
+    expect(failed.userOperationHash).toMatch(/^0x[0-9a-f]{64}$/);
+    // The operation was sent: its transaction still lands.
+    await waitForUserOperationTransaction(signer, { hash: failed.userOperationHash as Hex });
+  });
+
   it("without a configured chain, sending fails with the missing-client error; an unknown chain id with 'Chain not configured'", async () => {
     const bare = await signInWithOtp(svc, "nochain@example.com");
     const missing = await sendUserOperation(bare, { uo: { target: chain.counter, data: increment } }).catch(

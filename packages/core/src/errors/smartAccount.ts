@@ -1,3 +1,4 @@
+import type { SentUserOperation } from "../smartAccounts/types";
 import { LatchkeyError } from "./base";
 import { type SmartAccountErrorCode, SmartAccountErrorMessages } from "./codes";
 
@@ -14,13 +15,21 @@ export class SmartAccountError<
   readonly details: string | undefined;
   /** The user operation hash a wait was for. */
   readonly userOperationHash: `0x${string}` | undefined;
+  /** The signed user operation that was sent, when a wait for its transaction failed after sending it. */
+  readonly request: SentUserOperation | undefined;
   constructor(
     code: C,
-    options: { cause?: unknown; details?: string; userOperationHash?: `0x${string}` } = {},
+    options: {
+      cause?: unknown;
+      details?: string;
+      userOperationHash?: `0x${string}`;
+      request?: SentUserOperation;
+    } = {},
   ) {
     const base = SmartAccountErrorMessages[code];
     super(code, options.details ? `${base}: ${options.details}` : base, { cause: options.cause });
     this.details = options.details;
     this.userOperationHash = options.userOperationHash;
+    this.request = options.request;
   }
 }

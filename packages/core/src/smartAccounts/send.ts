@@ -72,12 +72,13 @@ function receiptReason(reason: string | undefined): string | undefined {
 /**
  * Waits for the user operation's receipt; answers the transaction that included it. A reverted
  * operation throws USER_OPERATION_REVERTED with its reason; a failed wait, WAIT_FOR_TRANSACTION_FAILED
- * carrying the operation's hash.
+ * carrying the operation's hash and, when this client sent it, the signed operation (`request`).
  */
 export async function waitForTransaction(
   client: LatchkeySmartAccountClient,
   hash: Hex,
   timeout: number | undefined,
+  request?: SentUserOperation,
 ): Promise<Hex> {
   let receipt: Awaited<ReturnType<LatchkeySmartAccountClient["waitForUserOperationReceipt"]>>;
   try {
@@ -86,6 +87,7 @@ export async function waitForTransaction(
     throw new SmartAccountError("WAIT_FOR_TRANSACTION_FAILED", {
       cause: error,
       userOperationHash: hash,
+      ...(request ? { request } : {}),
       details: (error as { shortMessage?: string }).shortMessage ?? (error as Error).message,
     });
   }

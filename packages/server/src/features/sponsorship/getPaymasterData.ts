@@ -29,7 +29,7 @@ import { sponsoredOperation } from "./sponsoredOperation";
  * nothing that leaves the service and records nothing.
  */
 export async function getPaymasterData(
-  ctx: Pick<ServiceContext, "chains" | "db" | "dbKind" | "now" | "serviceKeys">,
+  ctx: Pick<ServiceContext, "chains" | "audit" | "db" | "dbKind" | "now" | "serviceKeys">,
   params: { app: App; caller: RpcCaller | undefined; rpcParams: unknown },
 ) {
   const { app } = params;

@@ -58,6 +58,8 @@ export interface SpendRecord {
   previous(db: Db, owner: Owner, day: string): Promise<bigint | undefined>;
   /** Writes the operation's row, or replaces it. */
   save(trx: Db, values: { owner: Owner; day: string; amount: bigint; now: number }): Promise<void>;
+  /** What the amount counts: wei (EVM) or fee lamports (Solana). */
+  unit: "wei" | "lamports";
 }
 
 const APP_SCOPE = "app";
@@ -93,6 +95,7 @@ export interface OperationKey {
 export function userOperationSpend(key: OperationKey): SpendRecord {
   const sender = key.sender.toLowerCase();
   return {
+    unit: "wei",
     async previous(db, owner, day) {
       const row = await db
         .selectFrom("sponsorship_spend")
@@ -144,6 +147,7 @@ export interface SolanaTransactionKey {
  */
 export function solanaTransactionSpend(key: SolanaTransactionKey): SpendRecord {
   return {
+    unit: "lamports",
     async previous(db, owner, day) {
       const row = await db
         .selectFrom("solana_sponsorship_spend")
@@ -240,7 +244,7 @@ export function keptReservation(previous: bigint | undefined, amount: bigint): b
  * raised by a dearer one and never lowered by a cheaper one.
  */
 export async function reserveSpend(
-  ctx: Pick<ServiceContext, "db" | "dbKind" | "now">,
+  ctx: Pick<ServiceContext, "db" | "dbKind" | "now" | "audit">,
   params: { policy: PolicyDailyLimits; owner: Owner; record: SpendRecord; amount: bigint },
 ): Promise<void> {
   const { policy, owner, record, amount } = params;
@@ -296,5 +300,22 @@ export async function reserveSpend(
         .execute();
     }
     await record.save(trx, { owner, day, amount: keptReservation(previous, amount), now });
+    // What the sponsor may pay more: in the security log, and the app's `sponsorship.spent` webhook.
+    if (add.count > 0 || add.amount > 0n)
+      await ctx.audit(
+        "sponsorship.spent",
+        {
+          appId: owner.appId,
+          userId: owner.userId,
+          details: {
+            policyId: owner.policyId,
+            day,
+            amount: add.amount.toString(),
+            unit: record.unit,
+            operationAdded: add.count > 0,
+          },
+        },
+        trx,
+      );
   });
 }

@@ -59,7 +59,7 @@ export interface RequestFeePayerResult {
  * // ← {"jsonrpc":"2.0","id":1,"result":{"serializedTransaction":"AgAAAA…"}}
  */
 export async function requestFeePayer(
-  ctx: Pick<ServiceContext, "db" | "dbKind" | "now" | "serviceKeys" | "solana">,
+  ctx: Pick<ServiceContext, "audit" | "db" | "dbKind" | "now" | "serviceKeys" | "solana">,
   params: { app: App; caller: RpcCaller | undefined; rpcParams: unknown },
 ): Promise<RequestFeePayerResult> {
   const { app } = params;

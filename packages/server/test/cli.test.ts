@@ -44,7 +44,15 @@ describe("latchkey CLI", () => {
     for (const flag of flags) expect(serve, flag).toContain(flag);
     // Every environment variable the service reads is in some command's help.
     const envs = new Set<string>();
-    for (const file of ["cli.ts", "createService.ts", "crypto/keyring.ts", "crypto/secp256k1.ts"])
+    for (const file of [
+      "cli.ts",
+      "createService.ts",
+      "crypto/keyring.ts",
+      "crypto/secp256k1.ts",
+      "crypto/keyWrap/loadKeyWrapper.ts",
+      "crypto/keyWrap/pkcs11.ts",
+      "crypto/keyWrap/commands.ts",
+    ])
       for (const m of readFileSync(resolve(__dirname, `../src/${file}`), "utf8").matchAll(
         /env\.(LATCHKEY_[A-Z_]+|PORT)\b/g,
       ))
@@ -61,6 +69,7 @@ describe("latchkey CLI", () => {
       ["admin-key", "create"],
       ["backup"],
       ["verify-backup"],
+      ["hsm", "init"],
     ];
     const outs = await Promise.all(
       commands.map(async (command) => (await run(process.execPath, [BIN, ...command, "--help"])).stdout),

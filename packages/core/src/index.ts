@@ -298,6 +298,7 @@ export type {
   PaymasterServiceInput,
   SentUserOperation,
   SmartAccountChainConfig,
+  SmartAccountContract,
   SmartAccountKind,
   SmartAccountOptions,
   UserOperationCallInput,

@@ -1,4 +1,5 @@
 import {
+  type Authenticator,
   createMemoryKeyHolder,
   createMemoryStorage,
   createSigner,
@@ -11,6 +12,7 @@ import {
   SignerStatus,
   toViemAccount,
 } from "@latchkey/core";
+import { signerRoutes } from "@latchkey/protocol";
 import { verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service";
@@ -116,7 +118,7 @@ describe("passkey sign-up and login through the signer", () => {
   });
 
   it("the root org id as a session setting (spec §3): the login asks no signer config; another org is refused", async () => {
-    const { rootOrgId } = await newSigner(undefined).client.signerConfig();
+    const { rootOrgId } = await newSigner(undefined).client.call(signerRoutes.signerConfig, {});
     const paths: string[] = [];
     const recording: typeof fetch = (input, init) => {
       paths.push(new URL(String(input)).pathname);
@@ -304,12 +306,12 @@ describe("SignerClient passkey calls", () => {
     const passkeys = new SoftPasskeys(ORIGIN);
     const signer = newSigner(passkeys);
     const { user } = await signer.authenticate({ type: "passkey", createNew: true });
-    const { rootOrgId } = await signer.client.signerConfig();
+    const { rootOrgId } = await signer.client.call(signerRoutes.signerConfig, {});
     expect(rootOrgId).toEqual(expect.any(String));
     expect(rootOrgId).not.toBe(user?.orgId);
     const { stampWithPasskey } = await import("../src/authMethods/passkey/webauthn");
     const stamper = (body: string) => stampWithPasskey(body, { credentials: passkeys, rpId: "localhost" });
-    const who = await signer.client.lookupUserWithPasskey({ rootOrgId, stamper });
+    const who = await signer.client.callStamped(signerRoutes.whoami, { organizationId: rootOrgId, stamper });
     expect(who).toMatchObject({
       orgId: user?.orgId,
       userId: user?.userId,
@@ -323,15 +325,18 @@ describe("SignerClient passkey calls", () => {
       stamper,
     );
     expect(stampedRequest.stamp.stampHeaderName).toBe("X-Stamp-WebAuthn");
-    await signer.client.request("/v1/whoami", { stampedRequest });
-    expect(await rejection(signer.client.request("/v1/whoami", { stampedRequest }))).toMatchObject({
+    await signer.client.call(signerRoutes.whoami, { stampedRequest });
+    expect(await rejection(signer.client.call(signerRoutes.whoami, { stampedRequest }))).toMatchObject({
       status: 401,
       code: "STAMP_REPLAYED",
     });
-    const authenticators = await signer.client.getAuthenticators({
-      orgId: user?.orgId as string,
-      userId: user?.userId as string,
-    });
+    const authenticators = await signer.client.query<{ authenticators: Authenticator[] }>(
+      "get_authenticators",
+      {
+        organizationId: user?.orgId as string,
+        userId: user?.userId as string,
+      },
+    );
     expect(authenticators.authenticators).toEqual([
       expect.objectContaining({
         credentialId: passkeys.credentialIds()[0],

@@ -251,19 +251,24 @@ describe("the EIP-1193 provider", () => {
     expect((await failure(provider, "wallet_getCapabilities", [stranger])).code).toBe(4100);
   });
 
-  it("personal_sign and eth_signTypedData_v4 are signed by the owner (SimpleAccount has no ERC-1271)", async () => {
+  it("personal_sign and eth_signTypedData_v4 verify for the smart account (LatchkeySimpleAccount: ERC-1271 / ERC-6492)", async () => {
     const wallet = createWalletClient({ account, chain: chain.chain, transport: custom(provider) });
     const message = "Sign in to the demo";
     const signature = await wallet.signMessage({ message });
-    expect(await recoverMessageAddress({ message, signature })).toBe(owner);
-    // …the smart account's owner() on chain
-    const onChainOwner = await chain.publicClient.readContract({
-      address: account,
-      abi: parseAbi(["function owner() view returns (address)"]),
-      functionName: "owner",
-    });
-    expect(onChainOwner).toBe(owner);
-    // raw bytes, and the owner's address asked for directly
+    expect(await chain.publicClient.verifyMessage({ address: account, message, signature })).toBe(true);
+    expect(await chain.publicClient.verifyMessage({ address: account, message: "other", signature })).toBe(
+      false,
+    );
+    // …owned on chain (or by its factory's createAccount) by the embedded EOA
+    expect(
+      await chain.publicClient.readContract({
+        address: chain.latchkeyAccountFactory,
+        abi: parseAbi(["function getAddress(address owner, uint256 salt) view returns (address)"]),
+        functionName: "getAddress",
+        args: [owner, 0n],
+      }),
+    ).toBe(account);
+    // raw bytes, and the owner's address asked for directly: the owner's own signature
     const raw = await provider.request({ method: "personal_sign", params: [toHex("bytes"), owner] });
     expect(await recoverMessageAddress({ message: { raw: toHex("bytes") }, signature: raw })).toBe(owner);
 
@@ -280,7 +285,14 @@ describe("the EIP-1193 provider", () => {
       message: { to: chain.counter, contents: "hello", n: 42n },
     } as const;
     const typedSignature = await wallet.signTypedData(typedData);
-    expect(await recoverTypedDataAddress({ ...typedData, signature: typedSignature })).toBe(owner);
+    expect(
+      await chain.publicClient.verifyTypedData({ address: account, ...typedData, signature: typedSignature }),
+    ).toBe(true);
+    const ownerTyped = (await provider.request({
+      method: "eth_signTypedData_v4",
+      params: [owner, JSON.stringify({ ...typedData, message: { ...typedData.message, n: "42" } })],
+    })) as Hex;
+    expect(await recoverTypedDataAddress({ ...typedData, signature: ownerTyped })).toBe(owner);
 
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
     expect((await failure(provider, "personal_sign", [toHex("x"), stranger])).code).toBe(4100);

@@ -9,7 +9,7 @@ import {
   signRawMessage,
   toViemAccount,
 } from "@latchkey/core";
-import { DEFAULT_SESSION_LENGTH_MS, MAX_TIMER_DELAY_MS } from "@latchkey/protocol";
+import { DEFAULT_SESSION_LENGTH_MS, MAX_TIMER_DELAY_MS, signerRoutes } from "@latchkey/protocol";
 import { keccak256, toHex, verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "./helpers/clock";
@@ -57,7 +57,7 @@ describe("session expiry (injected clock, no sleeping)", () => {
     );
 
     const refused = (await signer.client
-      .request("/v1/whoami", { stampedRequest: stampedWhoami })
+      .call(signerRoutes.whoami, { stampedRequest: stampedWhoami })
       .catch((e: unknown) => e)) as SignerApiError;
     expect([refused.code, refused.message]).toEqual(["SESSION_EXPIRED", "The session has expired"]);
   });

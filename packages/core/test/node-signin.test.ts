@@ -6,7 +6,7 @@ import {
   SignerApiError,
   SignerStatus,
 } from "@latchkey/core";
-import { SDK_VERSION_HEADER } from "@latchkey/protocol";
+import { SDK_VERSION_HEADER, signerRoutes } from "@latchkey/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "./helpers/clock";
 import { mailCount, startService, type TestService } from "./helpers/service";
@@ -188,7 +188,7 @@ describe("magic-link sign-in through the memory key holder", () => {
 
   it("uses the app's configured mode when none is given (the dev app is OTP)", async () => {
     const signer = newSigner();
-    expect((await signer.client.signerConfig()).email.mode).toBe("OTP");
+    expect((await signer.client.call(signerRoutes.signerConfig, {})).email.mode).toBe("OTP");
     const result = await signer.authenticate({ type: "email", email });
     expect(result.status).toBe(SignerStatus.AWAITING_OTP_AUTH);
   });
@@ -203,15 +203,19 @@ describe("SignerClient", () => {
         return fetch(input, init);
       },
     });
-    await signer.client.lookup({ email: "nobody@example.com" });
+    await signer.client.call(signerRoutes.lookup, { email: "nobody@example.com" });
     expect(seen[0]?.get(SDK_VERSION_HEADER)).toMatch(/^@latchkey\/core@\d+\.\d+\.\d+$/);
     expect(seen[0]?.get("authorization")).toBe(`Bearer ${svc.apiKey}`);
-    expect(await signer.client.lookup({ email: "nobody@example.com" })).toEqual({ orgId: null });
+    expect(await signer.client.call(signerRoutes.lookup, { email: "nobody@example.com" })).toEqual({
+      orgId: null,
+    });
   });
 
   it("keeps the service's code, message and status in its errors", async () => {
     const signer = newSigner({ apiKey: "lk_not_a_real_key_000000000" });
-    const error = (await signer.client.signerConfig().catch((e: unknown) => e)) as SignerApiError;
+    const error = (await signer.client
+      .call(signerRoutes.signerConfig, {})
+      .catch((e: unknown) => e)) as SignerApiError;
     expect(error).toBeInstanceOf(SignerApiError);
     expect({ code: error.code, message: error.message, status: error.status }).toMatchInlineSnapshot(`
       {
@@ -223,7 +227,7 @@ describe("SignerClient", () => {
     expect(JSON.parse(error.responseText)).toMatchObject({ code: "INVALID_API_KEY" });
 
     const exists = (await newSigner()
-      .client.signup({
+      .client.call(signerRoutes.signup, {
         email: "ada@example.com",
         targetPublicKey: await createMemoryKeyHolder().initTargetKey(),
       })
@@ -235,7 +239,9 @@ describe("SignerClient", () => {
     // prepare-oauth was not served when this was written and is being added: either answer is a refusal
     // of this nonce, and the error must carry what the service said.
     const client = newSigner().client;
-    const error = (await client.prepareOauth({ nonce: "ab" }).catch((e: unknown) => e)) as SignerApiError;
+    const error = (await client
+      .call(signerRoutes.prepareOauth, { nonce: "ab" })
+      .catch((e: unknown) => e)) as SignerApiError;
     expect(error).toBeInstanceOf(SignerApiError);
     const body = JSON.parse(error.responseText) as { code: string; error: string };
     expect([error.code, error.message, error.path]).toEqual([

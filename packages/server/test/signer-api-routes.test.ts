@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { signerApi } from "@latchkey/protocol/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, post, startHarness, TEST_APP } from "./helpers";
@@ -32,7 +32,13 @@ describe("the signer-API endpoint table", () => {
   });
 
   it("is what the client calls: every call goes through an entry of the table", () => {
-    const source = readFileSync(new URL("../../core/src/client/signerClient.ts", import.meta.url), "utf8");
+    // The client's calls live with the actions that make them: every source file of the core package.
+    const src = new URL("../../core/src/", import.meta.url);
+    const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".test.ts"),
+    );
+    expect(files).toContain("client/signerClient.ts");
+    const source = files.map((f) => readFileSync(new URL(f, src), "utf8")).join("\n");
     expect(source.match(/"\/v1\/[a-z-]+"/g) ?? []).toEqual([]);
     const used = new Set([...source.matchAll(/signerRoutes\.([A-Za-z]+)/g)].map((m) => m[1]));
     expect([...used].filter((name) => !((name as string) in signerApi))).toEqual([]);

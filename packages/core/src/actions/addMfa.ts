@@ -1,4 +1,4 @@
-import type { SignerClient } from "../client/signerClient";
+import { type RequestMultiFactorResponse, signerRoutes } from "@latchkey/protocol/wire";
 import type { SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import { type StepUp, withStepUp } from "../signer/stepUp";
@@ -14,7 +14,7 @@ export interface AddMfaParameters {
   stepUp?: StepUp;
 }
 /** The new factor's id and the `otpauth://` URL to show as a QR code (`multiFactorTotpUrl`). */
-export type AddMfaReturnType = Awaited<ReturnType<SignerClient["authRequestMultiFactor"]>>;
+export type AddMfaReturnType = RequestMultiFactorResponse;
 /** The errors `addMfa` may throw (discriminate on `name` and `code`). */
 export type AddMfaErrorType = SignerError<"NOT_CONNECTED"> | SignerApiError;
 
@@ -32,9 +32,11 @@ export async function addMfa(
 ): Promise<AddMfaReturnType> {
   const user = await requireUser(signer, { error: "NOT_CONNECTED" });
   return withStepUp(signer, stepUp, ({ stamper, ...proof }) =>
-    signer.client.authRequestMultiFactor(
-      { orgId: user.orgId, multiFactorType, ...proof },
-      stamper ? { stamper } : {},
-    ),
+    signer.client.callStamped(signerRoutes.authRequestMultiFactor, {
+      organizationId: user.orgId,
+      parameters: { multiFactorType, ...proof },
+      outer: { multiFactorType },
+      stamper,
+    }),
   );
 }

@@ -1,3 +1,4 @@
+import type { Authenticator } from "../client/types";
 import { type PasskeyCancelledError, PasskeyError, type SignerApiError, type SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import { type StepUp, withStepUp } from "../signer/stepUp";
@@ -43,7 +44,10 @@ export async function addPasskey(
   try {
     const [webauthn, { authenticators }] = await Promise.all([
       import("../authMethods/passkey/webauthn"),
-      signer.client.getAuthenticators({ orgId: user.orgId, userId: user.userId }),
+      signer.client.query<{ authenticators: Authenticator[] }>("get_authenticators", {
+        organizationId: user.orgId,
+        userId: user.userId,
+      }),
     ]);
     const registration = await webauthn.createPasskey({
       credentials: ceremony.credentials,
@@ -57,22 +61,29 @@ export async function addPasskey(
       signal: ceremony.signal,
     });
     const authenticatorName = `passkey-${signer.sessionManager.clock.now()}`;
-    const { authenticatorIds } = await withStepUp(
+    const activity = await withStepUp(
       signer,
       stepUp,
       ({ stamper, ...proof }) =>
-        signer.client.createAuthenticators(
+        signer.client.submit(
+          "create_authenticators",
           {
-            orgId: user.orgId,
-            userId: user.userId,
-            authenticators: [{ authenticatorName, ...registration }],
-            ...proof,
+            type: "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+            organizationId: user.orgId,
+            parameters: {
+              userId: user.userId,
+              authenticators: [{ authenticatorName, ...registration }],
+              ...proof,
+            },
           },
-          stamper ? { stamper } : {},
+          { stamper },
         ),
       ceremony,
     );
-    const [authenticatorId] = authenticatorIds;
+    const { createAuthenticatorsResult } = activity.result as {
+      createAuthenticatorsResult?: { authenticatorIds: string[] };
+    };
+    const [authenticatorId] = createAuthenticatorsResult?.authenticatorIds ?? [];
     if (!authenticatorId) throw new PasskeyError("PASSKEY_FAILED");
     return authenticatorId;
   } finally {

@@ -1,4 +1,4 @@
-import { ErrorCode } from "@latchkey/protocol/wire";
+import { ErrorCode, signerRoutes } from "@latchkey/protocol/wire";
 import { SignerApiError } from "../errors/api";
 import { LatchkeyError } from "../errors/base";
 import type { CoreErrorCode } from "../errors/codes";
@@ -40,7 +40,7 @@ export type CheckConnectionErrorType = never;
 export async function checkConnection(signer: SignerBase): Promise<CheckConnectionReturnType> {
   const { client, keyHolder } = signer;
   const [api, holder] = await Promise.allSettled([
-    client.signerConfig(),
+    client.call(signerRoutes.signerConfig, {}),
     keyHolder.ready?.() ?? Promise.resolve({ storage: "persistent" as const }),
   ]);
   if (api.status === "rejected") return problem(await classifyApiFailure(signer, api.reason), api.reason);

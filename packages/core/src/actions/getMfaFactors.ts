@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { MultiFactor, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
@@ -16,5 +17,8 @@ export type GetMfaFactorsErrorType = SignerError<"NOT_CONNECTED"> | SignerApiErr
  */
 export async function getMfaFactors(signer: SignerBase): Promise<GetMfaFactorsReturnType> {
   const user = await requireUser(signer, { error: "NOT_CONNECTED" });
-  return (await signer.client.authListMultiFactors({ orgId: user.orgId })).multiFactors;
+  const { multiFactors } = await signer.client.callStamped(signerRoutes.authListMultiFactors, {
+    organizationId: user.orgId,
+  });
+  return multiFactors;
 }

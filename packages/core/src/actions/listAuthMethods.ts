@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { AuthMethods } from "../client/types";
 import type { SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
@@ -16,5 +17,8 @@ export type ListAuthMethodsErrorType = SignerError<"NOT_AUTHENTICATED"> | Signer
  */
 export async function listAuthMethods(signer: SignerBase): Promise<ListAuthMethodsReturnType> {
   const user = await requireUser(signer);
-  return signer.client.listAuthMethods({ suborgId: user.orgId });
+  return signer.client.callStamped(signerRoutes.listAuthMethods, {
+    organizationId: user.orgId,
+    outer: { suborgId: user.orgId },
+  });
 }

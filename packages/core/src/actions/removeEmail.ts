@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { SignerApiError, SignerError } from "../errors";
 import type { User } from "../session/types";
 import { updateSessionUser } from "../signer/completeSession";
@@ -32,16 +33,16 @@ export async function removeEmail(
 ): Promise<RemoveEmailReturnType> {
   const user = await requireUser(signer, { error: "MUST_BE_AUTHENTICATED" });
   await withStepUp(signer, stepUp, ({ stamper, verificationToken, multiFactor }) =>
-    signer.client.updateEmailAuth(
-      {
-        orgId: user.orgId,
+    signer.client.callStamped(signerRoutes.updateEmailAuth, {
+      organizationId: user.orgId,
+      parameters: {
         userId: user.userId,
         userEmail: "",
         ...(verificationToken ? { currentEmailVerificationToken: verificationToken } : {}),
         ...(multiFactor ? { multiFactor } : {}),
       },
-      stamper ? { stamper } : {},
-    ),
+      stamper,
+    }),
   );
   return updateSessionUser(signer, { email: undefined }) ?? user;
 }

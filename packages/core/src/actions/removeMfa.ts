@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { MultiFactor, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import { type StepUp, withStepUp } from "../signer/stepUp";
@@ -32,10 +33,12 @@ export async function removeMfa(
 ): Promise<RemoveMfaReturnType> {
   const user = await requireUser(signer, { error: "NOT_CONNECTED" });
   const { multiFactors } = await withStepUp(signer, params.stepUp, ({ stamper, ...proof }) =>
-    signer.client.authDeleteMultiFactors(
-      { orgId: user.orgId, multiFactorIds: params.multiFactorIds, ...proof },
-      stamper ? { stamper } : {},
-    ),
+    signer.client.callStamped(signerRoutes.authDeleteMultiFactors, {
+      organizationId: user.orgId,
+      parameters: { multiFactorIds: params.multiFactorIds, ...proof },
+      outer: { multiFactorIds: params.multiFactorIds },
+      stamper,
+    }),
   );
   return multiFactors;
 }

@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import { type SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
@@ -31,9 +32,8 @@ export async function removeOauthProvider(
   const { oauthProviders } = await listAuthMethods(signer);
   if (!oauthProviders.some((p) => p.providerId === providerId))
     throw new SignerError("OAUTH_PROVIDERS_NOT_FOUND");
-  await signer.client.removeOauthProvider({
-    orgId: user.orgId,
-    userId: user.userId,
-    providerIds: [providerId],
+  await signer.client.callStamped(signerRoutes.removeOauthProvider, {
+    organizationId: user.orgId,
+    parameters: { userId: user.userId, providerIds: [providerId] },
   });
 }

@@ -26,9 +26,9 @@ export async function removePasskey(
   { authenticatorId }: RemovePasskeyParameters,
 ): Promise<RemovePasskeyReturnType> {
   const user = await requireUser(signer);
-  await signer.client.deleteAuthenticators({
-    orgId: user.orgId,
-    userId: user.userId,
-    authenticatorIds: [authenticatorId],
+  await signer.client.submit("delete_authenticators", {
+    type: "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
+    organizationId: user.orgId,
+    parameters: { userId: user.userId, authenticatorIds: [authenticatorId] },
   });
 }

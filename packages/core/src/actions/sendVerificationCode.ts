@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { SignerApiError } from "../errors";
 import type { SignerBase } from "../signer/types";
 
@@ -28,5 +29,5 @@ export async function sendVerificationCode(
   signer: SignerBase,
   { contact }: SendVerificationCodeParameters,
 ): Promise<SendVerificationCodeReturnType> {
-  return signer.client.initOtp({ contact });
+  return signer.client.call(signerRoutes.initOtp, { contact, otpType: "OTP_TYPE_EMAIL" });
 }

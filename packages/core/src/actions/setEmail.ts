@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import { type SignerApiError, SignerError } from "../errors";
 import type { User } from "../session/types";
 import { updateSessionUser } from "../signer/completeSession";
@@ -45,20 +46,23 @@ export async function setEmail(
 ): Promise<SetEmailReturnType> {
   if (!email.trim()) throw new SignerError("EMAIL_EMPTY");
   const user = await requireUser(signer, { error: "MUST_BE_AUTHENTICATED" });
-  const { verificationToken } = await signer.client.verifyOtp({ otpId, otpCode: verificationCode });
+  const { verificationToken } = await signer.client.call(signerRoutes.verifyOtp, {
+    otpId,
+    otpCode: verificationCode,
+  });
   const normalised = email.trim().toLowerCase();
   await withStepUp(signer, stepUp, ({ stamper, verificationToken: current, multiFactor }) =>
-    signer.client.updateEmailAuth(
-      {
-        orgId: user.orgId,
+    signer.client.callStamped(signerRoutes.updateEmailAuth, {
+      organizationId: user.orgId,
+      parameters: {
         userId: user.userId,
         userEmail: normalised,
         verificationToken,
         ...(current ? { currentEmailVerificationToken: current } : {}),
         ...(multiFactor ? { multiFactor } : {}),
       },
-      stamper ? { stamper } : {},
-    ),
+      stamper,
+    }),
   );
   return updateSessionUser(signer, { email: normalised }) ?? { ...user, email: normalised };
 }

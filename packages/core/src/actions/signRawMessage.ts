@@ -1,4 +1,4 @@
-import { fromHex, toHex } from "@latchkey/protocol/wire";
+import { fromHex, signerRoutes, toHex } from "@latchkey/protocol/wire";
 import type { Hex } from "viem";
 import { type SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
@@ -30,12 +30,14 @@ export async function signRawMessage(
   const signWith = mode === "SOLANA" ? user.solanaAddress : user.address;
   if (!signWith) throw new SignerError("NO_SOLANA_ADDRESS");
   const bytes = typeof message === "string" ? fromHex(message) : message;
-  const { signature } = await signer.client.signPayload({
-    orgId: user.orgId,
-    signWith,
-    payload: toHex(bytes),
-    encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
-    hashFunction: mode === "SOLANA" ? "HASH_FUNCTION_NOT_APPLICABLE" : "HASH_FUNCTION_NO_OP",
+  const { signature } = await signer.client.callStamped(signerRoutes.signPayload, {
+    organizationId: user.orgId,
+    parameters: {
+      signWith,
+      payload: toHex(bytes),
+      encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+      hashFunction: mode === "SOLANA" ? "HASH_FUNCTION_NOT_APPLICABLE" : "HASH_FUNCTION_NO_OP",
+    },
   });
   return signature;
 }

@@ -1,4 +1,5 @@
-import type { PayloadEncoding } from "@latchkey/protocol";
+import type { Activity, PayloadEncoding, SignTransactionResult } from "@latchkey/protocol";
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type {
   AuthorizationRequest,
   CustomSource,
@@ -7,7 +8,7 @@ import type {
   SignableMessage,
   TransactionSerializable,
 } from "viem";
-import { SignerError } from "../errors";
+import { ActivityError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 import { signRawMessage } from "./signRawMessage";
@@ -35,12 +36,14 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
   const sign = (hash: `0x${string}`) => signRawMessage(signer, { message: hash, mode: "ETHEREUM" });
   const signPayload = async (encoding: PayloadEncoding, payload: string): Promise<Hex> => {
     const current = await requireUser(signer);
-    const { signature } = await signer.client.signPayload({
-      orgId: current.orgId,
-      signWith: current.address,
-      payload,
-      encoding,
-      hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+    const { signature } = await signer.client.callStamped(signerRoutes.signPayload, {
+      organizationId: current.orgId,
+      parameters: {
+        signWith: current.address,
+        payload,
+        encoding,
+        hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+      },
     });
     return signature;
   };
@@ -65,11 +68,16 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
       }
       // The service reads the transaction, so the app's signing policy sees its chain, target and value.
       const current = await requireUser(signer);
-      const { signedTransaction } = await signer.client.signTransaction({
-        orgId: current.orgId,
-        signWith: current.address,
-        unsignedTransaction: unsigned,
+      const activity = await signer.client.submit("sign_transaction", {
+        type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+        organizationId: current.orgId,
+        parameters: {
+          signWith: current.address,
+          unsignedTransaction: unsigned,
+          type: "TRANSACTION_TYPE_ETHEREUM",
+        },
       });
+      const signedTransaction = signedTransactionOf(activity);
       if (tx.type !== "eip4844") return signedTransaction;
       const { r, s, v, yParity } = parseTransaction(signedTransaction);
       return serializer(transaction as never, { r, s, v, yParity } as never);
@@ -91,6 +99,22 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
 }
 
 type Viem = Awaited<ReturnType<typeof loadViem>>;
+
+/** The signed transaction of a completed `sign_transaction` activity. */
+function signedTransactionOf(activity: Activity): Hex {
+  const { signTransactionResult } = activity.result as {
+    signTransactionResult?: Partial<SignTransactionResult>;
+  };
+  const signed = signTransactionResult?.signedTransaction;
+  if (typeof signed !== "string" || !signed.startsWith("0x")) {
+    throw new ActivityError({
+      id: activity.id,
+      status: activity.status,
+      failure: { code: "NO_RESULT", message: "The signing activity carried no signed transaction" },
+    });
+  }
+  return signed;
+}
 
 /** An EIP-191 message's bytes as hex: a string is UTF-8, `raw` is taken as is. */
 function messageHex({ bytesToHex, stringToHex }: Viem, message: SignableMessage): Hex {

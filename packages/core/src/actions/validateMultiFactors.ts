@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import { type SignerApiError, SignerError } from "../errors";
 import type { User } from "../session/types";
 import { completeSession } from "../signer/completeSession";
@@ -36,7 +37,7 @@ export async function validateMultiFactors(
   if (!temporary?.encryptedPayload || !temporary.mfaFactorId) throw new SignerError("NO_PENDING_MFA");
   if (multiFactorId && multiFactorId !== temporary.mfaFactorId) throw new SignerError("MFA_FACTOR_MISMATCH");
   try {
-    const { payload } = await signer.client.authValidateMultiFactors({
+    const { payload } = await signer.client.call(signerRoutes.authValidateMultiFactors, {
       encryptedPayload: temporary.encryptedPayload,
       multiFactors: [{ multiFactorId: temporary.mfaFactorId, multiFactorCode }],
     });

@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { MultiFactorCode } from "../client/types";
 import type { MultiFactor, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
@@ -29,10 +30,12 @@ export async function verifyMfa(
   const user = await requireUser(signer, { error: "NOT_CONNECTED" });
   const { stepUp, multiFactorId, multiFactorCode } = params;
   const { multiFactors } = await withStepUp(signer, stepUp, ({ stamper, ...proof }) =>
-    signer.client.authVerifyMultiFactor(
-      { orgId: user.orgId, multiFactorId, multiFactorCode, ...proof },
-      stamper ? { stamper } : {},
-    ),
+    signer.client.callStamped(signerRoutes.authVerifyMultiFactor, {
+      organizationId: user.orgId,
+      parameters: { multiFactorId, multiFactorCode, ...proof },
+      outer: { multiFactorId, multiFactorCode },
+      stamper,
+    }),
   );
   return multiFactors;
 }

@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import { MfaRequiredError, SignerApiError, SignerError } from "../errors";
 import { completeSession } from "../signer/completeSession";
 import { fail, toStateError } from "../signer/state";
@@ -26,7 +27,8 @@ async function sendEmail(signer: SignerBase, params: EmailAuthenticateParams): P
   } else store.setState({ error: null });
   try {
     const emailMode =
-      params.emailMode ?? ((await client.signerConfig()).email.mode === "MAGIC_LINK" ? "magicLink" : "otp");
+      params.emailMode ??
+      ((await client.call(signerRoutes.signerConfig, {})).email.mode === "MAGIC_LINK" ? "magicLink" : "otp");
     if (emailMode === "otp") _internal.emitter.emit("authenticating", { type: "otp" });
     const targetPublicKey = await keyHolder.initTargetKey();
     const redirectUrl = _internal.options.redirectUrl;
@@ -39,13 +41,13 @@ async function sendEmail(signer: SignerBase, params: EmailAuthenticateParams): P
       ...(redirectUrl ? { redirectUrl } : {}),
     };
     const issuedAtMs = sessionManager.clock.now();
-    const { orgId: existingOrgId } = await client.lookup({ email: params.email });
+    const { orgId: existingOrgId } = await client.call(signerRoutes.lookup, { email: params.email });
     let orgId: string;
     let otpId: string | undefined;
     let isNewUser = false;
     if (existingOrgId) {
       try {
-        ({ orgId, otpId } = await client.auth({
+        ({ orgId, otpId } = await client.call(signerRoutes.auth, {
           ...request,
           ...(params.multiFactors ? { multiFactors: params.multiFactors } : {}),
         }));
@@ -64,7 +66,8 @@ async function sendEmail(signer: SignerBase, params: EmailAuthenticateParams): P
     } else {
       // A magic link that makes an account comes back with the signup marker: the page then knows
       // the user is new, whichever tab opens it.
-      ({ orgId, otpId } = await client.signup(
+      ({ orgId, otpId } = await client.call(
+        signerRoutes.signup,
         emailMode === "magicLink"
           ? { ...request, redirectParams: withSignupMarker(request.redirectParams) }
           : request,
@@ -107,7 +110,7 @@ async function submitOtpCode(signer: SignerBase, params: OtpAuthenticateParams):
     // The key the code was sent for: asking the key holder again costs a frame round trip, and the
     // frame answers only once the page has painted the step's change (tens of ms in a busy page).
     const targetPublicKey = temporary.targetPublicKey ?? (await keyHolder.initTargetKey());
-    const response = await client.otp({
+    const response = await client.call(signerRoutes.otp, {
       orgId: temporary.orgId,
       otpId: temporary.otpId,
       otpCode: params.otpCode,

@@ -1,16 +1,21 @@
 import type {
   Activity,
   AuthMethods,
+  AuthRequest,
   AuthResponse,
   EmailMode,
-  HashFunction,
+  EmailSignupRequest,
   LookupResponse,
   MultiFactorsResponse,
+  OtpRequest,
   OtpResponse,
-  PayloadEncoding,
+  PasskeySignupRequest,
   PrepareOauthResponse,
   RequestMultiFactorResponse,
+  RouteParameters,
+  RouteRequest,
   SignerConfigResponse,
+  SignerRoutes,
   SignPayloadResponse,
   SignupResponse,
   StampedRequest,
@@ -40,74 +45,25 @@ export type {
 };
 
 /** A second factor's id and the code from the authenticator app. */
-export interface MultiFactorCode {
-  multiFactorId: string;
-  multiFactorCode: string;
-}
+export type MultiFactorCode = RouteRequest<SignerRoutes["authValidateMultiFactors"]>["multiFactors"][number];
 
 /** An email sign-up: the address, how to prove it, and the browser's target key. */
-export interface EmailSignupParams {
-  email: string;
-  emailMode?: EmailMode;
-  targetPublicKey: string;
-  expirationSeconds?: number;
-  redirectParams?: string;
-  redirectUrl?: string;
-}
+export type EmailSignupParams = EmailSignupRequest;
 
 /** A passkey sign-up: the new credential's attestation and its challenge. */
-export interface PasskeySignupParams {
-  passkey: {
-    challenge: string;
-    attestation: PasskeyAttestation;
-  };
-  email?: string;
-  /** The session comes back sealed to this key: sign-up in one passkey prompt. */
-  targetPublicKey?: string;
-  expirationSeconds?: number;
-}
+export type PasskeySignupParams = PasskeySignupRequest;
 
 /** An email sign-in of an existing user. */
-export interface EmailAuthParams {
-  email: string;
-  emailMode?: EmailMode;
-  targetPublicKey: string;
-  expirationSeconds?: number;
-  redirectParams?: string;
-  redirectUrl?: string;
-  multiFactors?: MultiFactorCode[];
-}
+export type EmailAuthParams = AuthRequest;
 
 /** A mailed code to trade for a credential bundle. */
-export interface OtpParams {
-  orgId: string;
-  otpId: string;
-  otpCode: string;
-  targetPublicKey: string;
-  expirationSeconds?: number;
-  multiFactors?: MultiFactorCode[];
-}
+export type OtpParams = OtpRequest;
 
 /** A payload to sign with one of the user's wallet accounts, and how to hash it. */
-export interface SignRawPayloadParams {
-  orgId: string;
-  signWith: string;
-  /**
-   * Hex (with or without 0x) for PAYLOAD_ENCODING_HEXADECIMAL and EIP191_MESSAGE (the message's bytes),
-   * JSON for EIP712 (the typed data) and EIP7702_AUTHORIZATION (`{chainId, address, nonce}`), else text.
-   */
-  payload: string;
-  encoding: PayloadEncoding;
-  hashFunction: HashFunction;
-}
+export type SignRawPayloadParams = RouteParameters<SignerRoutes["signPayload"]> & { orgId: string };
 
 /** What `navigator.credentials.create()` answered, as the service verifies it (spec §3). */
-export interface PasskeyAttestation {
-  credentialId: string;
-  clientDataJson: string;
-  attestationObject: string;
-  transports: string[];
-}
+export type PasskeyAttestation = PasskeySignupRequest["passkey"]["attestation"];
 
 /**
  * The part of `navigator.credentials` that passkeys use. The signer takes the browser's by default; tests

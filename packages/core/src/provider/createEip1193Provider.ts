@@ -38,12 +38,12 @@ export const NO_CHAIN_MESSAGE =
  *   awaiting the `requestAccounts` option (e.g. the sign-in modal) while signed out (else 4100).
  * - `eth_chainId`; `wallet_switchEthereumChain` among the configured chains (4902 otherwise, and
  *   `chainChanged` fires); `wallet_addEthereumChain` answers null for a configured chain, else 4902.
- * - `personal_sign`, `eth_signTypedData_v4`: signed by the smart account's OWNER, the embedded EOA.
- *   For a 7702 account that is the account itself: the signature recovers to it (ecrecover while it is not
- *   delegated yet, Simple7702Account's ERC-1271 `isValidSignature` after), so viem's `verifyMessage` and
- *   `verifySiweMessage` pass for the connected address. SimpleAccount v0.8 (4337) has no ERC-1271, so
- *   there the signature recovers to the owner (the account's `owner()`), not to the smart account's
- *   address. The address asked for may be either.
+ * - `personal_sign`, `eth_signTypedData_v4`: viem's `verifyMessage` and `verifySiweMessage` pass for the
+ *   connected address. A 7702 account's EOA signs: the signature recovers to it (ecrecover while it is not
+ *   delegated yet, Simple7702Account's ERC-1271 `isValidSignature` after). A 4337 LatchkeySimpleAccount
+ *   signs as itself (ERC-6492 while undeployed, ERC-1271 once deployed). An older SimpleAccount (no
+ *   ERC-1271) cannot: its owner, the embedded EOA, signs. The address asked for may be the account or
+ *   its owner (then the owner's plain signature).
  * - `eth_sendTransaction` → one user operation; answers the including transaction's hash once mined.
  * - EIP-5792: `wallet_sendCalls` (one atomic user operation; the `paymasterService` capability or the
  *   chain's policy sponsors it), `wallet_getCallsStatus`, `wallet_getCapabilities`.

@@ -1,4 +1,5 @@
 import type { WhoamiResponse } from "@latchkey/protocol";
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { Hex } from "viem";
 import { SignerError } from "../errors";
 import type { User } from "../session/types";
@@ -20,15 +21,6 @@ const AUTHENTICATING_STATUS = {
   otp: SignerStatus.AUTHENTICATING_EMAIL,
 } as const;
 
-/**
- * The one place a session is written: injects the credential bundle (from an OTP, a magic link, a
- * passkey or OAuth) into the key holder, reads the user with it, stores the session, and only then
- * sets the user (so `connected` and the method's own event fire last). Every sign-in ends here.
- *
- * An OTP that answers an account-linking prompt also links the pending OAuth provider here, with the
- * new session, before the app hears `connected`; a failed link leaves the user signed in with the error
- * in the state (the next social sign-in asks again).
- */
 /**
  * The OpenID Connect claims of a social sign-in's ID token (spec §3 `User.claims`): read, not verified —
  * the service verified the token before it signed the user in; this is the app's copy of what it said.
@@ -72,13 +64,23 @@ export function updateSessionUser(signer: SignerBase, patch: Partial<Pick<User, 
   return user;
 }
 
+/**
+ * The one place a session is written: injects the credential bundle (from an OTP, a magic link, a
+ * passkey or OAuth) into the key holder, reads the user with it, stores the session, and only then
+ * sets the user (so `connected` and the method's own event fire last). Every sign-in ends here.
+ *
+ * An OTP that answers an account-linking prompt also links the pending OAuth provider here, with the
+ * new session, before the app hears `connected`; a failed link leaves the user signed in with the error
+ * in the state (the next social sign-in asks again).
+ */
 export async function completeSession(signer: SignerBase, params: CompleteSessionParameters): Promise<User> {
   const { store, sessionManager, keyHolder, client } = signer;
   const type = params.authenticatingType ?? "email";
   store.setState({ status: AUTHENTICATING_STATUS[type], error: null });
   try {
     await keyHolder.injectCredentialBundle(params.bundle);
-    const who = params.who ?? (await client.whoami({ orgId: params.orgId }));
+    const who =
+      params.who ?? (await client.callStamped(signerRoutes.whoami, { organizationId: params.orgId }));
     if (!who?.userId || !who.address) throw new SignerError("USER_NOT_FOUND");
     const idToken = params.idToken ?? who.idToken;
     const user: User = {
@@ -95,10 +97,12 @@ export async function completeSession(signer: SignerBase, params: CompleteSessio
     let linkError: unknown;
     if (linking?.providerName) {
       try {
-        await client.addOauthProvider({
-          orgId: user.orgId,
-          userId: user.userId,
-          oauthProviders: [{ providerName: linking.providerName, oidcToken: linking.idToken }],
+        await client.callStamped(signerRoutes.addOauthProvider, {
+          organizationId: user.orgId,
+          parameters: {
+            userId: user.userId,
+            oauthProviders: [{ providerName: linking.providerName, oidcToken: linking.idToken }],
+          },
         });
       } catch (error) {
         linkError = error;

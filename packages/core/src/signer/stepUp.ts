@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { Stamper } from "../client/types";
 import type { PasskeyCeremony, SignerBase } from "./types";
 
@@ -38,7 +39,7 @@ export async function withStepUp<T>(
   ceremony?: PasskeyCeremony,
 ): Promise<T> {
   if (stepUp?.type === "email") {
-    const { verificationToken } = await signer.client.verifyOtp({
+    const { verificationToken } = await signer.client.call(signerRoutes.verifyOtp, {
       otpId: stepUp.otpId,
       otpCode: stepUp.verificationCode,
     });

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Route } from "./routes";
+import type { Route, RouteRequest } from "./routes";
 
 /** A signer-API route with the schema the server validates its body with. */
 export type Endpoint<R extends Route = Route, Request extends z.ZodType = z.ZodType> = R & {
@@ -12,10 +12,10 @@ export type Endpoint<R extends Route = Route, Request extends z.ZodType = z.ZodT
  * @example
  * const lookup = withSchema(signerRoutes.lookup, lookupRequestSchema);
  */
-export function withSchema<Q, S, Request extends z.ZodType<unknown, Q>>(
-  route: Route<Q, S>,
-  request: Request & (z.input<Request> extends Q ? unknown : never),
-): Endpoint<Route<Q, S>, Request> {
+export function withSchema<R extends Route, Request extends z.ZodType<unknown, RouteRequest<R>>>(
+  route: R,
+  request: Request & (z.input<Request> extends RouteRequest<R> ? unknown : never),
+): Endpoint<R, Request> {
   return { ...route, request };
 }
 

@@ -68,6 +68,7 @@ export const whoamiResponseSchema = schemaFor<WhoamiResponse>()(
     idToken: z.string().optional(),
     credentialId: z.string().optional(),
     smartAccountKind: z.enum(["7702", "4337"]).optional(),
+    smartAccountContract: z.enum(["SimpleAccount", "LatchkeySimpleAccount"]).optional(),
   }),
 );
 

@@ -5,6 +5,7 @@
  * schemas by `import type`, and the server pairs each route with its schema in `./index.ts`.
  */
 import type { z } from "zod";
+import type { ActivityType, activityTypes } from "../keyManagement/activities";
 import type {
   InitOtpResponse,
   initOtpRequestSchema,
@@ -28,6 +29,7 @@ import type {
   mfaRequestSchema,
   mfaValidateSchema,
   mfaVerifySchema,
+  multiFactorOperations,
   RequestMultiFactorResponse,
   ValidateMultiFactorsResponse,
 } from "./mfa";
@@ -68,7 +70,7 @@ export interface StampedBinding {
 }
 
 /** One signer-API route: its path and, if stamped, its binding; the request and response are type-level. */
-export interface Route<Request = unknown, Response = unknown> {
+export interface Route<Request = unknown, Response = unknown, Parameters = unknown> {
   path: `/v1/${string}`;
   stamped?: StampedBinding;
   /** Called by the app's backend (server to server, with its API key), never by the browser client. */
@@ -77,25 +79,63 @@ export interface Route<Request = unknown, Response = unknown> {
   readonly _request?: Request;
   /** Type-level only: what the endpoint answers. */
   readonly _response?: Response;
+  /** Type-level only: the `parameters` of the stamped body (submit and operation routes). */
+  readonly _parameters?: Parameters;
 }
+
+/** A route that carries a stamped request: its binding is known. */
+export type StampedRoute<Request = unknown, Response = unknown, Parameters = unknown> = Route<
+  Request,
+  Response,
+  Parameters
+> & { stamped: StampedBinding };
 
 export type RouteRequest<R> = R extends Route<infer Q> ? Q : never;
 export type RouteResponse<R> = R extends Route<unknown, infer S> ? S : never;
+/** The parameters a stamped route's signed body carries (`never` for a query). */
+export type RouteParameters<R> = R extends Route<unknown, unknown, infer P> ? Exclude<P, undefined> : never;
 
 /** A route whose body is what `Schema` accepts and whose answer is `Response`. */
 const route = <Schema extends z.ZodType, Response>(r: {
   path: `/v1/${string}`;
-  stamped?: StampedBinding;
   backendOnly?: true;
-}): Route<z.input<Schema>, Response> => r;
+}): Route<z.input<Schema>, Response, never> => r;
+
+/** A stamped route: `binding` says what its stamped body is for, `Parameters` what that body carries. */
+const stamped = <Schema extends z.ZodType, Response, Parameters = never>(
+  path: `/v1/${string}`,
+  binding: StampedBinding,
+): StampedRoute<z.input<Schema>, Response, Parameters> => ({ path, stamped: binding });
+
+/** The parameters of a key-management activity, as a client writes them. */
+type ActivityInput<T extends ActivityType> = z.input<(typeof activityTypes)[T]["parameters"]>;
+/** The parameters of a signer-only operation (MFA), as a client writes them. */
+type OperationInput<T extends keyof typeof multiFactorOperations> = z.input<
+  (typeof multiFactorOperations)[T]
+>;
+
+const WHOAMI_URL = "/public/v1/query/whoami";
+
+/** A read of the user's organisation, named by its query `type`. */
+const query = (type: string): StampedBinding => ({ url: WHOAMI_URL, type, kind: "query" });
+/** A signer-only change (MFA), named by its operation `type`; its stamp is single use. */
+const operation = (type: keyof typeof multiFactorOperations): StampedBinding => ({
+  url: WHOAMI_URL,
+  type,
+  kind: "operation",
+});
+/** A submit binding: the activity `type` at its key-management `path`. */
+const submit = (path: string, type: ActivityType): StampedBinding => ({
+  url: `/public/v1/submit/${path}`,
+  type,
+  kind: "submit",
+});
 
 /** Query types of the signer API's own read-only stamped calls (beside the key-management ones). */
 export const signerQueryTypes = {
   listAuthMethods: "QUERY_TYPE_LIST_AUTH_METHODS",
   listMultiFactors: "QUERY_TYPE_LIST_MULTI_FACTORS",
 } as const;
-
-const WHOAMI_URL = "/public/v1/query/whoami";
 
 /**
  * Every signer-API route: the one table the client calls from and the server registers routes from (a
@@ -110,65 +150,53 @@ export const signerRoutes = {
   }),
   auth: route<typeof authRequestSchema, AuthResponse>({ path: "/v1/auth" }),
   otp: route<typeof otpRequestSchema, OtpResponse>({ path: "/v1/otp" }),
-  whoami: route<typeof stampedRequestBodySchema, WhoamiResponse>({
-    path: "/v1/whoami",
-    stamped: { url: WHOAMI_URL, type: "QUERY_TYPE_WHOAMI", kind: "query" },
-  }),
+  whoami: stamped<typeof stampedRequestBodySchema, WhoamiResponse>("/v1/whoami", query("QUERY_TYPE_WHOAMI")),
   prepareOauth: route<typeof prepareOauthRequestSchema, PrepareOauthResponse>({ path: "/v1/prepare-oauth" }),
-  signPayload: route<typeof stampedRequestBodySchema, SignPayloadResponse>({
-    path: "/v1/sign-payload",
-    stamped: {
-      url: "/public/v1/submit/sign_raw_payload",
-      type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-      kind: "submit",
-    },
-  }),
-  listAuthMethods: route<typeof listAuthMethodsSchema, AuthMethods>({
-    path: "/v1/list-auth-methods",
-    stamped: { url: WHOAMI_URL, type: signerQueryTypes.listAuthMethods, kind: "query" },
-  }),
-  addOauthProvider: route<typeof stampedRequestBodySchema, AddOauthProviderResponse>({
-    path: "/v1/add-oauth-provider",
-    stamped: {
-      url: "/public/v1/submit/create_oauth_providers",
-      type: "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS",
-      kind: "submit",
-    },
-  }),
-  removeOauthProvider: route<typeof stampedRequestBodySchema, Record<string, never>>({
-    path: "/v1/remove-oauth-provider",
-    stamped: {
-      url: "/public/v1/submit/delete_oauth_providers",
-      type: "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
-      kind: "submit",
-    },
-  }),
+  signPayload: stamped<
+    typeof stampedRequestBodySchema,
+    SignPayloadResponse,
+    ActivityInput<"ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2">
+  >("/v1/sign-payload", submit("sign_raw_payload", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2")),
+  listAuthMethods: stamped<typeof listAuthMethodsSchema, AuthMethods>(
+    "/v1/list-auth-methods",
+    query(signerQueryTypes.listAuthMethods),
+  ),
+  addOauthProvider: stamped<
+    typeof stampedRequestBodySchema,
+    AddOauthProviderResponse,
+    ActivityInput<"ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS">
+  >("/v1/add-oauth-provider", submit("create_oauth_providers", "ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS")),
+  removeOauthProvider: stamped<
+    typeof stampedRequestBodySchema,
+    Record<string, never>,
+    ActivityInput<"ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS">
+  >("/v1/remove-oauth-provider", submit("delete_oauth_providers", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS")),
   initOtp: route<typeof initOtpRequestSchema, InitOtpResponse>({ path: "/v1/init-otp" }),
   verifyOtp: route<typeof verifyOtpRequestSchema, VerifyOtpResponse>({ path: "/v1/verify-otp" }),
-  updateEmailAuth: route<typeof stampedRequestBodySchema, Record<string, never>>({
-    path: "/v1/update-email-auth",
-    stamped: {
-      url: "/public/v1/submit/update_user_email",
-      type: "ACTIVITY_TYPE_UPDATE_USER_EMAIL",
-      kind: "submit",
-    },
-  }),
-  authListMultiFactors: route<typeof mfaListSchema, MultiFactorsResponse>({
-    path: "/v1/auth-list-multi-factors",
-    stamped: { url: WHOAMI_URL, type: signerQueryTypes.listMultiFactors, kind: "query" },
-  }),
-  authRequestMultiFactor: route<typeof mfaRequestSchema, RequestMultiFactorResponse>({
-    path: "/v1/auth-request-multi-factor",
-    stamped: { url: WHOAMI_URL, type: "OPERATION_TYPE_REQUEST_MULTI_FACTOR", kind: "operation" },
-  }),
-  authVerifyMultiFactor: route<typeof mfaVerifySchema, MultiFactorsResponse>({
-    path: "/v1/auth-verify-multi-factor",
-    stamped: { url: WHOAMI_URL, type: "OPERATION_TYPE_VERIFY_MULTI_FACTOR", kind: "operation" },
-  }),
-  authDeleteMultiFactors: route<typeof mfaDeleteSchema, MultiFactorsResponse>({
-    path: "/v1/auth-delete-multi-factors",
-    stamped: { url: WHOAMI_URL, type: "OPERATION_TYPE_DELETE_MULTI_FACTORS", kind: "operation" },
-  }),
+  updateEmailAuth: stamped<
+    typeof stampedRequestBodySchema,
+    Record<string, never>,
+    ActivityInput<"ACTIVITY_TYPE_UPDATE_USER_EMAIL">
+  >("/v1/update-email-auth", submit("update_user_email", "ACTIVITY_TYPE_UPDATE_USER_EMAIL")),
+  authListMultiFactors: stamped<typeof mfaListSchema, MultiFactorsResponse>(
+    "/v1/auth-list-multi-factors",
+    query(signerQueryTypes.listMultiFactors),
+  ),
+  authRequestMultiFactor: stamped<
+    typeof mfaRequestSchema,
+    RequestMultiFactorResponse,
+    OperationInput<"OPERATION_TYPE_REQUEST_MULTI_FACTOR">
+  >("/v1/auth-request-multi-factor", operation("OPERATION_TYPE_REQUEST_MULTI_FACTOR")),
+  authVerifyMultiFactor: stamped<
+    typeof mfaVerifySchema,
+    MultiFactorsResponse,
+    OperationInput<"OPERATION_TYPE_VERIFY_MULTI_FACTOR">
+  >("/v1/auth-verify-multi-factor", operation("OPERATION_TYPE_VERIFY_MULTI_FACTOR")),
+  authDeleteMultiFactors: stamped<
+    typeof mfaDeleteSchema,
+    MultiFactorsResponse,
+    OperationInput<"OPERATION_TYPE_DELETE_MULTI_FACTORS">
+  >("/v1/auth-delete-multi-factors", operation("OPERATION_TYPE_DELETE_MULTI_FACTORS")),
   authValidateMultiFactors: route<typeof mfaValidateSchema, ValidateMultiFactorsResponse>({
     path: "/v1/auth-validate-multi-factors",
   }),

@@ -1,4 +1,5 @@
 import { SIGNUP_URL_PARAM, type Signer, SignerStatus } from "@latchkey/core";
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { ResolvedUiConfig } from "../config";
 import type { Texts } from "../texts/types";
 import type { AuthEventName } from "../types";
@@ -80,7 +81,7 @@ export function flowInternals(flow: AuthFlow): FlowInternals {
     getEmailMode() {
       if (!flow.emailMode) {
         const mode = signer.client
-          .signerConfig()
+          .call(signerRoutes.signerConfig, {})
           .then((c): EmailMode => (c.email.mode === "MAGIC_LINK" ? "magicLink" : "otp"));
         mode.catch(() => {
           if (flow.emailMode === mode) flow.emailMode = undefined;

@@ -1,12 +1,9 @@
-import { ErrorCode, type Route } from "@latchkey/protocol";
-import { stampedRequestBodySchema } from "@latchkey/protocol/schemas";
-import type { FastifyRequest } from "fastify";
+import { ErrorCode, type StampedBinding, type StampedRequest } from "@latchkey/protocol";
+import type { App } from "../apps/appDirectory";
 import { authenticateStamp, type StampedCaller } from "../auth/stamps/authenticateStamp";
 import type { OperationBinding } from "../auth/stamps/operationBinding";
 import type { ServiceContext } from "../context";
 import { apiError } from "../errors";
-import { parseOrThrow } from "./parse";
-import { appOf } from "./plugins/appApiKey";
 
 /**
  * Authenticates the key-management request a signer endpoint carries (`stampedRequest`, DESIGN §3.1):
@@ -14,17 +11,15 @@ import { appOf } from "./plugins/appApiKey";
  * must name the endpoint's operation, and the caller must belong to the app whose key called.
  *
  * @example
- * const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.signPayload);
+ * const { caller, raw } = await unwrapStampedRequest(ctx, { stampedRequest, app }, signerApi.signPayload.stamped);
  */
 export async function unwrapStampedRequest(
   ctx: Pick<ServiceContext, "db" | "now" | "caches" | "apps">,
-  req: FastifyRequest,
-  endpoint: Route,
+  request: { stampedRequest: StampedRequest; app: App },
+  binding: StampedBinding,
   options: { passkey?: { allowRootOrg: boolean } } = {},
 ): Promise<{ caller: StampedCaller; raw: string }> {
-  const binding = endpoint.stamped;
-  if (!binding) throw new Error(`${endpoint.path} carries no stamped request`);
-  const { stampedRequest } = parseOrThrow(stampedRequestBodySchema, req.body ?? {}, "request");
+  const { stampedRequest, app } = request;
   let path: string;
   try {
     path = new URL(stampedRequest.url, "http://x").pathname;
@@ -44,7 +39,7 @@ export async function unwrapStampedRequest(
     operation,
     ...(options.passkey ? { passkey: options.passkey } : {}),
   });
-  if (caller.user.appId !== appOf(req).id) {
+  if (caller.user.appId !== app.id) {
     throw apiError(ErrorCode.FORBIDDEN, "This session belongs to another app");
   }
   return { caller, raw: stampedRequest.body };

@@ -58,13 +58,14 @@ export const keyManagementFeature = defineFeature({
     app.post("/public/v1/submit/:name", async (req: FastifyRequest<{ Params: { name: string } }>) => {
       const raw = req.rawBody;
       if (raw === undefined) throw apiError(ErrorCode.INVALID_REQUEST, "A JSON body is required");
+      const url = `/public/v1/submit/${req.params.name}` as const;
       if (ADMIN_SUBMIT_PATHS.has(req.params.name)) {
         const admin = await authenticateAdminStamp(ctx, {
           body: raw,
           ...stampHeader(req),
           types: ADMIN_ACTIVITY_TYPES,
         });
-        const { activity } = await submitAdminActivity(ctx, { path: req.params.name, rawBody: raw, admin });
+        const { activity } = await submitAdminActivity(ctx, { url }, { rawBody: raw, admin });
         return { activity };
       }
       const caller = await authenticateStamp(ctx, {
@@ -74,7 +75,7 @@ export const keyManagementFeature = defineFeature({
         operation: { kind: "submit", types: USER_ACTIVITY_TYPES },
         passkey: { allowRootOrg: req.params.name === "create_read_write_session" },
       });
-      const { activity } = await submitActivity(ctx, { path: req.params.name, rawBody: raw, caller });
+      const { activity } = await submitActivity(ctx, { url }, { rawBody: raw, caller });
       return { activity };
     });
   },

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type Activity, type ActivityType, ErrorCode } from "@latchkey/protocol";
+import { type Activity, type ActivityType, ErrorCode, type StampedBinding } from "@latchkey/protocol";
 import { activityTypes, submitEnvelopeSchema, submitPathActivityTypes } from "@latchkey/protocol/schemas";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
 import { prepared, rowSlots } from "../db/prepared";
@@ -18,17 +18,25 @@ export interface SubmitOutcome {
   replayed: boolean;
 }
 
+const SUBMIT_PREFIX = "/public/v1/submit/";
+
+/** The key-management submit a body was sent to: a signer route's stamped binding, or the path itself. */
+export type SubmitTarget = Pick<StampedBinding, "url">;
+
 /**
  * Runs a stamped submit request at most once per body: the body's SHA-256 is the activity's fingerprint,
  * so a resubmission (direct or wrapped) answers with the activity it created the first time.
+ *
+ * @example
+ * const { activity } = await submitActivity(ctx, signerApi.signPayload.stamped, { rawBody, caller });
  */
 export async function submitActivity(
   ctx: ActivityContext,
-  params: { path: string; rawBody: string; caller: StampedCaller },
+  target: SubmitTarget,
+  params: { rawBody: string; caller: StampedCaller },
 ): Promise<SubmitOutcome> {
-  const { path, rawBody, caller } = params;
-  const served = submitPathActivityTypes[path];
-  if (!served) throw apiError(ErrorCode.NOT_FOUND, `Unknown submit endpoint ${path}`);
+  const { rawBody, caller } = params;
+  const { path, served } = servedAt(target);
   const envelope = parseOrThrow(submitEnvelopeSchema, caller.body, "request");
   const type = envelope.type as ActivityType;
   if (!served.includes(type)) {
@@ -117,6 +125,14 @@ export async function submitActivity(
   });
   if (!outcome.replayed) handler.afterCommit?.(ctx, input);
   return outcome;
+}
+
+/** The submit path a target names, and the activity types served there (404 for an unknown path). */
+export function servedAt(target: SubmitTarget): { path: string; served: readonly ActivityType[] } {
+  const path = target.url.startsWith(SUBMIT_PREFIX) ? target.url.slice(SUBMIT_PREFIX.length) : target.url;
+  const served = Object.hasOwn(submitPathActivityTypes, path) ? submitPathActivityTypes[path] : undefined;
+  if (!served) throw apiError(ErrorCode.NOT_FOUND, `Unknown submit endpoint ${path}`);
+  return { path, served };
 }
 
 export async function byFingerprint(db: ActivityContext["db"], fingerprint: string) {

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { type ActivityType, ErrorCode } from "@latchkey/protocol";
-import { activityTypes, submitEnvelopeSchema, submitPathActivityTypes } from "@latchkey/protocol/schemas";
+import { activityTypes, submitEnvelopeSchema } from "@latchkey/protocol/schemas";
 import type { AdminCaller } from "../auth/stamps/authenticateAdminStamp";
 import type { ActivitiesTable } from "../db/schema";
 import { apiError } from "../errors";
 import { parseOrThrow } from "../http/parse";
 import { activities } from "./activities";
 import type { ActivityContext, ActivityHandler, AdminActivityInput } from "./defineActivity";
-import { byFingerprint, insertOnce, type SubmitOutcome } from "./submitActivity";
+import { byFingerprint, insertOnce, type SubmitOutcome, type SubmitTarget, servedAt } from "./submitActivity";
 import { toActivity } from "./toActivity";
 
 /** The submit paths an app admin key stamps (approve_activity, reject_activity): nothing else. */
@@ -25,11 +25,11 @@ export const ADMIN_SUBMIT_PATHS: ReadonlySet<string> = new Set(
  */
 export async function submitAdminActivity(
   ctx: ActivityContext,
-  params: { path: string; rawBody: string; admin: AdminCaller },
+  target: SubmitTarget,
+  params: { rawBody: string; admin: AdminCaller },
 ): Promise<SubmitOutcome> {
-  const { path, rawBody, admin } = params;
-  const served = submitPathActivityTypes[path];
-  if (!served) throw apiError(ErrorCode.NOT_FOUND, `Unknown submit endpoint ${path}`);
+  const { rawBody, admin } = params;
+  const { path, served } = servedAt(target);
   const envelope = parseOrThrow(submitEnvelopeSchema, admin.body, "request");
   const type = envelope.type as ActivityType;
   const handler = activities[type] as ActivityHandler<ActivityType, unknown> | undefined;

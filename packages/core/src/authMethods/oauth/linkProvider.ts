@@ -1,3 +1,4 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import type { AuthMethods } from "../../client/types";
 import type { User } from "../../session/types";
 import { toStateError } from "../../signer/state";
@@ -28,15 +29,15 @@ export async function linkProvider(
 ): Promise<AuthMethods["oauthProviders"]> {
   const targetPublicKey = await signer.keyHolder.getTargetPublicKey();
   const { oauthProviders } = await withStepUp(signer, stepUp, ({ stamper, ...proof }) =>
-    signer.client.addOauthProvider(
-      {
-        orgId: user.orgId,
+    signer.client.callStamped(signerRoutes.addOauthProvider, {
+      organizationId: user.orgId,
+      parameters: {
         userId: user.userId,
         oauthProviders: [{ providerName, oidcToken, ...(targetPublicKey ? { targetPublicKey } : {}) }],
         ...proof,
       },
-      stamper ? { stamper } : {},
-    ),
+      stamper,
+    }),
   );
   return oauthProviders;
 }

@@ -1,4 +1,5 @@
 import type { OauthPopupMessage } from "@latchkey/protocol";
+import { signerRoutes } from "@latchkey/protocol/wire";
 import { OauthCancelledError, OauthError } from "../../errors";
 import type { PopupClaim, SignerBase } from "../../signer/types";
 import { readAuthUrlParams } from "../../signer/urlParams";
@@ -26,7 +27,7 @@ export async function oauthRoundTrip(
   if (!win) throw new OauthError("OAUTH_UNSUPPORTED");
   const targetPublicKey = await signer.keyHolder.initTargetKey();
   const nonce = await sha256Hex(targetPublicKey);
-  const prepared = await signer.client.prepareOauth({ nonce });
+  const prepared = await signer.client.call(signerRoutes.prepareOauth, { nonce });
   const callbackUrl = signer._internal.options.oauthCallbackUrl ?? `${signer.client.baseUrl}/oauth/callback`;
   const common = {
     prepared,

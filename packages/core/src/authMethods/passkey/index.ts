@@ -1,5 +1,6 @@
-import type { PasskeyCredentials } from "../../client/types";
-import { PasskeyError, SignerError } from "../../errors";
+import { signerRoutes } from "@latchkey/protocol/wire";
+import type { CreateReadWriteSessionResult, PasskeyCredentials } from "../../client/types";
+import { ActivityError, PasskeyError, SignerError } from "../../errors";
 import { completeSession } from "../../signer/completeSession";
 import { fail } from "../../signer/state";
 import { SignerStatus } from "../../signer/status";
@@ -64,7 +65,9 @@ export function passkey(): PasskeyMethod {
   }
 
   async function getRootOrgId(signer: SignerBase): Promise<string> {
-    rootOrgId ??= signer._internal.options.rootOrgId ?? (await signer.client.signerConfig()).rootOrgId;
+    rootOrgId ??=
+      signer._internal.options.rootOrgId ??
+      (await signer.client.call(signerRoutes.signerConfig, {})).rootOrgId;
     return rootOrgId;
   }
 
@@ -91,7 +94,8 @@ export function passkey(): PasskeyMethod {
       const active = ceremony;
       const [webauthn, rootOrgId] = await Promise.all([import("./webauthn"), getRootOrgId(signer)]);
       let createNew = params.createNew ?? false;
-      if (!createNew && params.email) createNew = !(await client.lookup({ email: params.email })).orgId;
+      if (!createNew && params.email)
+        createNew = !(await client.call(signerRoutes.lookup, { email: params.email })).orgId;
       const targetPublicKey = await keyHolder.initTargetKey();
       if (createNew) {
         const registration = await webauthn.createPasskey({
@@ -101,7 +105,7 @@ export function passkey(): PasskeyMethod {
           userName: userName(signer, params.email),
           signal: ceremony.signal,
         });
-        const signup = await client.signup({
+        const signup = await client.call(signerRoutes.signup, {
           passkey: registration,
           ...(params.email ? { email: params.email } : {}),
           targetPublicKey,
@@ -122,8 +126,15 @@ export function passkey(): PasskeyMethod {
         return { status: SignerStatus.CONNECTED, user };
       }
       let credentialId = "";
-      const session = await client.createReadWriteSession(
-        { organizationId: rootOrgId, targetPublicKey, expirationSeconds: _internal.expirationSeconds },
+      // The login: a read-write session, passkey-stamped and addressed to the app's root organisation;
+      // the result names the user's organisation.
+      const activity = await client.submit(
+        "create_read_write_session",
+        {
+          type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+          organizationId: rootOrgId,
+          parameters: { targetPublicKey, expirationSeconds: String(_internal.expirationSeconds) },
+        },
         {
           stamper: async (body) => {
             const stamp = await webauthn.stampWithPasskey(body, {
@@ -137,6 +148,15 @@ export function passkey(): PasskeyMethod {
           },
         },
       );
+      const session = (activity.result as { createReadWriteSessionResultV2?: CreateReadWriteSessionResult })
+        .createReadWriteSessionResultV2;
+      if (!session?.credentialBundle) {
+        throw new ActivityError({
+          id: activity.id,
+          status: activity.status,
+          failure: { code: "NO_RESULT", message: "The session activity carried no credential bundle" },
+        });
+      }
       const user = await completeSession(signer, {
         bundle: session.credentialBundle,
         orgId: session.organizationId,

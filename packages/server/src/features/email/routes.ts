@@ -1,13 +1,10 @@
 import { ErrorCode } from "@latchkey/protocol";
 import { emailSignupRequestSchema, passkeySignupRequestSchema, signerApi } from "@latchkey/protocol/schemas";
-import type { FastifyRequest } from "fastify";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";
 import { parseOrThrow } from "../../http/parse";
 import { perIpLimit } from "../../http/perIpLimit";
-import { appOf } from "../../http/plugins/appApiKey";
-import { unwrapStampedRequest } from "../../http/stampedRequest";
-import { submitActivity } from "../../keyManagement/submitActivity";
+import { route, stampedRoute } from "../../http/route";
 import { hit, type LimitHit } from "../../limits/rateLimit";
 import { signupWithPasskey } from "../../passkeys/signupWithPasskey";
 import { findUserByEmail } from "../../users/userStore";
@@ -18,18 +15,20 @@ import { signupWithEmail } from "./signupWithEmail";
 import { verifyContactOtp } from "./verifyContactOtp";
 import { verifyEmailOtp } from "./verifyEmailOtp";
 
-const prefixed = (path: string) => `/signer${path}`;
-
-function signupLimit(ctx: ServiceContext, req: FastifyRequest): LimitHit {
+function signupLimit(ctx: ServiceContext, ip: string): LimitHit {
   return {
-    key: `signup-ip:${req.ip}`,
+    key: `signup-ip:${ip}`,
     limit: ctx.limits.signupsPerIp,
     message: "Too many new accounts from this network. Try again later.",
   };
 }
 
-function throttleSignup(ctx: ServiceContext, req: FastifyRequest) {
-  return hit(ctx, signupLimit(ctx, req));
+/** A sign-up body is a passkey's or an email's: each is checked by its own schema, for its own errors. */
+function parseSignup(body: unknown) {
+  if (typeof body !== "object" || body === null) throw apiError(ErrorCode.INVALID_REQUEST, "Invalid request");
+  if ("passkey" in body && body.passkey !== undefined)
+    return parseOrThrow(passkeySignupRequestSchema, body, "request");
+  return parseOrThrow(emailSignupRequestSchema, body, "request");
 }
 
 /**
@@ -40,59 +39,53 @@ function throttleSignup(ctx: ServiceContext, req: FastifyRequest) {
 export const emailFeature = defineFeature({
   name: "email",
   register(app, ctx) {
-    app.post(prefixed(signerApi.lookup.path), async (req) => {
-      const { email } = parseOrThrow(signerApi.lookup.request, req.body ?? {}, "request");
+    route(app, signerApi.lookup, async ({ body, app, ip }) => {
       await perIpLimit(ctx, {
         kind: "lookup-ip",
-        ip: req.ip,
+        ip,
         limit: ctx.limits.lookupsPerIp,
         message: "Too many lookups from this network. Try again later.",
       });
-      const user = await findUserByEmail(ctx.db, appOf(req).id, email);
+      const user = await findUserByEmail(ctx.db, app.id, body.email);
       return { orgId: user?.orgId ?? null };
     });
 
-    app.post(prefixed(signerApi.signup.path), async (req) => {
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      if (typeof body !== "object" || body === null)
-        throw apiError(ErrorCode.INVALID_REQUEST, "Invalid request");
-      if ("passkey" in body && body.passkey !== undefined) {
-        const request = parseOrThrow(passkeySignupRequestSchema, body, "request");
-        await throttleSignup(ctx, req);
-        return signupWithPasskey(ctx, { app: appOf(req), request, ip: req.ip });
-      }
-      const request = parseOrThrow(emailSignupRequestSchema, body, "request");
-      // The per-network sign-up limit is counted with the mail limits, in one statement.
-      return signupWithEmail(ctx, { app: appOf(req), request, ip: req.ip, limits: [signupLimit(ctx, req)] });
-    });
+    route(
+      app,
+      signerApi.signup,
+      async ({ body, app, ip }) => {
+        if ("passkey" in body) {
+          await hit(ctx, signupLimit(ctx, ip));
+          return signupWithPasskey(ctx, { app, request: body, ip });
+        }
+        // The per-network sign-up limit is counted with the mail limits, in one statement.
+        return signupWithEmail(ctx, { app, request: body, ip, limits: [signupLimit(ctx, ip)] });
+      },
+      { parse: parseSignup },
+    );
 
-    app.post(prefixed(signerApi.auth.path), async (req) => {
-      const request = parseOrThrow(signerApi.auth.request, req.body ?? {}, "request");
-      return authWithEmail(ctx, { app: appOf(req), request, ip: req.ip });
-    });
+    route(app, signerApi.auth, ({ body, app, ip }) => authWithEmail(ctx, { app, request: body, ip }));
 
-    app.post(prefixed(signerApi.otp.path), async (req) => {
-      const request = parseOrThrow(signerApi.otp.request, req.body ?? {}, "request");
-      return verifyEmailOtp(ctx, { app: appOf(req), request, ip: req.ip });
-    });
+    route(app, signerApi.otp, ({ body, app, ip }) => verifyEmailOtp(ctx, { app, request: body, ip }));
 
-    app.post(prefixed(signerApi.initOtp.path), async (req) => {
-      const { contact } = parseOrThrow(signerApi.initOtp.request, req.body ?? {}, "request");
-      return initContactOtp(ctx, { app: appOf(req), contact, ip: req.ip });
-    });
+    route(app, signerApi.initOtp, ({ body, app, ip }) =>
+      initContactOtp(ctx, { app, contact: body.contact, ip }),
+    );
 
-    app.post(prefixed(signerApi.verifyOtp.path), async (req) => {
-      const { otpId, otpCode } = parseOrThrow(signerApi.verifyOtp.request, req.body ?? {}, "request");
-      return verifyContactOtp(ctx, { app: appOf(req), otpId, otpCode, ip: req.ip });
-    });
+    route(app, signerApi.verifyOtp, ({ body, app, ip }) =>
+      verifyContactOtp(ctx, { app, otpId: body.otpId, otpCode: body.otpCode, ip }),
+    );
 
-    app.post(prefixed(signerApi.updateEmailAuth.path), async (req) => {
-      // A passkey may stamp it: that is a step-up proof (sessions/stepUp.ts).
-      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.updateEmailAuth, {
-        passkey: { allowRootOrg: false },
-      });
-      await submitActivity(ctx, { path: "update_user_email", rawBody: raw, caller });
-      return {};
-    });
+    // A passkey may stamp it: that is a step-up proof (sessions/stepUp.ts).
+    stampedRoute(
+      app,
+      ctx,
+      signerApi.updateEmailAuth,
+      async ({ submit }) => {
+        await submit();
+        return {};
+      },
+      { passkey: { allowRootOrg: false } },
+    );
   },
 });

@@ -1,4 +1,9 @@
-import { ErrorCode, type MultiFactorOperationType, STEP_UP_MAX_AGE_MS } from "@latchkey/protocol";
+import {
+  ErrorCode,
+  type MultiFactorOperationType,
+  type MultiFactorsResponse,
+  STEP_UP_MAX_AGE_MS,
+} from "@latchkey/protocol";
 import { multiFactorOperations, operationEnvelopeSchema, signerApi } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import type { StampedCaller } from "../../auth/stamps/authenticateStamp";
@@ -13,8 +18,7 @@ import {
   setFactorProof,
 } from "../../factors/totpFactors";
 import { parseOrThrow } from "../../http/parse";
-import { appOf } from "../../http/plugins/appApiKey";
-import { unwrapStampedRequest } from "../../http/stampedRequest";
+import { route, type StampedRouteInput, stampedRoute } from "../../http/route";
 import { requireFreshSignIn, spendStepUpToken } from "../../sessions/stepUp";
 import { defineFeature } from "../defineFeature";
 
@@ -25,17 +29,18 @@ import { defineFeature } from "../defineFeature";
 function signedParameters<T extends MultiFactorOperationType>(
   caller: StampedCaller,
   type: T,
-  outer: Record<string, unknown>,
+  body: { stampedRequest: unknown },
 ): z.output<(typeof multiFactorOperations)[T]> {
   const envelope = parseOrThrow(operationEnvelopeSchema, caller.body, "stamped body");
   const schema: z.ZodType = multiFactorOperations[type];
   const params = parseOrThrow(schema, envelope.parameters, "parameters") as z.output<
     (typeof multiFactorOperations)[T]
   >;
+  const { stampedRequest: _, ...outer } = body;
+  const signed = params as Record<string, unknown>;
   for (const [key, value] of Object.entries(outer)) {
     if (value === undefined) continue;
-    const signed = (params as Record<string, unknown>)[key];
-    if (JSON.stringify(signed) !== JSON.stringify(value)) {
+    if (JSON.stringify(signed[key]) !== JSON.stringify(value)) {
       throw apiError(ErrorCode.STAMP_WRONG_OPERATION, `${key} differs from the one the stamp signed`);
     }
   }
@@ -55,29 +60,60 @@ const PASSKEY = { passkey: { allowRootOrg: false } };
 export const mfaFeature = defineFeature({
   name: "mfa",
   register(app, ctx) {
-    app.post(`/signer${signerApi.authListMultiFactors.path}`, async (req) => {
-      const { caller } = await unwrapStampedRequest(ctx, req, signerApi.authListMultiFactors);
-      return { multiFactors: await listFactors(ctx, { userId: caller.user.id }) };
-    });
+    stampedRoute(app, ctx, signerApi.authListMultiFactors, async ({ caller }) => ({
+      multiFactors: await listFactors(ctx, { userId: caller.user.id }),
+    }));
 
-    app.post(`/signer${signerApi.authRequestMultiFactor.path}`, async (req) => {
-      const outer = parseOrThrow(signerApi.authRequestMultiFactor.request, req.body ?? {}, "request");
-      const { caller } = await unwrapStampedRequest(ctx, req, signerApi.authRequestMultiFactor, PASSKEY);
-      const p = signedParameters(caller, "OPERATION_TYPE_REQUEST_MULTI_FACTOR", {
-        multiFactorType: outer.multiFactorType,
-      });
-      const stepUp = await requireFreshSignIn(ctx, { caller, appId: caller.user.appId, proof: p });
-      if (stepUp.spendOtpId) await spendStepUpToken(ctx, stepUp.spendOtpId);
-      return requestTotp(ctx, { app: appOf(req), user: caller.user, addedWith: stepUp.used });
-    });
+    stampedRoute(
+      app,
+      ctx,
+      signerApi.authRequestMultiFactor,
+      async ({ body, caller, app }) => {
+        const p = signedParameters(caller, "OPERATION_TYPE_REQUEST_MULTI_FACTOR", body);
+        const stepUp = await requireFreshSignIn(ctx, { caller, appId: caller.user.appId, proof: p });
+        if (stepUp.spendOtpId) await spendStepUpToken(ctx, stepUp.spendOtpId);
+        return requestTotp(ctx, { app, user: caller.user, addedWith: stepUp.used });
+      },
+      PASSKEY,
+    );
 
-    app.post(`/signer${signerApi.authVerifyMultiFactor.path}`, async (req) => {
-      const outer = parseOrThrow(signerApi.authVerifyMultiFactor.request, req.body ?? {}, "request");
-      const { caller } = await unwrapStampedRequest(ctx, req, signerApi.authVerifyMultiFactor, PASSKEY);
-      const p = signedParameters(caller, "OPERATION_TYPE_VERIFY_MULTI_FACTOR", {
-        multiFactorId: outer.multiFactorId,
-        multiFactorCode: outer.multiFactorCode,
-      });
+    stampedRoute(app, ctx, signerApi.authVerifyMultiFactor, verifyFactor, PASSKEY);
+
+    stampedRoute(
+      app,
+      ctx,
+      signerApi.authDeleteMultiFactors,
+      async ({ body, caller }) => {
+        const p = signedParameters(caller, "OPERATION_TYPE_DELETE_MULTI_FACTORS", body);
+        const stepUp = await requireFreshSignIn(ctx, { caller, appId: caller.user.appId, proof: p });
+        if (stepUp.spendOtpId) await spendStepUpToken(ctx, stepUp.spendOtpId);
+        return {
+          multiFactors: await deleteFactors(ctx, {
+            user: caller.user,
+            multiFactorIds: p.multiFactorIds,
+            stepUp: stepUp.used,
+          }),
+        };
+      },
+      PASSKEY,
+    );
+
+    route(app, signerApi.authValidateMultiFactors, ({ body, app, ip }) =>
+      validateMultiFactors(ctx, {
+        app,
+        encryptedPayload: body.encryptedPayload,
+        multiFactors: body.multiFactors,
+        ip,
+      }),
+    );
+
+    /** Confirms a factor; its request's step-up proof covers this while young, else it brings its own. */
+    async function verifyFactor({
+      body,
+      caller,
+      ip,
+    }: StampedRouteInput<typeof signerApi.authVerifyMultiFactor>): Promise<MultiFactorsResponse> {
+      const p = signedParameters(caller, "OPERATION_TYPE_VERIFY_MULTI_FACTOR", body);
       const userId = caller.user.id;
       const factor = await factorProof(ctx, { userId, factorId: p.multiFactorId });
       if (!factor) throw apiError(ErrorCode.MFA_FACTOR_NOT_FOUND, "MFA factor not found");
@@ -101,37 +137,10 @@ export const mfaFeature = defineFeature({
       await ctx.audit("mfa.enabled", {
         appId: caller.user.appId,
         userId,
-        ip: req.ip,
+        ip,
         details: { stepUp: covered ?? stepUp?.used },
       });
       return { multiFactors: await listFactors(ctx, { userId }) };
-    });
-
-    app.post(`/signer${signerApi.authDeleteMultiFactors.path}`, async (req) => {
-      const outer = parseOrThrow(signerApi.authDeleteMultiFactors.request, req.body ?? {}, "request");
-      const { caller } = await unwrapStampedRequest(ctx, req, signerApi.authDeleteMultiFactors, PASSKEY);
-      const p = signedParameters(caller, "OPERATION_TYPE_DELETE_MULTI_FACTORS", {
-        multiFactorIds: outer.multiFactorIds,
-      });
-      const stepUp = await requireFreshSignIn(ctx, { caller, appId: caller.user.appId, proof: p });
-      if (stepUp.spendOtpId) await spendStepUpToken(ctx, stepUp.spendOtpId);
-      return {
-        multiFactors: await deleteFactors(ctx, {
-          user: caller.user,
-          multiFactorIds: p.multiFactorIds,
-          stepUp: stepUp.used,
-        }),
-      };
-    });
-
-    app.post(`/signer${signerApi.authValidateMultiFactors.path}`, async (req) => {
-      const p = parseOrThrow(signerApi.authValidateMultiFactors.request, req.body ?? {}, "request");
-      return validateMultiFactors(ctx, {
-        app: appOf(req),
-        encryptedPayload: p.encryptedPayload,
-        multiFactors: p.multiFactors,
-        ip: req.ip,
-      });
-    });
+    }
   },
 });

@@ -2,11 +2,8 @@ import { signerApi } from "@latchkey/protocol/schemas";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { listAuthMethods } from "../../authMethods/listAuthMethods";
 import { assertNoNul } from "../../http/nul";
-import { parseOrThrow } from "../../http/parse";
 import { perIpLimit } from "../../http/perIpLimit";
-import { appOf } from "../../http/plugins/appApiKey";
-import { unwrapStampedRequest } from "../../http/stampedRequest";
-import { submitActivity } from "../../keyManagement/submitActivity";
+import { route, stampedRoute } from "../../http/route";
 import { defineFeature } from "../defineFeature";
 import { handleOauthCallback } from "./handleOauthCallback";
 import { messagePage, popupPage } from "./pages";
@@ -16,29 +13,30 @@ import { prepareOauth } from "./prepareOauth";
 export const oauthFeature = defineFeature({
   name: "oauth",
   register(app, ctx) {
-    app.post(`/signer${signerApi.prepareOauth.path}`, async (req) => {
-      const { nonce } = parseOrThrow(signerApi.prepareOauth.request, req.body ?? {}, "request");
+    route(app, signerApi.prepareOauth, async ({ body, app, ip }) => {
       await perIpLimit(ctx, {
         kind: "oauth-prepare-ip",
-        ip: req.ip,
+        ip,
         limit: ctx.limits.oauthPreparesPerIp,
         message: "Too many sign-in attempts from this network. Try again later.",
       });
-      return prepareOauth(ctx, { app: appOf(req), nonce });
+      return prepareOauth(ctx, { app, nonce: body.nonce });
     });
 
-    app.post(`/signer${signerApi.addOauthProvider.path}`, async (req) => {
-      // A passkey may stamp it: that is a step-up proof (sessions/stepUp.ts).
-      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.addOauthProvider, {
-        passkey: { allowRootOrg: false },
-      });
-      await submitActivity(ctx, { path: "create_oauth_providers", rawBody: raw, caller });
-      return { oauthProviders: (await listAuthMethods(ctx, { user: caller.user })).oauthProviders };
-    });
+    // A passkey may stamp it: that is a step-up proof (sessions/stepUp.ts).
+    stampedRoute(
+      app,
+      ctx,
+      signerApi.addOauthProvider,
+      async ({ caller, submit }) => {
+        await submit();
+        return { oauthProviders: (await listAuthMethods(ctx, { user: caller.user })).oauthProviders };
+      },
+      { passkey: { allowRootOrg: false } },
+    );
 
-    app.post(`/signer${signerApi.removeOauthProvider.path}`, async (req) => {
-      const { caller, raw } = await unwrapStampedRequest(ctx, req, signerApi.removeOauthProvider);
-      await submitActivity(ctx, { path: "delete_oauth_providers", rawBody: raw, caller });
+    stampedRoute(app, ctx, signerApi.removeOauthProvider, async ({ submit }) => {
+      await submit();
       return {};
     });
 

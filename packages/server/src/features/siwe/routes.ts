@@ -1,8 +1,7 @@
 import { signerApi } from "@latchkey/protocol/schemas";
 import type { Hex } from "viem";
-import { parseOrThrow } from "../../http/parse";
 import { perIpLimit } from "../../http/perIpLimit";
-import { appOf } from "../../http/plugins/appApiKey";
+import { route } from "../../http/route";
 import { defineFeature } from "../defineFeature";
 import { issueNonce } from "./issueNonce";
 import { readSessionToken } from "./readSessionToken";
@@ -17,38 +16,35 @@ import { verifySignIn } from "./verifySignIn";
 export const siweFeature = defineFeature({
   name: "siwe",
   register(app, ctx) {
-    app.post(`/signer${signerApi.siweNonce.path}`, async (req) => {
-      const body = parseOrThrow(signerApi.siweNonce.request, req.body ?? {}, "request");
+    route(app, signerApi.siweNonce, async ({ body, app, ip }) => {
       await perIpLimit(ctx, {
         kind: "siwe-nonce-ip",
-        ip: req.ip,
+        ip,
         limit: ctx.limits.siweNoncesPerIp,
         message: "Too many sign-in attempts from this network. Try again later.",
       });
-      return issueNonce(ctx, { app: appOf(req), ...body });
+      return issueNonce(ctx, { app, ...body });
     });
 
-    app.post(`/signer${signerApi.siweVerify.path}`, async (req) => {
-      const { message, signature } = parseOrThrow(signerApi.siweVerify.request, req.body ?? {}, "request");
+    route(app, signerApi.siweVerify, async ({ body, app, ip, req }) => {
       await perIpLimit(ctx, {
         kind: "siwe-verify-ip",
-        ip: req.ip,
+        ip,
         limit: ctx.limits.siweVerificationsPerIp,
         message: "Too many sign-in attempts from this network. Try again later.",
       });
       return verifySignIn(ctx, {
-        app: appOf(req),
-        message,
-        signature: signature as Hex,
+        app,
+        message: body.message,
+        signature: body.signature as Hex,
         issuer: ctx.publicUrl ?? `${req.protocol}://${req.host}`,
-        ip: req.ip,
+        ip,
       });
     });
 
-    app.post(`/signer${signerApi.siweSession.path}`, async (req) => {
-      const { token } = parseOrThrow(signerApi.siweSession.request, req.body ?? {}, "request");
-      return readSessionToken(ctx, { appId: appOf(req).id, token });
-    });
+    route(app, signerApi.siweSession, ({ body, app }) =>
+      readSessionToken(ctx, { appId: app.id, token: body.token }),
+    );
 
     app.get("/.well-known/jwks.json", async (_req, reply) => {
       reply.header("access-control-allow-origin", "*").header("cache-control", "public, max-age=300");

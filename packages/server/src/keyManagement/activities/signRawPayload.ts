@@ -1,6 +1,13 @@
-import { defineActivity } from "../defineActivity";
+import {
+  type Activity,
+  ErrorCode,
+  type SignPayloadResponse,
+  type SignRawPayloadResult,
+} from "@latchkey/protocol";
+import { apiError } from "../../errors";
+import { type ActivityContext, defineActivity } from "../defineActivity";
 import { payloadSigningRequest } from "../policies/structuredPayloads";
-import { signOne, withSigningKey } from "../signing";
+import { findSigningAccount, signOne, withSigningKey } from "../signing";
 
 /**
  * `sign_raw_payload`: one signature with one of the organisation's accounts. Typed data, an
@@ -15,3 +22,27 @@ export const signRawPayload = defineActivity({
       signOne(curve, key, params),
     ),
 });
+
+/** What a completed sign_raw_payload records: its result and the account it signed with. */
+interface SignRawPayloadRecord {
+  result: { signRawPayloadResult?: SignRawPayloadResult };
+  intent: { signRawPayloadIntentV2?: { signWith?: string } };
+}
+
+/**
+ * The signer API's answer for a completed sign_raw_payload (`/v1/sign-payload`): one hex signature
+ * r‖s‖v. The account's curve says how v is written: 27/28 for a secp256k1 account (as EVM wallets
+ * answer), and 00 after an ed25519 account's 64-byte signature.
+ */
+export async function signPayloadAnswer(
+  ctx: Pick<ActivityContext, "db" | "caches">,
+  params: { orgId: string; activity: Activity },
+): Promise<SignPayloadResponse> {
+  const { result, intent } = params.activity as Activity & SignRawPayloadRecord;
+  const signature = result.signRawPayloadResult;
+  const signWith = intent.signRawPayloadIntentV2?.signWith;
+  if (!signature || !signWith) throw apiError(ErrorCode.INTERNAL, "Signing produced no result");
+  const { curve } = await findSigningAccount(ctx, { orgId: params.orgId, signWith });
+  const v = curve === "CURVE_SECP256K1" ? (27 + Number.parseInt(signature.v, 16)).toString(16) : "00";
+  return { signature: `0x${signature.r}${signature.s}${v}` };
+}

@@ -1,0 +1,126 @@
+import {
+  type Activity,
+  type Endpoint,
+  type EndpointResponse,
+  ErrorCode,
+  type Route,
+  type StampedBinding,
+  type StampedRequest,
+} from "@latchkey/protocol";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import type { App } from "../apps/appDirectory";
+import type { StampedCaller } from "../auth/stamps/authenticateStamp";
+import type { ServiceContext } from "../context";
+import { apiError } from "../errors";
+import type { ActivityContext } from "../keyManagement/defineActivity";
+import { submitActivity } from "../keyManagement/submitActivity";
+import { parseOrThrow } from "./parse";
+import { appOf } from "./plugins/appApiKey";
+import { unwrapStampedRequest } from "./stampedRequest";
+
+/** What a signer-API handler is given: the body its schema parsed, the calling app and the client's IP. */
+export interface RouteInput<E extends Endpoint> {
+  body: z.output<E["request"]>;
+  app: App;
+  ip: string;
+  req: FastifyRequest;
+}
+
+type Answer<E> = EndpointResponse<E> | Promise<EndpointResponse<E>>;
+
+/**
+ * Registers a signer-API endpoint (`POST /signer{path}`) from its entry in the protocol's table: the
+ * body is validated by the entry's schema (400 naming the first bad field) before `handler` runs, and
+ * the answer is typed by the entry. `parse` replaces the schema where one body has two shapes.
+ *
+ * @example
+ * route(app, signerApi.lookup, async ({ body, app }) => ({ orgId: await orgOf(app, body.email) }));
+ */
+export function route<E extends Endpoint>(
+  app: FastifyInstance,
+  endpoint: E,
+  handler: (input: RouteInput<E>) => Answer<E>,
+  options: { parse?: (body: unknown) => z.output<E["request"]> } = {},
+): void {
+  const parse = options.parse ?? ((body: unknown) => parseBody(endpoint, body));
+  app.post(`/signer${endpoint.path}`, async (req) =>
+    handler({ body: parse(req.body ?? {}), app: appOf(req), ip: req.ip, req }),
+  );
+}
+
+/** The body as the endpoint's schema reads it: 400 naming the first bad field. */
+function parseBody<E extends Endpoint>(endpoint: E, body: unknown): z.output<E["request"]> {
+  return parseOrThrow<E["request"]>(endpoint.request, body, "request");
+}
+
+/** What a stamped handler is given besides the body: who stamped, and the exact body they signed. */
+export interface StampedRouteInput<E extends Endpoint> extends RouteInput<E> {
+  caller: StampedCaller;
+  /** The signed body, as sent. */
+  raw: string;
+  /**
+   * Runs the route's activity (a `submit` binding) once per signed body, and answers it completed: one
+   * the app's signing policy refused or holds answers 403 POLICY_DENIED or 409 ACTIVITY_CONSENSUS_NEEDED
+   * with `data.activityId` and `data.activityStatus`.
+   */
+  submit: () => Promise<Activity>;
+}
+
+/**
+ * Registers a stamped signer-API endpoint: the body is validated, then its `stampedRequest` must be
+ * bound to the entry's `stamped` binding (url, type, kind), verify, and belong to the calling app
+ * (`unwrapStampedRequest`). A passkey may stamp it when `passkey` says so.
+ *
+ * @example
+ * stampedRoute(app, ctx, signerApi.removeOauthProvider, async ({ submit }) => {
+ *   await submit();
+ *   return {};
+ * });
+ */
+export function stampedRoute<
+  E extends Endpoint<Route, z.ZodType<{ stampedRequest: StampedRequest }>> & { stamped: StampedBinding },
+>(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  endpoint: E,
+  handler: (input: StampedRouteInput<E>) => Answer<E>,
+  options: { passkey?: { allowRootOrg: boolean } } = {},
+): void {
+  app.post(`/signer${endpoint.path}`, async (req) => {
+    const body = parseBody(endpoint, req.body ?? {});
+    const app = appOf(req);
+    const { stampedRequest } = body;
+    const { caller, raw } = await unwrapStampedRequest(
+      ctx,
+      { stampedRequest, app },
+      endpoint.stamped,
+      options,
+    );
+    const submit = () => completedActivity(ctx, endpoint.stamped, { raw, caller });
+    return handler({ body, app, ip: req.ip, req, caller, raw, submit });
+  });
+}
+
+/** The signing policy's outcomes, as the signer API answers them. */
+const NOT_COMPLETED = {
+  ACTIVITY_STATUS_REJECTED: [ErrorCode.POLICY_DENIED, "Refused by the signing policy"],
+  ACTIVITY_STATUS_CONSENSUS_NEEDED: [
+    ErrorCode.ACTIVITY_CONSENSUS_NEEDED,
+    "Held by the signing policy until an app admin approves it",
+  ],
+} as const;
+
+async function completedActivity(
+  ctx: ActivityContext,
+  binding: StampedBinding,
+  params: { raw: string; caller: StampedCaller },
+): Promise<Activity> {
+  const { activity } = await submitActivity(ctx, binding, { rawBody: params.raw, caller: params.caller });
+  if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
+  const data = { activityId: activity.id, activityStatus: activity.status };
+  const [code, message] =
+    NOT_COMPLETED[activity.status as keyof typeof NOT_COMPLETED] ??
+    ([ErrorCode.ACTIVITY_NOT_PENDING, `The activity is ${activity.status}`] as const);
+  throw apiError(code, activity.failure?.message ?? message, { data });
+}

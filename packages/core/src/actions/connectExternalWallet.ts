@@ -1,5 +1,5 @@
 import type { ExternalWalletError } from "../errors/externalWallet";
-import { loadExternalWallets } from "../externalWallets/load";
+import { loadWalletsConfig } from "../externalWallets/load";
 import type { ConnectParams, ConnectResult } from "../externalWallets/types";
 import type { SignerBase } from "../signer/types";
 
@@ -24,6 +24,9 @@ export async function connectExternalWallet(
   signer: SignerBase,
   params: ConnectExternalWalletParameters,
 ): Promise<ConnectExternalWalletReturnType> {
-  const runtime = await loadExternalWallets(signer);
-  return runtime.connect(params);
+  const [config, verb] = await Promise.all([
+    loadWalletsConfig(signer),
+    import("../externalWallets/actions/connectExternalWallet"),
+  ]);
+  return verb.connectExternalWallet(config, params);
 }

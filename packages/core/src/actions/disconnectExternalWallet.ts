@@ -1,4 +1,4 @@
-import { loadExternalWallets } from "../externalWallets/load";
+import { loadWalletsConfig } from "../externalWallets/load";
 import type { SignerBase } from "../signer/types";
 
 /**
@@ -14,6 +14,9 @@ export async function disconnectExternalWallet(signer: SignerBase): Promise<void
     !signer._internal.lazy.externalWallets
   )
     return;
-  const runtime = await loadExternalWallets(signer);
-  await runtime.disconnect();
+  const [config, verb] = await Promise.all([
+    loadWalletsConfig(signer),
+    import("../externalWallets/actions/disconnectExternalWallet"),
+  ]);
+  await verb.disconnectExternalWallet(config);
 }

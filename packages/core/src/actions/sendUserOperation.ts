@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 import type { SignerError } from "../errors";
 import { ExternalWalletError } from "../errors/externalWallet";
 import type { SmartAccountError } from "../errors/smartAccount";
-import { loadExternalWallets } from "../externalWallets/load";
+import { loadWalletsConfig } from "../externalWallets/load";
 import type { EoaTransactionRequest } from "../externalWallets/types";
 import type { SignerBase } from "../signer/types";
 import { chainConfigFor } from "../smartAccounts/chainConfig";
@@ -65,17 +65,20 @@ export async function sendUserOperation(
     if (typeof uo === "string" || Array.isArray(uo))
       throw new ExternalWalletError("EOA_USER_OPERATION_UNSUPPORTED");
     const call = uo as Exclude<typeof uo, string | readonly unknown[]>;
-    const runtime = await loadExternalWallets(signer);
-    const sent = await runtime.sendTransaction(
-      {
+    const [config, verb] = await Promise.all([
+      loadWalletsConfig(signer),
+      import("../externalWallets/actions/sendExternalTransaction"),
+    ]);
+    const sent = await verb.sendExternalTransaction(config, {
+      request: {
         to: call.target,
         ...(call.data ? { data: call.data } : {}),
         ...(call.value !== undefined ? { value: call.value } : {}),
         ...(params.chainId !== undefined ? { chainId: params.chainId } : {}),
       },
-      params.waitForTxn ?? false,
-      params.timeout,
-    );
+      waitForTxn: params.waitForTxn ?? false,
+      timeout: params.timeout,
+    });
     return { kind: "transaction", ...sent };
   }
   const client = await getSmartAccountClient(signer, { chainId: params.chainId });
@@ -92,7 +95,7 @@ export async function sendUserOperation(
   if (!params.waitForTxn) return { kind: "userOperation", ...sent };
   return {
     kind: "userOperation",
-    hash: await waitForTransaction(client, sent.hash, params.timeout),
+    hash: await waitForTransaction(client, sent.hash, params.timeout, sent.request),
     request: sent.request,
   };
 }

@@ -1,4 +1,4 @@
-import { loadExternalWallets } from "../externalWallets/load";
+import { loadWalletsConfig } from "../externalWallets/load";
 import type { SiweSession } from "../externalWallets/types";
 import type { SignerBase } from "../signer/types";
 
@@ -11,6 +11,9 @@ import type { SignerBase } from "../signer/types";
  * const { token } = await signInWithEthereum(signer); // send it to your backend
  */
 export async function signInWithEthereum(signer: SignerBase): Promise<SiweSession> {
-  const runtime = await loadExternalWallets(signer);
-  return runtime.signIn();
+  const [config, verb] = await Promise.all([
+    loadWalletsConfig(signer),
+    import("../externalWallets/actions/signInWithEthereum"),
+  ]);
+  return verb.signInWithEthereum(config);
 }

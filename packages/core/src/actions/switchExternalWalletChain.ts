@@ -1,5 +1,5 @@
 import type { ExternalWalletError } from "../errors/externalWallet";
-import { loadExternalWallets } from "../externalWallets/load";
+import { loadWalletsConfig } from "../externalWallets/load";
 import type { SignerBase } from "../signer/types";
 
 /** What `switchExternalWalletChain` takes: a configured chain's id. */
@@ -22,6 +22,9 @@ export async function switchExternalWalletChain(
   signer: SignerBase,
   { chainId }: SwitchExternalWalletChainParameters,
 ): Promise<number> {
-  const runtime = await loadExternalWallets(signer);
-  return runtime.switchChain(chainId);
+  const [config, verb] = await Promise.all([
+    loadWalletsConfig(signer),
+    import("../externalWallets/actions/switchExternalWalletChain"),
+  ]);
+  return verb.switchExternalWalletChain(config, chainId);
 }

@@ -113,16 +113,39 @@ export interface EoaTransactionRequest {
   chainId: number;
 }
 
-export interface ExternalWalletsRuntime {
-  readonly config: Config | undefined;
-  connect(params: ConnectParams): Promise<ConnectResult>;
-  reconnect(): Promise<void>;
-  disconnect(): Promise<void>;
-  switchChain(chainId: number): Promise<number>;
-  signIn(): Promise<SiweSession>;
-  sendTransaction(
-    request: Omit<EoaTransactionRequest, "chainId"> & { chainId?: number },
-    waitForTxn: boolean,
-    timeout?: number,
-  ): Promise<{ hash: Hex; request: EoaTransactionRequest }>;
+/** What the signer's listeners hear when a wallet connects (`externalWalletConnected`). */
+export interface ExternalWalletConnected {
+  address: Address;
+  chainId: number;
+  connector: WalletConnectorInfo;
+}
+
+/**
+ * The external wallets of one signer, the one piece of their state (`config.ts` makes it on first use):
+ * wagmi's config, whose account and chain are mirrored into the signer's `externalWallet` state. Each
+ * verb in `actions/` is a function of it, as wagmi's actions are of its `config`.
+ */
+export interface WalletsConfig {
+  /** wagmi's config: the chains, their transports, EIP-6963 discovery and WalletConnect; none without chains. */
+  readonly wagmi: Config | undefined;
+  readonly options: ExternalWalletsOptions;
+  /** Each configured chain's RPC URL by id: offered to a wallet that does not know the chain. */
+  readonly rpcUrls: Readonly<Record<number, string>>;
+  /** True when WalletConnect is configured (a project id). */
+  readonly walletConnect: boolean;
+  /** The signer's `externalWallet` state. */
+  getWallet(): ExternalWalletState;
+  /** Replaces it. */
+  setWallet(state: ExternalWalletState): void;
+  /** Merges `patch` into it. */
+  patchWallet(patch: Partial<ExternalWalletState>): void;
+  /**
+   * Starts an attempt: until the answer is called (once), the state belongs to the attempt and the mirror
+   * of wagmi's state waits.
+   */
+  beginAttempt(): () => void;
+  /** Signs in with Ethereum (EIP-4361) for `address` on `chainId` against the signer's service. */
+  proveAddress(address: Address, chainId: number): Promise<SiweSession>;
+  /** Tells the signer's listeners a wallet connected. */
+  announceConnected(event: ExternalWalletConnected): void;
 }

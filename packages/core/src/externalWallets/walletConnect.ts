@@ -1,4 +1,4 @@
-// Loaded with the connectors (externalWallets/runtime.ts), and WalletConnect's client only when the user
+// Loaded with the connectors (externalWallets/config.ts), and WalletConnect's client only when the user
 // picks WalletConnect: it is the heaviest part of the wallet sign-in.
 import { ChainNotConfiguredError, createConnector, SwitchChainNotSupportedError } from "@wagmi/core";
 import type UniversalProvider from "@walletconnect/universal-provider";

@@ -1,4 +1,3 @@
-import { restoreExternalWallet } from "../externalWallets/load";
 import type { SessionChange } from "../session/sessionManager";
 import type { Session } from "../session/types";
 import { handleReturn, takeReturnParams } from "./returnParams";
@@ -76,9 +75,6 @@ export function createLifecycle(signer: SignerBase): Lifecycle {
     unwatch = sessionManager.watch((change) => {
       void onSessionChange(change);
     });
-    // Not awaited: a wallet that is slow to answer must not hold up the embedded session.
-    if (signer._internal.options.externalWallets && signer._internal.window)
-      void restoreExternalWallet(signer).catch(() => {});
   }
 
   return {

@@ -21,9 +21,10 @@ const urlError: ReturnHandler = {
   },
 };
 
-/** Every return handler, in order: the URL error first, then each auth method's own. */
+/** Every return handler, in order: the URL error first, then each auth method's own, then the others'. */
 export function returnHandlers(signer: SignerBase): ReturnHandler[] {
-  return [urlError, ...Object.values(signer._internal.authMethods).flatMap((m) => m.returnHandlers ?? [])];
+  const { authMethods, returnHandlers: others } = signer._internal;
+  return [urlError, ...Object.values(authMethods).flatMap((m) => m.returnHandlers ?? []), ...others];
 }
 
 /** Runs the handlers of one phase, one after the other. */

@@ -31,6 +31,7 @@ import { type VerifyMfaParameters, verifyMfa } from "../actions/verifyMfa";
 import { createAuthMethods } from "../authMethods";
 import { SignerClient } from "../client/signerClient";
 import type { MultiFactor } from "../errors";
+import { externalWalletRestore } from "../externalWallets/restore";
 import { defaultKeyHolder } from "../keyHolders/default";
 import type { KeyHolder } from "../keyHolders/types";
 import { type SessionEventTarget, SessionManager } from "../session/sessionManager";
@@ -105,6 +106,7 @@ export class Signer implements SignerBase {
       expirationSeconds: options.expirationSeconds ?? DEFAULT_SESSION_EXPIRATION_SECONDS,
       lifecycle: createLifecycle(this),
       authMethods: createAuthMethods(),
+      returnHandlers: [externalWalletRestore],
       smartAccountClients: new Map(),
       lazy: {},
     };

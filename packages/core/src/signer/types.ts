@@ -2,11 +2,7 @@ import type { EmailMode } from "@latchkey/protocol";
 import type { OauthParams } from "../authMethods/oauth/url";
 import type { SignerClient } from "../client/signerClient";
 import type { MultiFactorCode, PasskeyCredentials } from "../client/types";
-import type {
-  ExternalWalletState,
-  ExternalWalletsOptions,
-  ExternalWalletsRuntime,
-} from "../externalWallets/types";
+import type { ExternalWalletState, ExternalWalletsOptions, WalletsConfig } from "../externalWallets/types";
 import type { KeyHolder } from "../keyHolders/types";
 import type { Clock } from "../session/clock";
 import type { SessionEventTarget, SessionManager } from "../session/sessionManager";
@@ -259,8 +255,13 @@ export interface SignerInternals {
   readonly authMethods: SignerAuthMethods;
   /** Smart-account clients made so far, by `chainId:ownerAddress` (smartAccounts/ loads them lazily). */
   readonly smartAccountClients: Map<string, Promise<LatchkeySmartAccountClient>>;
-  /** Parts loaded on first use: the external wallets' runtime (wagmi and the connectors). */
-  readonly lazy: { externalWallets?: Promise<ExternalWalletsRuntime> };
+  /**
+   * Return handlers of parts that are not auth methods (the external wallet's reconnect on load), run
+   * after the auth methods' own.
+   */
+  readonly returnHandlers: readonly ReturnHandler[];
+  /** Parts loaded on first use: the external wallets' config (wagmi and the connectors). */
+  readonly lazy: { externalWallets?: Promise<WalletsConfig> };
 }
 
 /**

@@ -1,9 +1,19 @@
 /**
  * Once per run: build every package, `npm pack` it, and install the service from its tarball into a
- * folder of its own (as `npm i @latchkey/server` would), for the test files to start.
+ * folder of its own (as `npm i @latchkey/server --omit=dev` would), for the test files to start. Dev
+ * mode's optional peer (oidc-provider) is added after noting that the install left it out and what
+ * `latchkey serve --dev` says without it (packages.test.ts checks both).
  */
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -16,6 +26,7 @@ declare module "vitest" {
     tarballs: Record<string, string>;
     serviceDir: string;
     workDir: string;
+    omitDevInstall: { hadOidcProvider: boolean; serveDevWithout: { code: number | null; output: string } };
   }
 }
 
@@ -46,7 +57,25 @@ export default async function setup(project: TestProject) {
   writeFileSync(join(serviceDir, "package.json"), JSON.stringify({ name: "service", private: true }));
   // Every tarball goes in together: a dependency on a sibling (^0.1.0) is then met by this build's
   // tarball, as the registry would serve it, never by whatever the registry holds under that name.
-  npm(["install", "--prefer-offline", ...Object.values(tarballs)], serviceDir);
+  npm(["install", "--prefer-offline", "--omit=dev", ...Object.values(tarballs)], serviceDir);
+  const hadOidcProvider = existsSync(join(serviceDir, "node_modules/oidc-provider"));
+  const bin = join(serviceDir, "node_modules/@latchkey/server/bin/latchkey.js");
+  const withoutPeer = spawnSync(process.execPath, [bin, "serve", "--dev", "--port", "0"], {
+    cwd: workDir,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const serverManifest = JSON.parse(
+    readFileSync(join(serviceDir, "node_modules/@latchkey/server/package.json"), "utf8"),
+  ) as { peerDependencies: Record<string, string> };
+  npm(
+    ["install", "--prefer-offline", `oidc-provider@${serverManifest.peerDependencies["oidc-provider"]}`],
+    serviceDir,
+  );
+  project.provide("omitDevInstall", {
+    hadOidcProvider,
+    serveDevWithout: { code: withoutPeer.status, output: `${withoutPeer.stdout}${withoutPeer.stderr}` },
+  });
   project.provide("tarballs", tarballs);
   project.provide("serviceDir", serviceDir);
   project.provide("workDir", workDir);

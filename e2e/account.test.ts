@@ -1,4 +1,4 @@
-import { attachDevIdentityProvider } from "@latchkey/server";
+import { attachDevIdentityProvider } from "@latchkey/server/dev";
 import { generate } from "otplib";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import { attachDevIdentityProvider } from "@latchkey/server";
+import { attachDevIdentityProvider } from "@latchkey/server/dev";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createService, type Service, type ServiceOptions } from "@latchkey/server";
+import { createService, type Service, type ServiceOptions } from "@latchkey/server/dev";
 
 /**
  * The one way tests start the real service in-process: a fresh master key, its own data folder, a free

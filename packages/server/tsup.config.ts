@@ -6,6 +6,8 @@ export default defineConfig(
     {
       index: "src/index.ts",
       cli: "src/cli.ts",
+      // @latchkey/server/dev: dev mode, the local sign-in providers (loaded by `serve --dev` and the tests).
+      dev: "src/dev/index.ts",
       // Runs on worker threads, loaded by URL beside the chunk that starts it (crypto/walletPool.ts).
       walletWorker: "src/crypto/walletWorker.ts",
     },

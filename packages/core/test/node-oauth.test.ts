@@ -7,7 +7,7 @@ import {
   type Signer,
   SignerStatus,
 } from "@latchkey/core";
-import { attachDevIdentityProvider, type DevOidcProvider } from "@latchkey/server";
+import { attachDevIdentityProvider, type DevOidcProvider } from "@latchkey/server/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailCount, startService, type TestService } from "./helpers/service";
 

@@ -5,7 +5,10 @@ import { parseArgs } from "node:util";
 import { createAppApiKey, upsertApp } from "./apps/appDirectory";
 import { type AppConfig, type FileConfig, readConfigFile } from "./config";
 import type { ServiceOptions } from "./createService";
-import { Keyring, loadMasterKey, parseMasterKey } from "./crypto/keyring";
+import { Keyring } from "./crypto/keyring";
+import { HSM_HELP, KEY_ENVIRONMENT, ROTATE_HELP } from "./crypto/keyWrap/commands";
+import { KeyWrapperError } from "./crypto/keyWrap/keyWrapper";
+import { loadKeyWrapper } from "./crypto/keyWrap/loadKeyWrapper";
 import { seedBackend, seedFallbackReason } from "./crypto/pbkdf2";
 import { secp256k1Impl } from "./crypto/secp256k1";
 import { isPostgresUrl, migrate, openDatabase } from "./db";
@@ -21,14 +24,19 @@ import { type SigningPolicyConfig, signingPolicySchema } from "./keyManagement/p
 import { ServiceKeys } from "./serviceKeys/serviceKeys";
 
 // The service (Fastify, every route, viem) loads only for commands that start it: `--help` and the small
-// commands answer in a fraction of the time.
-const loadService = async () => (await import("./createService")).createService;
+// commands answer in a fraction of the time. Dev mode's comes from the dev entry, loaded only for --dev.
+const loadService = async (dev: boolean) => {
+  if (!dev) return (await import("./createService")).createService;
+  const devEntry = await import("./dev/index");
+  await devEntry.checkDevDependencies();
+  return devEntry.createService;
+};
 
 const ENVIRONMENT = `Environment:
   LATCHKEY_MASTER_KEY       The master key (64 hex characters or base64 of 32 bytes) that wraps every
                             data key. Required outside --dev; keep it in your secret store.
   LATCHKEY_MASTER_KEY_FILE  Or a file holding it (mode 0600). --dev makes .latchkey/master.key.
-  LATCHKEY_DB               SQLite path or postgres:// URL (as --db)
+${KEY_ENVIRONMENT}  LATCHKEY_DB               SQLite path or postgres:// URL (as --db)
   LATCHKEY_SMTP_URL         smtp(s)://user:pass@host:port for mail (dev: the mailbox page instead)
   LATCHKEY_MAIL_FROM        The From address of mail
   LATCHKEY_PUBLIC_URL       The service's public URL (OAuth callbacks), e.g. https://auth.example.com
@@ -60,7 +68,7 @@ Options:
   --log-level <level>   fatal, error, warn, info (default), debug, trace or silent
   --dev                 Dev mode: a dev app (any local port may use it), a dev master key file, the dev
                         mailbox at /dev/mailbox instead of SMTP, and a local OpenID Connect provider as
-                        the dev app's Google and Auth0
+                        the dev app's Google and Auth0 (needs oidc-provider: npm i -D oidc-provider)
   --dev-origin <url>    An origin the dev app allows (repeatable). Default: any local port,
                         http://localhost:* and http://127.0.0.1:*
   --dev-redirect-url <url>  Where the dev app's magic links may lead (repeatable; default: any local port)
@@ -89,12 +97,8 @@ Options:
 
 Apps with social providers, passkey settings or sponsorship are written in the --config file of serve.
 `,
-  "rotate-master-key": `Usage: latchkey rotate-master-key [--db <url|path>]
-
-Re-wrap every data key from LATCHKEY_MASTER_KEY (the current key) to LATCHKEY_NEW_MASTER_KEY; sealed
-secrets (wallet keys, the paymaster signer) are not touched. Stop the service, rotate, then start it with
-the new key.
-`,
+  "rotate-master-key": ROTATE_HELP,
+  hsm: HSM_HELP,
   backup: `Usage: latchkey backup --db <url|path> --out <file>
 
 Copy the database while the service runs. SQLite: the online backup API writes a consistent copy (a
@@ -192,7 +196,8 @@ Commands:
   serve               Start the signer service
   migrate             Run database migrations
   app create          Create an app and print its API key
-  rotate-master-key   Re-wrap data keys under a new master key
+  rotate-master-key   Re-wrap data keys under a new master key (or move them into or out of an HSM)
+  hsm init            Create the master key in an HSM token (PKCS#11)
   paymaster-signer    Print the paymaster signer's address (to register on-chain)
   solana-fee-payer    Print the Solana fee payer's address (to fund with SOL)
   activity            List, approve or reject signatures an app's signing policy holds
@@ -213,6 +218,10 @@ export async function main(argv: string[]): Promise<number> {
     return command ? 0 : 1;
   }
   const name = command === "app" && rest[0] === "create" ? "app create" : command;
+  if (command === "hsm" && (rest.length === 0 || rest.includes("--help") || rest.includes("-h"))) {
+    process.stdout.write(HSM_HELP);
+    return rest.length === 0 ? 1 : 0;
+  }
   if (HELP[name] && (rest.includes("--help") || rest.includes("-h"))) {
     process.stdout.write(HELP[name]);
     return 0;
@@ -227,16 +236,11 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "app" && rest[0] === "create") return appCreate(rest.slice(1));
-  if (command === "rotate-master-key") {
-    const { values } = parseArgs({ args: rest, options: { db: { type: "string" } } });
-    const oldKey = process.env.LATCHKEY_MASTER_KEY;
-    const newKey = process.env.LATCHKEY_NEW_MASTER_KEY;
-    if (!oldKey || !newKey) throw new Error("Set LATCHKEY_MASTER_KEY (current) and LATCHKEY_NEW_MASTER_KEY");
-    const opened = openDatabase(values.db ?? process.env.LATCHKEY_DB ?? DEFAULT_DB);
-    const n = await Keyring.rotateMasterKey(opened.db, parseMasterKey(oldKey), parseMasterKey(newKey));
-    await opened.close();
-    process.stdout.write(`Re-wrapped ${n} data key(s). Start the service with the new master key.\n`);
-    return 0;
+  if (command === "rotate-master-key" || command === "hsm") {
+    const { hsmCommand, rotateMasterKeyCommand } = await import("./crypto/keyWrap/commands");
+    return command === "hsm"
+      ? hsmCommand(rest, process.env)
+      : rotateMasterKeyCommand(rest, process.env, DEFAULT_DB);
   }
   if (command === "activity") return activityCommand(rest);
   if (command === "admin-key" && rest[0] === "create") {
@@ -274,13 +278,22 @@ async function verifyBackupCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: { db: { type: "string" } } });
   if (!values.db) throw new Error("verify-backup needs --db <backup file or postgres:// url>");
   if (!isPostgresUrl(values.db) && !existsSync(values.db)) throw new Error(`No such backup: ${values.db}`);
-  const masterKey = loadMasterKey({ env: process.env, dev: false });
+  // The master key first (an HSM's: a wrong PIN or a missing key refuses here, before the backup is opened).
+  let wrapper: Awaited<ReturnType<typeof loadKeyWrapper>>;
+  try {
+    wrapper = await loadKeyWrapper({ env: process.env, dev: false });
+  } catch (err) {
+    if (!(err instanceof KeyWrapperError)) throw err;
+    process.stderr.write(`verify-backup: ${err.message}\n`);
+    return 1;
+  }
   const opened = openDatabase(values.db);
+  const keyring = new Keyring(opened.db, wrapper);
   try {
     const { verifyBackup } = await import("./backup/verifyBackup");
     let result: Awaited<ReturnType<typeof verifyBackup>>;
     try {
-      result = await verifyBackup({ db: opened.db, keyring: new Keyring(opened.db, masterKey) });
+      result = await verifyBackup({ db: opened.db, keyring });
     } catch (err) {
       process.stderr.write(`verify-backup: ${(err as Error).message}\n`);
       return 1;
@@ -292,6 +305,7 @@ async function verifyBackupCommand(args: string[]): Promise<number> {
     return result.failures.length ? 1 : 0;
   } finally {
     await opened.close();
+    await keyring.close();
   }
 }
 
@@ -330,6 +344,7 @@ async function serve(args: string[]): Promise<number> {
     smtpUrl: file.smtp?.url,
     mailFrom: file.smtp?.from ?? file.mailFrom,
     rateLimits: file.rateLimits,
+    ...(file.retention ? { retention: file.retention } : {}),
     apps: file.apps,
     chains: file.chains,
     ...(file.solana ? { solana: file.solana } : {}),
@@ -344,7 +359,7 @@ async function serve(args: string[]): Promise<number> {
   // Several processes share the port (Node cluster) and the database; every piece of state is in the
   // database, so they agree. The primary prepares the database once, then only supervises.
   if (workers > 1 && cluster.isPrimary) {
-    const prepared = await (await loadService())(options);
+    const prepared = await (await loadService(options.dev ?? false))(options);
     await prepared.close();
     let announced = false;
     const fork = () => {
@@ -377,7 +392,7 @@ async function serve(args: string[]): Promise<number> {
     return -1;
   }
 
-  const service = await (await loadService())(options);
+  const service = await (await loadService(options.dev ?? false))(options);
   const url = await service.listen({ port, host });
   if (cluster.isWorker) {
     process.send?.({ type: "listening", url, dbKind: service.ctx.dbKind });
@@ -394,7 +409,7 @@ async function serve(args: string[]): Promise<number> {
       );
     }
     if (service.devApp) {
-      const { attachDevIdentityProvider } = await import("./dev/devStack");
+      const { attachDevIdentityProvider } = await import("./dev/index");
       const oidcPort = Number(values["dev-oidc-port"] ?? (port === 0 ? 0 : port + 1));
       const idp = await attachDevIdentityProvider(service, url, { port: oidcPort });
       const close = service.close.bind(service);
@@ -462,16 +477,13 @@ async function printServiceKey(
   });
   const file: Partial<FileConfig> = values.config ? readConfigFile(values.config) : {};
   const env = process.env;
-  const masterKey = loadMasterKey({
-    env,
-    dev: values.dev,
-    keyFile:
-      file.masterKeyFile ?? env.LATCHKEY_MASTER_KEY_FILE ?? (values.dev ? ".latchkey/master.key" : undefined),
-  });
+  const keyFile =
+    file.masterKeyFile ?? env.LATCHKEY_MASTER_KEY_FILE ?? (values.dev ? ".latchkey/master.key" : undefined);
+  const wrapper = await loadKeyWrapper({ env, dev: values.dev, ...(keyFile ? { keyFile } : {}) });
   const opened = openDatabase(values.db ?? env.LATCHKEY_DB ?? file.db ?? DEFAULT_DB);
+  const keyring = new Keyring(opened.db, wrapper);
   try {
     await migrate(opened.db);
-    const keyring = new Keyring(opened.db, masterKey);
     await keyring.init();
     const { randomBytes, randomUUID } = await import("node:crypto");
     const keys = new ServiceKeys({
@@ -483,6 +495,7 @@ async function printServiceKey(
     process.stdout.write(`${await publicPart(keys)}\n`);
   } finally {
     await opened.close();
+    await keyring.close();
   }
   return 0;
 }

@@ -3,7 +3,9 @@ import { isLoopbackAnyPort } from "@latchkey/protocol";
 import { isAddress as isSolanaAddress } from "@solana/kit";
 import { getAddress } from "viem";
 import { z } from "zod";
+import { webhooksConfigSchema } from "./features/webhooks/config";
 import { signingPolicySchema } from "./keyManagement/policies/policySchema";
+import { retentionSchema } from "./limits/retention";
 import { MAIL_LOCALES } from "./mail/locales";
 import { PROVIDERS } from "./oauthProviders/providers";
 
@@ -86,13 +88,18 @@ const countSchema = z.number().int("must be a whole number").positive("must be a
 /** The canonical ERC-4337 EntryPoint v0.8 and its SimpleAccountFactory (the addresses every chain has). */
 export const ENTRY_POINT_V08 = "0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108";
 export const SIMPLE_ACCOUNT_FACTORY_V08 = "0x13E9ed32155810FDbd067D4522C492D6f68E5944";
+/**
+ * LatchkeySimpleAccountFactory for EntryPoint v0.8 (SimpleAccount with ERC-1271, the factory of new 4337
+ * accounts): the CREATE2 deployer's deployment with salt 0 of test-support/chain/contracts' artifact.
+ */
+export const LATCHKEY_SIMPLE_ACCOUNT_FACTORY_V08 = "0x73666E96bfB48bCEAaf78F7186a760b50167E364";
 /** Simple7702Account v0.8 (eth-infinitism), the canonical EIP-7702 delegate of a 7702 account. */
 export const SIMPLE_7702_ACCOUNT_V08 = "0xe6Cae83BdE06E4c305530e199D7217f42808555B";
 
 /**
  * A chain the service talks to for sponsorship and Sign-In with Ethereum: its JSON-RPC node (which also
  * checks contract wallets' SIWE signatures, ERC-1271 and ERC-6492), the EntryPoint v0.8 and the account
- * factory user operations are checked against, and the verifying paymaster (Pimlico SingletonPaymasterV8)
+ * factories user operations are checked against, and the verifying paymaster (Pimlico SingletonPaymasterV8)
  * whose signer the service holds (`latchkey paymaster-signer` prints its address).
  */
 export const chainConfigSchema = z.object({
@@ -100,6 +107,8 @@ export const chainConfigSchema = z.object({
   rpcUrl: z.string().url(),
   entryPoint: evmAddressSchema.default(ENTRY_POINT_V08),
   accountFactory: evmAddressSchema.default(SIMPLE_ACCOUNT_FACTORY_V08),
+  /** The factory of LatchkeySimpleAccounts (new 4337 users), sponsored beside `accountFactory`'s. */
+  latchkeyAccountFactory: evmAddressSchema.default(LATCHKEY_SIMPLE_ACCOUNT_FACTORY_V08),
   paymaster: evmAddressSchema.optional(),
 });
 /** A chain as written in a config file. */
@@ -301,6 +310,8 @@ export const appConfigSchema = z.object({
    * policies"). Without one, every signature is made.
    */
   signingPolicy: signingPolicySchema.optional(),
+  /** Endpoints the app's events are POSTed to, signed per Standard Webhooks (features/webhooks). */
+  webhooks: webhooksConfigSchema.default([]),
 });
 /** An app as written in a config file (defaults may be left out). */
 export type AppConfig = z.input<typeof appConfigSchema>;
@@ -349,6 +360,8 @@ export const fileConfigSchema = z.object({
   smtp: z.object({ url: z.string(), from: z.string().optional() }).optional(),
   mailFrom: z.string().optional(),
   rateLimits: rateLimitsSchema.partial().optional(),
+  /** How long rows that grow with use are kept (limits/retention.ts); LATCHKEY_RETENTION_* override it. */
+  retention: retentionSchema.partial().optional(),
   trustProxy: z.boolean().optional(),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   apps: z.array(appConfigSchema).default([]),

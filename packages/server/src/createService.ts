@@ -4,7 +4,7 @@ import { createSolanaRpc } from "@solana/kit";
 import type { FastifyInstance } from "fastify";
 import { createPublicClient, http as httpTransport } from "viem";
 import { z } from "zod";
-import { type App, AppDirectory, createAppApiKey, hashApiKey, upsertApp } from "./apps/appDirectory";
+import { type App, AppDirectory, upsertApp } from "./apps/appDirectory";
 import {
   type AppConfig,
   appConfigSchema,
@@ -16,14 +16,20 @@ import {
   solanaConfigSchema,
 } from "./config";
 import type { ConfiguredChain, Random, ServiceContext } from "./context";
-import { Keyring, loadMasterKey } from "./crypto/keyring";
+import { Keyring } from "./crypto/keyring";
+import type { KeyWrapper } from "./crypto/keyWrap/keyWrapper";
+import { loadKeyWrapper } from "./crypto/keyWrap/loadKeyWrapper";
+import { LocalKeyWrapper } from "./crypto/keyWrap/localKey";
 import { WalletDeriver } from "./crypto/walletPool";
 import { migrate, openDatabase } from "./db";
 import { prepared, rowSlots } from "./db/prepared";
-import { DEV_SIGNING_POLICY } from "./dev/devSigningPolicy";
 import { features } from "./features";
+import type { Feature } from "./features/defineFeature";
+import { webhookTuning } from "./features/webhooks/config";
+import { WebhookOutbox } from "./features/webhooks/outbox";
 import { createHttpApp } from "./http/app";
-import { SWEEP_INTERVAL_MS, sweepExpired } from "./limits/sweeper";
+import { type RetentionInput, resolveRetention } from "./limits/retention";
+import { sweepExpired } from "./limits/sweeper";
 import { Mailer } from "./mail/mailer";
 import { ServiceKeys } from "./serviceKeys/serviceKeys";
 import { WalletReserve } from "./users/walletReserve";
@@ -33,13 +39,21 @@ export type { ServiceContext } from "./context";
 export interface ServiceOptions {
   /** SQLite file path (`:memory:` for tests) or a `postgres://` URL. */
   db: string;
+  /** Dev mode: the dev app, the dev mailbox, a dev master key file. Only `@latchkey/server/dev`'s `createService` takes it. */
   dev?: boolean;
   /** 32 bytes; otherwise from LATCHKEY_MASTER_KEY, LATCHKEY_MASTER_KEY_FILE or `masterKeyFile`. */
   masterKey?: Buffer;
   masterKeyFile?: string;
+  /**
+   * What wraps the data keys, instead of `masterKey` (closed with the service). Otherwise
+   * LATCHKEY_KEY_BACKEND picks: `env` (the master key above) or `pkcs11` (LATCHKEY_PKCS11_*: an HSM).
+   */
+  keyWrapper?: KeyWrapper;
   smtpUrl?: string;
   mailFrom?: string;
   rateLimits?: Partial<RateLimits>;
+  /** How long rows that grow with use are kept (limits/retention.ts); LATCHKEY_RETENTION_* override it. */
+  retention?: Partial<RetentionInput>;
   apps?: AppConfig[];
   /**
    * EVM chains for gas sponsorship (JSON-RPC URL, EntryPoint v0.8, account factory, paymaster) and Sign-In
@@ -101,8 +115,6 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export const DEV_APP_ID = "dev";
-
 // Sign-ups and sign-ins write one each: compiled once (db/prepared.ts).
 const insertAuditRow = prepared((db, $) =>
   db
@@ -120,31 +132,58 @@ const cryptoRandom: Random = {
  * The composition root: opens storage, runs migrations, loads keys and apps, builds the context and the
  * HTTP service with every feature registered (not yet listening).
  *
+ * Dev mode (`dev: true`) is in the dev entry: `import { createService } from "@latchkey/server/dev"`.
+ *
  * @example
- * const service = await createService({ db: ".latchkey/latchkey.db", dev: true });
+ * const service = await createService({ db: ".latchkey/latchkey.db", smtpUrl: "smtp://mail.example" });
  * console.log(await service.listen({ port: 8787 }));
  */
 export async function createService(opts: ServiceOptions): Promise<Service> {
+  if (opts.dev) {
+    throw new Error(
+      "Dev mode (the dev app, the dev mailbox, the local sign-in providers) is in @latchkey/server/dev: import createService from there, or run `latchkey serve --dev`",
+    );
+  }
+  return composeService(opts);
+}
+
+/**
+ * What dev mode adds to the service (supplied by the dev entry, `@latchkey/server/dev`, so that the
+ * production entry loads none of it): its routes, and the dev app set up at start.
+ */
+export interface DevMode {
+  features: readonly Feature[];
+  ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: NodeJS.ProcessEnv): Promise<Service["devApp"]>;
+}
+
+/** `createService`, with dev mode's additions when `devMode` is given (the dev entry's `createService`). */
+export async function composeService(opts: ServiceOptions, devMode?: DevMode): Promise<Service> {
+  if (opts.dev && !devMode) throw new Error("Dev mode needs the dev entry (@latchkey/server/dev)");
   const env = opts.env ?? process.env;
   const dev = opts.dev ?? false;
   const dataDir = opts.dataDir ?? ".latchkey";
   const chainSettings = parseChains(opts.chains ?? []);
   const solanaSettings = parseSolana(opts.solana);
   checkPolicyChains(opts.apps ?? [], chainSettings);
-  const opened = openDatabase(opts.db);
+  // The master key before the database: one that cannot be reached (a wrong PIN, no token, no key)
+  // refuses to start, touching nothing.
+  const keyFile =
+    opts.masterKeyFile ?? env.LATCHKEY_MASTER_KEY_FILE ?? (dev ? join(dataDir, "master.key") : undefined);
+  const keyWrapper =
+    opts.keyWrapper ??
+    (opts.masterKey
+      ? new LocalKeyWrapper(opts.masterKey)
+      : await loadKeyWrapper({ env, dev, ...(keyFile ? { keyFile } : {}) }));
+  let opened: ReturnType<typeof openDatabase>;
+  try {
+    opened = openDatabase(opts.db);
+  } catch (e) {
+    await keyWrapper.close();
+    throw e;
+  }
+  const keyring = new Keyring(opened.db, keyWrapper);
   try {
     await migrate(opened.db);
-    const masterKey =
-      opts.masterKey ??
-      loadMasterKey({
-        env,
-        dev,
-        keyFile:
-          opts.masterKeyFile ??
-          env.LATCHKEY_MASTER_KEY_FILE ??
-          (dev ? join(dataDir, "master.key") : undefined),
-      });
-    const keyring = new Keyring(opened.db, masterKey);
     await keyring.init();
     const mailer = new Mailer({
       smtpUrl: opts.smtpUrl ?? env.LATCHKEY_SMTP_URL,
@@ -171,6 +210,14 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         },
       ]),
     );
+    const webhooks = new WebhookOutbox({
+      db,
+      keyring,
+      now,
+      random,
+      tuning: webhookTuning(env),
+      onError: (e) => http.log.warn({ err: e }, "delivering webhooks failed"),
+    });
     const ctx: ServiceContext = {
       db,
       dbKind: opened.kind,
@@ -196,15 +243,19 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         : {}),
       ...(opts.publicUrl ? { publicUrl: opts.publicUrl.replace(/\/$/, "") } : {}),
       async audit(event, f, into = db) {
-        await insertAuditRow(into, {
-          id: ctx.random.uuid(),
-          app_id: f.appId ?? null,
-          user_id: f.userId ?? null,
-          event,
-          ip: f.ip ?? null,
-          details: f.details ? JSON.stringify(f.details) : null,
-          created_at: now(),
-        });
+        // With the webhook event it makes, if any app endpoint wants one (features/webhooks): both or neither.
+        const audited = { id: ctx.random.uuid(), event, fields: f, createdAt: now() };
+        await webhooks.record(into, audited, (to) =>
+          insertAuditRow(to, {
+            id: audited.id,
+            app_id: f.appId ?? null,
+            user_id: f.userId ?? null,
+            event,
+            ip: f.ip ?? null,
+            details: f.details ? JSON.stringify(f.details) : null,
+            created_at: audited.createdAt,
+          }),
+        );
       },
     };
     const reserveTarget = opts.walletReserve ?? Number(env.LATCHKEY_WALLET_RESERVE ?? 0);
@@ -222,22 +273,28 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
     for (const app of opts.apps ?? []) await upsertApp({ db, now: now(), keyring }, app);
 
     let devApp: Service["devApp"];
-    if (dev) devApp = await ensureDevApp(ctx, opts, env);
+    if (devMode && dev) devApp = await devMode.ensureDevApp(ctx, opts, env);
 
-    let sweeping: Promise<unknown> = Promise.resolve();
+    const retention = resolveRetention(opts.retention, env);
+    let sweeping: Promise<unknown> | undefined;
+    let closing = false;
     const sweep = () => {
-      sweeping = sweepExpired(db, now(), ctx.limits.windowSeconds).catch((e: unknown) =>
-        http.log.warn({ err: e }, "sweeping expired rows failed"),
-      );
+      // One sweep at a time; it stops between two batches when the service closes.
+      sweeping ??= sweepExpired(db, now(), ctx.limits.windowSeconds, retention, () => closing)
+        .catch((e: unknown) => http.log.warn({ err: e }, "sweeping expired rows failed"))
+        .finally(() => {
+          sweeping = undefined;
+        });
     };
     const http = createHttpApp(ctx, {
       logLevel: opts.logLevel ?? "info",
       ...(opts.logStream ? { logStream: opts.logStream } : {}),
       trustProxy: opts.trustProxy ?? false,
     });
-    for (const feature of features) feature.register(http, ctx);
+    for (const feature of [...features, ...(dev ? (devMode?.features ?? []) : [])])
+      feature.register(http, ctx);
     // Expired codes, prepared sign-ins and closed rate-limit windows are deleted as the service runs.
-    const sweeper = setInterval(sweep, SWEEP_INTERVAL_MS);
+    const sweeper = setInterval(sweep, retention.intervalSeconds * 1000);
     sweeper.unref();
     sweep();
     return {
@@ -250,12 +307,14 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         await http.listen({ port, host });
         // Only a listening service refills (not, say, the process that migrates for a cluster).
         walletReserve?.start();
+        webhooks.start();
         const addr = http.server.address();
         const actualPort = typeof addr === "object" && addr ? addr.port : port;
         return `http://${host === "0.0.0.0" ? "localhost" : host}:${actualPort}`;
       },
       async close() {
         clearInterval(sweeper);
+        closing = true;
         await sweeping;
         // Idle keep-alive sockets are closed at once; a socket still busy (or one a client re-used just as
         // the server stopped) gets the grace period, then is dropped, so a shutdown never hangs.
@@ -266,14 +325,17 @@ export async function createService(opts: ServiceOptions): Promise<Service> {
         } finally {
           clearTimeout(force);
         }
+        await webhooks.close();
         await walletReserve?.close();
         await wallets.close();
         await mailer.close();
         await opened.close();
+        await keyring.close();
       },
     };
   } catch (e) {
     await opened.close();
+    await keyring.close();
     throw e;
   }
 }
@@ -304,73 +366,4 @@ function checkPolicyChains(apps: AppConfig[], chains: { chainId: number }[]) {
         );
     }
   }
-}
-
-/** The dev app's policy id for a chain: its users' operations there are sponsored (dev only). */
-export const devPolicyId = (chainId: number) => `dev-${chainId}`;
-
-/** The dev app's Solana policy, when the service has a Solana node: its users' transactions are sponsored. */
-export const DEV_SOLANA_POLICY_ID = "dev-solana";
-
-function devSolanaPolicies(solana: SolanaConfig | undefined) {
-  if (!solana) return [];
-  return [
-    {
-      id: DEV_SOLANA_POLICY_ID,
-      limits: { transactionsPerUserPerDay: 1_000, lamportsPerTransaction: 10_000_000_000 },
-    },
-  ];
-}
-
-function devSponsorshipPolicies(chains: readonly ChainConfig[]) {
-  return chains
-    .filter((c) => c.paymaster)
-    .map((c) => ({
-      id: devPolicyId(c.chainId),
-      chainId: c.chainId,
-      limits: { operationsPerUserPerDay: 1_000 },
-    }));
-}
-
-async function ensureDevApp(ctx: ServiceContext, opts: ServiceOptions, env: NodeJS.ProcessEnv) {
-  const { readFileSync, writeFileSync, existsSync, mkdirSync } = await import("node:fs");
-  const dataDir = opts.dataDir ?? ".latchkey";
-  const keyFile = join(dataDir, "dev-api-key");
-  let apiKey = opts.devApiKey ?? env.LATCHKEY_DEV_API_KEY;
-  if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, "utf8").trim();
-  // Dev only: any local port, so an app beside `latchkey serve --dev` works wherever its dev server runs.
-  const origins = opts.devOrigins ?? ["http://localhost:*", "http://127.0.0.1:*"];
-  const app = await upsertApp(
-    { db: ctx.db, now: ctx.now() },
-    {
-      id: DEV_APP_ID,
-      name: "Latchkey Dev",
-      apiKeys: apiKey ? [apiKey] : [],
-      allowedOrigins: origins,
-      emailMode: opts.devEmailMode ?? "OTP",
-      magicLinkRedirectUrls: opts.devMagicLinkUrls ?? origins.map((origin) => `${origin}/`),
-      // Dev only: every chain with a paymaster sponsors the dev app's users (policy `dev-<chainId>`), and
-      // so does the Solana fee payer when a Solana node is set (policy `dev-solana`, up to 10 SOL moved).
-      sponsorship: {
-        policies: devSponsorshipPolicies(opts.chains ?? []),
-        solanaPolicies: devSolanaPolicies(opts.solana),
-      },
-      // Dev only: a signing policy that refuses transactions to the burn address (the demo shows it).
-      signingPolicy: DEV_SIGNING_POLICY,
-    },
-  );
-  if (!apiKey) {
-    apiKey = await createAppApiKey({ db: ctx.db, now: ctx.now() }, app.id);
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(keyFile, `${apiKey}\n`, { mode: 0o600 });
-  }
-  // A dev key must resolve: if it was revoked by hand, it is an error worth seeing at start.
-  const row = await ctx.db
-    .selectFrom("app_api_keys")
-    .select("revoked_at")
-    .where("key_hash", "=", hashApiKey(apiKey))
-    .executeTakeFirst();
-  if (!row || row.revoked_at !== null)
-    throw new Error("The dev API key is revoked; delete .latchkey/dev-api-key");
-  return { app, apiKey };
 }

@@ -41,7 +41,7 @@ import { devMailbox, startTestService, type TestService } from "../../../test-su
 import { type SolanaRpcNode, startSolanaRpc } from "../../../test-support/solana/rpc";
 import { systemTransfer } from "../../../test-support/solana/transfer";
 import { type AppConfig, appConfigSchema, fileConfigSchema } from "../src/config";
-import { createService } from "../src/createService";
+import { createService } from "../src/dev";
 import { attachDevIdentityProvider } from "../src/dev/devStack";
 import { freshDatabase, post, signBody, stamped, targetKey } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { attachDevIdentityProvider, type DevOidcProvider } from "@latchkey/server";
+import { attachDevIdentityProvider, type DevOidcProvider } from "@latchkey/server/dev";
 import { build } from "esbuild";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../../../../test-support/chromium";

@@ -9,6 +9,7 @@ import {
 } from "../config";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
+import { storeWebhookEndpoints } from "../features/webhooks/endpoints";
 import type { SigningPolicy } from "../keyManagement/policies/policySchema";
 import { type MailLocale, mailLocale } from "../mail/locales";
 
@@ -208,6 +209,7 @@ export async function upsertApp(
         .onConflict((oc) => oc.column("key_hash").doNothing())
         .execute();
     }
+    await storeWebhookEndpoints({ trx, now, keyring }, cfg.id, cfg.webhooks);
     const row = await trx.selectFrom("apps").selectAll().where("id", "=", cfg.id).executeTakeFirstOrThrow();
     return toApp(row);
   });

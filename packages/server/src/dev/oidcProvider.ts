@@ -39,6 +39,21 @@ export const DEV_OIDC_USERS: DevOidcUser[] = [
   { sub: "unverified", email: "unverified@example.com", name: "Unverified Email", emailVerified: false },
 ];
 
+/**
+ * Resolves when what dev mode's sign-in providers need is installed (`oidc-provider`, an optional peer
+ * dependency of `@latchkey/server`); otherwise rejects with the command that installs it.
+ */
+export async function checkDevDependencies(): Promise<void> {
+  try {
+    await quietly(() => import("oidc-provider"));
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ERR_MODULE_NOT_FOUND") throw e;
+    throw new Error(
+      "Dev mode needs oidc-provider, an optional peer dependency of @latchkey/server that production never loads: npm i -D oidc-provider",
+    );
+  }
+}
+
 export interface DevOidcClient {
   clientId: string;
   clientSecret: string;

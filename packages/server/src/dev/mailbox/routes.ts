@@ -1,4 +1,4 @@
-import { defineFeature } from "../defineFeature";
+import { defineFeature } from "../../features/defineFeature";
 import { mailboxPage } from "./mailboxPage";
 
 /** Dev only: every mail the service would have sent, as JSON and as a page. */

@@ -78,7 +78,7 @@ function loadBinding(): Pkcs11Lib {
     return require("pkcs11js") as Pkcs11Lib;
   } catch (err) {
     throw new KeyWrapperError(
-      `PKCS#11: the pkcs11js binding is not installed or did not build (${(err as Error).message.split("\n")[0]}); install @latchkey/server with its optional dependencies`,
+      `PKCS#11: the pkcs11js binding is not installed or did not build (${(err as Error).message.split("\n")[0]}); install it beside @latchkey/server (npm i pkcs11js), which builds it with node-gyp`,
     );
   }
 }

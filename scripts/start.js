@@ -3,7 +3,7 @@
 // set up to allow the demo's origin and to send magic links to it; the demo gets the service URL and the
 // dev API key through Vite's env.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
@@ -23,8 +23,6 @@ const relayPort = Number(process.env.RELAY_PORT ?? 8590);
 // A local Solana node (litesvm behind JSON-RPC and PubSub): the service's fee payer sponsors the dev app's
 // Solana transactions there, and the demo's faucet airdrops from it.
 const solanaPort = Number(process.env.SOLANA_PORT ?? 8899);
-/** What the service's Solana fee payer gets at start: 1,000 SOL, enough for 100 million sponsored fees. */
-const FEE_PAYER_LAMPORTS = 1_000n * 1_000_000_000n;
 
 /** The first stdout JSON line of `child` that `match` accepts (other lines are passed through to stderr). */
 function jsonEvent(child, match) {
@@ -49,76 +47,56 @@ function jsonEvent(child, match) {
   });
 }
 
-// The local chain: hardhat with EntryPoint v0.8, SimpleAccountFactory, the verifying paymaster (funded) and
-// a Counter contract, and the alto bundler. The service sponsors the dev app's users there.
-const chainProcess = spawn(
+// The dev stack (@latchkey/devnet, from its source): hardhat with EntryPoint v0.8, the account factories,
+// Simple7702Account, the verifying paymaster (funded) and a Counter contract, the alto bundler, the second
+// chain, the local WalletConnect relay (WalletConnect's cloud relay stands in for it in production) and the
+// Solana node. The service sponsors the dev app's users there; the devnet writes the service's chain config.
+mkdirSync(`${root}.latchkey`, { recursive: true });
+const chainConfigFile = `${root}.latchkey/dev-chain.json`;
+const devnet = spawn(
   process.execPath,
   [
-    "--import",
-    "tsx",
-    "test-support/chain/cli.ts",
-    "--port",
+    "packages/devnet/bin/latchkey-devnet.js",
+    "--json",
+    "--chain-port",
     String(chainPort),
     "--bundler-port",
     String(bundlerPort),
     "--second-chain",
     "31338",
-    "--second-port",
+    "--second-chain-port",
     String(secondChainPort),
+    "--solana-port",
+    String(solanaPort),
+    "--relay-port",
+    String(relayPort),
+    "--write-config",
+    chainConfigFile,
   ],
-  { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
+  { cwd: root, stdio: ["pipe", "pipe", "pipe"] },
 );
-// A local WalletConnect relay: WalletConnect's cloud relay stands in for it in production (dev only).
-const relayProcess = spawn(process.execPath, ["--import", "tsx", "test-support/wallets/relayCli.ts"], {
-  cwd: root,
-  stdio: ["ignore", "pipe", "inherit"],
-  env: { ...process.env, RELAY_PORT: String(relayPort) },
+// Its human-readable text goes to stderr: `npm start` prints its own summary, and shows it only on failure.
+let devnetText = "";
+devnet.stderr.on("data", (chunk) => {
+  devnetText = (devnetText + chunk).slice(-8_000);
 });
-const relayReady = jsonEvent(relayProcess, (e) => e.event === "ready");
-const solanaProcess = spawn(
-  process.execPath,
-  ["--import", "tsx", "test-support/solana/cli.ts", "--port", String(solanaPort)],
-  { cwd: root, stdio: ["pipe", "pipe", "inherit"] },
-);
-const solanaReady = jsonEvent(solanaProcess, (e) => e.event === "ready");
-let chain;
+let ready;
 try {
-  chain = await jsonEvent(chainProcess, (e) => e.event === "ready");
+  ready = await jsonEvent(devnet, (e) => e.event === "ready");
 } catch (e) {
   process.stderr.write(
-    `The local chain did not start: ${e.message} (CHAIN_PORT and BUNDLER_PORT pick other ports)\n`,
+    `${devnetText}The local dev stack did not start: ${e.message} (CHAIN_PORT, BUNDLER_PORT, SECOND_CHAIN_PORT, SOLANA_PORT and RELAY_PORT pick other ports)\n`,
   );
-  solanaProcess.kill("SIGTERM");
-  relayProcess.kill("SIGTERM");
   process.exit(1);
 }
-let solana;
-try {
-  solana = await solanaReady;
-} catch (e) {
-  process.stderr.write(
-    `The local Solana node did not start: ${e.message} (SOLANA_PORT picks another port)\n`,
-  );
-  chainProcess.kill("SIGTERM");
-  relayProcess.kill("SIGTERM");
-  process.exit(1);
-}
-mkdirSync(`${root}.latchkey`, { recursive: true });
-const chainConfigFile = `${root}.latchkey/dev-chain.json`;
-writeFileSync(
-  chainConfigFile,
-  `${JSON.stringify(
-    {
-      chains: [
-        { chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster },
-        { chainId: chain.secondChain.chainId, rpcUrl: chain.secondChain.rpcUrl },
-      ],
-      solana: { rpcUrl: solana.url },
-    },
-    null,
-    2,
-  )}\n`,
-);
+const chain = { ...ready.chain, secondChain: ready.secondChain };
+const solana = { url: ready.solana.rpcUrl };
+/** Registers the service's keys with the devnet: its paymaster signer, its Solana fee payer (1,000 SOL). */
+const sponsor = async (command) => {
+  devnet.stdin.write(`${JSON.stringify(command)}\n`);
+  const e = await jsonEvent(devnet, (e) => e.event === "sponsored" || e.event === "error");
+  if (e.event === "error") throw new Error(e.message);
+};
 
 const service = spawn(
   process.execPath,
@@ -146,9 +124,7 @@ let vite;
 const stop = async (code = 0) => {
   await vite?.close().catch(() => {});
   if (service.exitCode === null) service.kill("SIGTERM");
-  if (chainProcess.exitCode === null) chainProcess.kill("SIGTERM");
-  if (relayProcess.exitCode === null) relayProcess.kill("SIGTERM");
-  if (solanaProcess.exitCode === null) solanaProcess.kill("SIGTERM");
+  if (devnet.exitCode === null) devnet.kill("SIGTERM");
   process.exit(code);
 };
 process.once("SIGINT", () => void stop(0));
@@ -161,12 +137,8 @@ service.once("exit", (code) => {
   void stop(code ?? 1);
 });
 
-chainProcess.once("exit", (code) => {
-  process.stderr.write(`The local chain exited (${code}).\n`);
-  void stop(code || 1);
-});
-solanaProcess.once("exit", (code) => {
-  process.stderr.write(`The local Solana node exited (${code}).\n`);
+devnet.once("exit", (code) => {
+  process.stderr.write(`The local dev stack exited (${code}).\n`);
   void stop(code || 1);
 });
 
@@ -205,9 +177,8 @@ process.env.VITE_LATCHKEY_URL = announced.url;
 process.env.VITE_LATCHKEY_API_KEY = announced.apiKey;
 process.env.VITE_LATCHKEY_MAILBOX = announced.mailbox;
 // The service signs for the paymaster: the chain's paymaster must accept its key.
-chainProcess.stdin.write(`${JSON.stringify({ addPaymasterSigner: announced.paymasterSigner })}\n`);
-await jsonEvent(chainProcess, (e) => e.event === "paymasterSignerAdded" || e.event === "error").then((e) => {
-  if (e.event === "error") throw new Error(`The paymaster did not take the service's signer: ${e.message}`);
+await sponsor({ paymasterSigner: announced.paymasterSigner }).catch((e) => {
+  throw new Error(`The paymaster did not take the service's signer: ${e.message}`);
 });
 process.env.VITE_LATCHKEY_CHAIN = JSON.stringify({
   chainId: chain.chainId,
@@ -218,11 +189,8 @@ process.env.VITE_LATCHKEY_CHAIN = JSON.stringify({
 });
 // The service's Solana fee payer pays the fees it sponsors: it starts with 1,000 SOL.
 if (announced.solanaFeePayer) {
-  solanaProcess.stdin.write(
-    `${JSON.stringify({ airdrop: announced.solanaFeePayer, lamports: String(FEE_PAYER_LAMPORTS) })}\n`,
-  );
-  await jsonEvent(solanaProcess, (e) => e.event === "airdropped" || e.event === "error").then((e) => {
-    if (e.event === "error") throw new Error(`The Solana fee payer was not funded: ${e.message}`);
+  await sponsor({ solanaFeePayer: announced.solanaFeePayer }).catch((e) => {
+    throw new Error(`The Solana fee payer was not funded: ${e.message}`);
   });
 } else {
   process.stderr.write(
@@ -234,15 +202,7 @@ process.env.VITE_LATCHKEY_SOLANA = JSON.stringify({
   ...(announced.solanaPolicyId ? { policyId: announced.solanaPolicyId } : {}),
   ...(announced.solanaFeePayer ? { feePayer: announced.solanaFeePayer } : {}),
 });
-let relay;
-try {
-  relay = await relayReady;
-} catch (e) {
-  process.stderr.write(
-    `The WalletConnect relay did not start: ${e.message} (RELAY_PORT picks another port)\n`,
-  );
-  await stop(1);
-}
+const relay = { url: ready.walletConnect.relayUrl };
 process.env.VITE_LATCHKEY_WALLETS = JSON.stringify({
   chains: [
     { chainId: chain.chainId, rpcUrl: chain.rpcUrl, name: "Latchkey dev chain" },

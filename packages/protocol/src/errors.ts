@@ -95,6 +95,18 @@ export const ErrorCode = {
   ACTIVITY_CONSENSUS_NEEDED: "ACTIVITY_CONSENSUS_NEEDED",
   /** approve_activity / reject_activity: the activity is not waiting for a decision (any more). */
   ACTIVITY_NOT_PENDING: "ACTIVITY_NOT_PENDING",
+  /** An app admin disabled this user: they can neither sign in nor sign until enabled again. */
+  USER_DISABLED: "USER_DISABLED",
+  /** Admin API: the stamp's key is no app's admin key (a user's session key, or an unknown key). */
+  ADMIN_KEY_REQUIRED: "ADMIN_KEY_REQUIRED",
+  /** Admin API: the `cursor` is not one a previous page answered. */
+  INVALID_CURSOR: "INVALID_CURSOR",
+  /** Admin API: the user has no such live session. */
+  SESSION_NOT_FOUND: "SESSION_NOT_FOUND",
+  /** Admin API: the app has no such webhook delivery (or its endpoint was removed). */
+  WEBHOOK_DELIVERY_NOT_FOUND: "WEBHOOK_DELIVERY_NOT_FOUND",
+  /** get_policy: the app's signing policy has no rule with this id. */
+  POLICY_NOT_FOUND: "POLICY_NOT_FOUND",
   INTERNAL: "INTERNAL",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -172,6 +184,12 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   POLICY_DENIED: 403,
   ACTIVITY_CONSENSUS_NEEDED: 409,
   ACTIVITY_NOT_PENDING: 409,
+  USER_DISABLED: 403,
+  ADMIN_KEY_REQUIRED: 403,
+  INVALID_CURSOR: 400,
+  SESSION_NOT_FOUND: 404,
+  WEBHOOK_DELIVERY_NOT_FOUND: 404,
+  POLICY_NOT_FOUND: 404,
   INTERNAL: 500,
 };
 

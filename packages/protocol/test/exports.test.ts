@@ -248,6 +248,7 @@ describe("@latchkey/protocol exports", () => {
   it("./keyManagement", () =>
     expect(surface(keyManagement)).toMatchInlineSnapshot(`
       [
+        "MAX_ACTIVITIES_PAGE: number",
         "MAX_AUDIT_EVENTS: number",
         "activityDecisionParametersSchema: object",
         "activityParameterSchemas: object",
@@ -268,6 +269,7 @@ describe("@latchkey/protocol exports", () => {
         "passkeyAttestationSchema: object",
         "passkeyRegistrationSchema: object",
         "payloadEncodingSchema: object",
+        "policyInfoSchema: object",
         "publicErrorBodySchema: object",
         "queryResponseSchemas: object",
         "querySchemas: object",
@@ -288,12 +290,14 @@ describe("@latchkey/protocol exports", () => {
     expect(surface(schemas)).toMatchInlineSnapshot(`
       [
         "CONTROL_CHARACTER_ISSUE: string",
+        "MAX_ACTIVITIES_PAGE: number",
         "MAX_AUDIT_EVENTS: number",
         "activityDecisionParametersSchema: object",
         "activityParameterSchemas: object",
         "activitySchema: object",
         "activityTypes: object",
         "addOauthProviderResponseSchema: object",
+        "adminApi: object",
         "apiKeyInfoSchema: object",
         "authMethodsResponseSchema: object",
         "authRequestSchema: object",
@@ -349,6 +353,7 @@ describe("@latchkey/protocol exports", () => {
         "passkeyRegistrationSchema: object",
         "passkeySignupRequestSchema: object",
         "payloadEncodingSchema: object",
+        "policyInfoSchema: object",
         "prepareOauthRequestSchema: object",
         "prepareOauthResponseSchema: object",
         "publicErrorBodySchema: object",

@@ -14,5 +14,9 @@ export const queryTypes = {
   get_authenticators: "QUERY_TYPE_GET_AUTHENTICATORS",
   get_api_keys: "QUERY_TYPE_GET_API_KEYS",
   list_audit_events: "QUERY_TYPE_LIST_AUDIT_EVENTS",
+  list_users: "QUERY_TYPE_LIST_USERS",
+  list_activities: "QUERY_TYPE_LIST_ACTIVITIES",
+  get_policy: "QUERY_TYPE_GET_POLICY",
+  list_policies: "QUERY_TYPE_LIST_POLICIES",
 } as const;
 export type QueryName = keyof typeof queryTypes;

@@ -67,6 +67,30 @@ export const apiKeyInfoSchema = z.object({
   createdAt: wireTimestampSchema,
 });
 
+/** A user as `get_user` and `list_users` describe them. */
+const userInfoSchema = z.object({
+  userId: z.string(),
+  userName: z.string(),
+  userEmail: z.string().optional(),
+  authenticators: z.array(authenticatorInfoSchema),
+  apiKeys: z.array(apiKeyInfoSchema),
+  createdAt: wireTimestampSchema,
+  updatedAt: wireTimestampSchema,
+});
+
+/** A rule of the app's signing policy, as the policy queries describe it. */
+export const policyInfoSchema = z.object({
+  policyId: z.string(),
+  policyName: z.string(),
+  /** A rule that holds signatures for an app admin is EFFECT_ALLOW with a `consensus`. */
+  effect: z.enum(["EFFECT_ALLOW", "EFFECT_DENY"]),
+  /** Set when an app admin must approve what the rule matches. */
+  consensus: z.string().optional(),
+  /** What the rule matches (chainIds, contracts, selectors, valueAboveWei, ...); empty: everything. */
+  condition: z.record(z.string(), z.unknown()),
+  notes: z.string(),
+});
+
 /** Each query's answer (`POST /public/v1/query/<name>`), by query name. */
 export const queryResponseSchemas = {
   whoami: z.object({
@@ -75,17 +99,7 @@ export const queryResponseSchemas = {
     userId: z.string(),
     username: z.string(),
   }),
-  get_user: z.object({
-    user: z.object({
-      userId: z.string(),
-      userName: z.string(),
-      userEmail: z.string().optional(),
-      authenticators: z.array(authenticatorInfoSchema),
-      apiKeys: z.array(apiKeyInfoSchema),
-      createdAt: wireTimestampSchema,
-      updatedAt: wireTimestampSchema,
-    }),
-  }),
+  get_user: z.object({ user: userInfoSchema }),
   list_wallets: z.object({
     wallets: z.array(
       z.object({
@@ -132,6 +146,10 @@ export const queryResponseSchemas = {
       }),
     ),
   }),
+  list_users: z.object({ users: z.array(userInfoSchema) }),
+  list_activities: z.object({ activities: z.array(activitySchema) }),
+  get_policy: z.object({ policy: policyInfoSchema }),
+  list_policies: z.object({ policies: z.array(policyInfoSchema) }),
 } as const satisfies Record<QueryName, z.ZodType>;
 /** The answer to query `N`. */
 export type QueryResponse<N extends QueryName> = z.output<(typeof queryResponseSchemas)[N]>;

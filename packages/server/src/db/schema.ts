@@ -44,6 +44,8 @@ export interface UsersTable {
   created_at: number;
   /** "7702" or "4337": the smart-account kind the user first used; null until then. */
   smart_account_kind?: string | null;
+  /** When an app admin disabled the user (admin API): no sign-in, no signature; null when enabled. */
+  disabled_at?: number | null;
 }
 export interface WalletsTable {
   id: string;

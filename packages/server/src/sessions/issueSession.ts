@@ -1,7 +1,8 @@
-import { DEFAULT_SESSION_EXPIRATION_SECONDS, sealCredentialBundle } from "@latchkey/protocol";
+import { DEFAULT_SESSION_EXPIRATION_SECONDS, ErrorCode, sealCredentialBundle } from "@latchkey/protocol";
 import type { ServiceContext } from "../context";
 import { newP256KeyPair } from "../crypto/p256Session";
 import type { SignedInBy } from "../db/schema";
+import { apiError } from "../errors";
 import type { UserRecord } from "../users/userStore";
 
 export interface IssuedSession {
@@ -29,6 +30,13 @@ export async function issueSession(
   },
 ): Promise<IssuedSession> {
   const { user, targetPublicKey, expirationSeconds, name = "session" } = params;
+  // A user an app admin disabled (admin API) gets no session, whichever way they sign in.
+  const state = await ctx.db
+    .selectFrom("users")
+    .select("disabled_at")
+    .where("id", "=", user.id)
+    .executeTakeFirst();
+  if (state?.disabled_at != null) throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
   const now = ctx.now();
   const { privateKey, publicKeyHex: publicKey } = newP256KeyPair();
   const credentialBundle = await sealCredentialBundle({ plaintext: privateKey, targetPublicKey });

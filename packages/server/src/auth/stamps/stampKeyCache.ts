@@ -1,21 +1,18 @@
 import type { ServiceContext, StampKeyRow } from "../../context";
 
-/**
- * The unrevoked keys with this public key, cached for a second: the lookup is half the database work of
- * a signature. A revocation clears this service's cache at once (`forgetStampKeys`); another process may
- * accept a revoked key for at most that second. Expiry is checked on every request, never cached.
- */
-const STAMP_KEY_TTL_MS = 1000;
-const MAX_ENTRIES = 10_000;
+/** A stamp key's row, with whether an app admin disabled its user (admin API). */
+export type StampKeyState = StampKeyRow & { disabled_at: number | null };
 
+/**
+ * The unrevoked keys with this public key, read from the database on every stamp (one indexed lookup):
+ * a session revoked or a user disabled by an app admin fails its next signature at once, on every
+ * instance sharing the database, with no per-process cache to outlive the revocation. Expiry is checked
+ * by the caller.
+ */
 export async function stampKeys(
-  ctx: Pick<ServiceContext, "db" | "now" | "caches">,
+  ctx: Pick<ServiceContext, "db">,
   publicKey: string,
-): Promise<StampKeyRow[]> {
-  const now = ctx.now();
-  const cache = ctx.caches.stampKeys;
-  const hit = cache.get(publicKey);
-  if (hit && now - hit.at >= 0 && now - hit.at < STAMP_KEY_TTL_MS) return hit.rows;
+): Promise<StampKeyState[]> {
   const rows = await ctx.db
     .selectFrom("api_keys")
     .innerJoin("users", "users.id", "api_keys.user_id")
@@ -26,18 +23,15 @@ export async function stampKeys(
       "users.id as user_id",
       "users.app_id",
       "users.email",
+      "users.disabled_at",
     ])
     .where("api_keys.public_key", "=", publicKey)
     .where("api_keys.revoked_at", "is", null)
     .execute();
-  if (rows.length > 0) {
-    if (cache.size >= MAX_ENTRIES) cache.clear();
-    cache.set(publicKey, { rows, at: now });
-  }
-  return rows;
+  return rows.map((r) => ({ ...r, disabled_at: r.disabled_at ?? null }));
 }
 
-/** Called on every key revocation or new session. */
+/** Called on every key revocation or new session: clears what older versions cached (nothing is read from it). */
 export function forgetStampKeys(ctx: Pick<ServiceContext, "caches">): void {
   ctx.caches.stampKeys.clear();
 }

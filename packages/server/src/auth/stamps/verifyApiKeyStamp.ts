@@ -5,7 +5,7 @@ import { verifyP256Der } from "./p256Verify";
 import { stampKeys } from "./stampKeyCache";
 
 /**
- * An API-key stamp (`X-Stamp`, DESIGN §3.2), steps 1–4 of the ordered check; the caller goes on with
+ * An API-key stamp (`X-Stamp`, DESIGN §3.2), steps 1–5 of the ordered check; the caller goes on with
  * the organisation, the operation, the timestamp window and the ledger (authenticateStamp.ts).
  */
 export async function verifyApiKeyStamp(
@@ -34,5 +34,7 @@ export async function verifyApiKeyStamp(
   // 4. The key has not expired.
   const live = keys.find((k) => k.expires_at === null || k.expires_at > ctx.now());
   if (!live) throw apiError(ErrorCode.SESSION_EXPIRED, "The session has expired");
+  // 5. An app admin has not disabled the user (admin API).
+  if (live.disabled_at !== null) throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
   return live;
 }

@@ -5,7 +5,7 @@ import type { z } from "zod";
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";
-import { expectedOrigins } from "../../passkeys/expectedOrigins";
+import { expectedOrigins } from "../../features/passkeys/expectedOrigins";
 import type { UserRecord } from "../../users/userStore";
 
 export interface PasskeyCaller {
@@ -47,10 +47,12 @@ export async function verifyPasskeyStamp(
       "users.id as user_id",
       "users.org_id",
       "users.email",
+      "users.disabled_at",
     ])
     .where("authenticators.credential_id", "=", parsed.credentialId)
     .executeTakeFirst();
   if (!row) throw apiError(ErrorCode.INVALID_STAMP, "This passkey is not registered");
+  if (row.disabled_at != null) throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
   const app = await ctx.apps.byId(row.app_id);
   if (!app) throw apiError(ErrorCode.INVALID_STAMP, "This passkey's app no longer exists");
 

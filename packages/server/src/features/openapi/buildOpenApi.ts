@@ -9,7 +9,9 @@ import {
   WEBAUTHN_STAMP_HEADER_NAME,
 } from "@latchkey/protocol";
 import {
+  type AdminEndpointName,
   activityTypes,
+  adminApi,
   publicErrorBodySchema,
   queryResponseSchemas,
   querySchemas,
@@ -28,11 +30,13 @@ const TAGS = {
   signer: "signer",
   query: "key-management query",
   submit: "key-management activity",
+  admin: "admin",
 } as const;
 
 const APP_KEY = "appApiKey";
 const API_KEY_STAMP = "apiKeyStamp";
 const PASSKEY_STAMP = "passkeyStamp";
+const ADMIN_STAMP = "adminKeyStamp";
 
 const securitySchemes: Record<string, SecurityScheme> = {
   [APP_KEY]: {
@@ -54,6 +58,15 @@ const securitySchemes: Record<string, SecurityScheme> = {
     in: "header",
     name: WEBAUTHN_STAMP_HEADER_NAME,
     description: "Passkey stamp: a WebAuthn assertion (JSON) whose challenge is hex(sha256(body)).",
+  },
+  [ADMIN_STAMP]: {
+    type: "apiKey",
+    in: "header",
+    name: STAMP_HEADER_NAME,
+    description:
+      "Admin stamp: an API-key stamp made by one of the app's admin keys (`signingPolicy.adminKeys`) over " +
+      "the exact body bytes; the body names the endpoint's `type`, the app's `organizationId` and a fresh " +
+      "`timestampMs`, and is accepted once.",
   },
 };
 
@@ -177,6 +190,22 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
     });
   }
 
+  for (const name of Object.keys(adminApi) as AdminEndpointName[]) {
+    const endpoint = adminApi[name];
+    paths[endpoint.path] = operation({
+      id: `admin_${name}`,
+      summary: endpoint.summary,
+      description:
+        `Stamped by an app admin key over the raw body, whose \`type\` is \`${endpoint.type}\`; the ` +
+        "body is single use and `timestampMs` must be within the stamp window.",
+      tag: TAGS.admin,
+      security: [{ [ADMIN_STAMP]: [] }],
+      request: component(`Admin${pascal(name)}Request`, endpoint.request, "input"),
+      response: component(`Admin${pascal(name)}Response`, endpoint.response, "output"),
+      error: signerError,
+    });
+  }
+
   // The key of Sign-In with Ethereum tokens (features/siwe): for backends that check tokens themselves.
   const jwks = z.object({
     keys: z.array(
@@ -213,12 +242,14 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
       description:
         "Latchkey's signer API (`/signer/v1/*`, called by the browser with the app's API key) and " +
         "key-management API (`/public/v1/query/*`, `/public/v1/submit/*`, stamped by a session key or a " +
-        "passkey). Generated from @latchkey/protocol's schemas.",
+        "passkey), and admin API (`/admin/v1/*`, stamped by an app admin key). Generated from " +
+        "@latchkey/protocol's schemas.",
     },
     tags: [
       { name: TAGS.signer, description: "`POST /signer/v1/*` (DESIGN §3.1)" },
       { name: TAGS.query, description: "`POST /public/v1/query/*` (DESIGN §3.3)" },
       { name: TAGS.submit, description: "`POST /public/v1/submit/*` (DESIGN §3.3)" },
+      { name: TAGS.admin, description: "`POST /admin/v1/*`, stamped by an app admin key" },
     ],
     paths,
     components: {

@@ -4,7 +4,7 @@ import type { StampedCaller } from "../../auth/stamps/authenticateStamp";
 import type { ServiceContext } from "../../context";
 import { wireTimestamp } from "../toActivity";
 
-export type QueryContext = Pick<ServiceContext, "db">;
+export type QueryContext = Pick<ServiceContext, "db" | "apps">;
 
 /** One read-only key-management query (`POST /public/v1/query/<name>`), its body and answer typed from protocol. */
 export interface QueryHandler<N extends QueryName> {

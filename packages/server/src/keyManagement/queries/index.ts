@@ -3,8 +3,12 @@ import type { QueryHandler } from "./defineQuery";
 import { getActivity } from "./getActivity";
 import { getApiKeys } from "./getApiKeys";
 import { getAuthenticators } from "./getAuthenticators";
+import { getPolicy } from "./getPolicy";
 import { getUser } from "./getUser";
+import { listActivities } from "./listActivities";
 import { listAuditEvents } from "./listAuditEvents";
+import { listPolicies } from "./listPolicies";
+import { listUsers } from "./listUsers";
 import { listWalletAccounts } from "./listWalletAccounts";
 import { listWallets } from "./listWallets";
 import { whoami } from "./whoami";
@@ -19,4 +23,8 @@ export const queries: { [N in QueryName]: QueryHandler<N> } = {
   get_authenticators: getAuthenticators,
   get_api_keys: getApiKeys,
   list_audit_events: listAuditEvents,
+  list_users: listUsers,
+  list_activities: listActivities,
+  get_policy: getPolicy,
+  list_policies: listPolicies,
 };

@@ -1,0 +1,263 @@
+import { z } from "zod";
+
+/**
+ * The admin API (`POST /admin/v1/*`): what an app's admin keys (its signing policy's `adminKeys`, P-256)
+ * may ask about and do to the app's users, activities, sponsorship and webhooks. Every body is stamped
+ * (`X-Stamp` over the exact bytes) and carries `type` (the endpoint's, `ADMIN_<NAME>`), `organizationId`
+ * (the app's organisation) and `timestampMs` (within the stamp window); each body is used once.
+ */
+const envelope = z.object({
+  organizationId: z.string().min(1).max(100),
+  timestampMs: z.string().regex(/^\d{1,16}$/, "timestampMs is a decimal string of milliseconds"),
+});
+
+const id = z.string().min(1).max(200);
+const limit = z.number().int().min(1).max(200).optional();
+const cursor = z.string().min(1).max(300).optional();
+const ms = z.number().int().min(0).max(8_640_000_000_000_000).optional();
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+const userSummary = z.object({
+  userId: z.string(),
+  organizationId: z.string(),
+  email: z.string().nullable(),
+  createdAt: z.number(),
+  disabledAt: z.number().nullable(),
+});
+
+const activityRow = z.object({
+  activityId: z.string(),
+  userId: z.string(),
+  organizationId: z.string(),
+  type: z.string(),
+  status: z.string(),
+  fingerprint: z.string(),
+  failure: z.object({ code: z.string(), message: z.string() }).nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+const auditEvent = z.object({
+  eventId: z.string(),
+  userId: z.string().nullable(),
+  event: z.string(),
+  ip: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.number(),
+});
+
+const decision = z.object({ activityId: z.string(), status: z.string() });
+
+const webhookDelivery = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  endpointId: z.string(),
+  url: z.string(),
+  status: z.string(),
+  attempts: z.number(),
+  nextAttemptAt: z.number().nullable(),
+  lastStatusCode: z.number().nullable(),
+  lastError: z.string().nullable(),
+  deliveredAt: z.number().nullable(),
+  createdAt: z.number(),
+});
+
+function endpoint<N extends string, Q extends z.ZodRawShape, R extends z.ZodType>(
+  name: N,
+  path: string,
+  summary: string,
+  params: Q,
+  response: R,
+) {
+  const type = `ADMIN_${name.toUpperCase()}` as `ADMIN_${Uppercase<N>}`;
+  return {
+    name,
+    path: `/admin/v1${path}`,
+    type,
+    summary,
+    request: envelope.extend({ type: z.literal(type), ...params }).strict(),
+    response,
+  } as const;
+}
+
+/** Every admin API endpoint: its path, the `type` its bodies carry, its request and its answer. */
+export const adminApi = {
+  search_users: endpoint(
+    "search_users",
+    "/users/search",
+    "The app's users, newest first, a page at a time; or the one with this email (any case), address " +
+      "(EVM or Solana) or user id.",
+    {
+      email: z.string().min(1).max(320).optional(),
+      address: z.string().min(1).max(100).optional(),
+      userId: id.optional(),
+      limit,
+      cursor,
+    },
+    page(userSummary),
+  ),
+  get_user: endpoint(
+    "get_user",
+    "/users/get",
+    "One user: sign-in methods, wallets and addresses, live sessions, second factors, recent activities " +
+      "and security events.",
+    { userId: id },
+    z.object({
+      user: userSummary,
+      signInMethods: z.object({
+        email: z.string().nullable(),
+        passkeys: z.array(z.object({ id: z.string(), name: z.string(), createdAt: z.number() })),
+        oauth: z.array(
+          z.object({ provider: z.string(), email: z.string().nullable(), createdAt: z.number() }),
+        ),
+      }),
+      wallets: z.array(
+        z.object({
+          walletId: z.string(),
+          name: z.string(),
+          accounts: z.array(z.object({ address: z.string(), addressFormat: z.string(), path: z.string() })),
+        }),
+      ),
+      sessions: z.array(
+        z.object({
+          sessionId: z.string(),
+          kind: z.string(),
+          signedInBy: z.string().nullable(),
+          createdAt: z.number(),
+          expiresAt: z.number().nullable(),
+        }),
+      ),
+      secondFactors: z.array(
+        z.object({ id: z.string(), type: z.string(), verified: z.boolean(), createdAt: z.number() }),
+      ),
+      recentActivities: z.array(activityRow),
+      securityEvents: z.array(auditEvent),
+    }),
+  ),
+  revoke_sessions: endpoint(
+    "revoke_sessions",
+    "/users/revoke_sessions",
+    "Revokes one session of the user (`sessionId`), or all of them: their next stamp fails at once.",
+    { userId: id, sessionId: id.optional() },
+    z.object({ revoked: z.number() }),
+  ),
+  disable_user: endpoint(
+    "disable_user",
+    "/users/disable",
+    "Disables the user: no sign-in, no signature (USER_DISABLED) until enabled.",
+    { userId: id },
+    z.object({ user: userSummary }),
+  ),
+  enable_user: endpoint(
+    "enable_user",
+    "/users/enable",
+    "Enables a disabled user again.",
+    { userId: id },
+    z.object({ user: userSummary }),
+  ),
+  list_activities: endpoint(
+    "list_activities",
+    "/activities/list",
+    "The app's activities, newest first, filtered by status, type, user and time (`from` ≤ createdAt < `to`).",
+    {
+      status: z.string().min(1).max(64).optional(),
+      activityType: z.string().min(1).max(100).optional(),
+      userId: id.optional(),
+      from: ms,
+      to: ms,
+      limit,
+      cursor,
+    },
+    page(activityRow),
+  ),
+  approve_activity: endpoint(
+    "approve_activity",
+    "/activities/approve",
+    "Approves a held activity: the signing policy is asked again, then it is signed (COMPLETED).",
+    { activityId: id },
+    decision,
+  ),
+  reject_activity: endpoint(
+    "reject_activity",
+    "/activities/reject",
+    "Rejects a held activity: REJECTED, never signed.",
+    { activityId: id },
+    decision,
+  ),
+  sponsorship_spend: endpoint(
+    "sponsorship_spend",
+    "/sponsorship/spend",
+    "Sponsorship spend per policy per UTC day (`fromDay` ≤ day ≤ `toDay`, YYYY-MM-DD): EVM operations and " +
+      "reserved wei; Solana transactions and fee lamports.",
+    {
+      fromDay: z.iso.date().optional(),
+      toDay: z.iso.date().optional(),
+      policyId: z.string().min(1).max(100).optional(),
+    },
+    z.object({
+      days: z.array(
+        z.object({
+          day: z.string(),
+          policyId: z.string(),
+          chain: z.enum(["evm", "solana"]),
+          operations: z.number(),
+          wei: z.string().optional(),
+          feeLamports: z.string().optional(),
+          lamports: z.string().optional(),
+        }),
+      ),
+    }),
+  ),
+  list_audit_events: endpoint(
+    "list_audit_events",
+    "/audit/list",
+    "The app's security log, newest first, filtered by user, event and time.",
+    { userId: id.optional(), event: z.string().min(1).max(100).optional(), from: ms, to: ms, limit, cursor },
+    page(auditEvent),
+  ),
+  list_webhook_deliveries: endpoint(
+    "list_webhook_deliveries",
+    "/webhooks/deliveries",
+    "The app's webhook deliveries, newest first.",
+    {
+      status: z.enum(["pending", "delivered", "failed"]).optional(),
+      eventType: z.string().min(1).max(100).optional(),
+      eventId: id.optional(),
+      endpointId: id.optional(),
+      limit,
+      cursor,
+    },
+    page(webhookDelivery),
+  ),
+  list_webhook_attempts: endpoint(
+    "list_webhook_attempts",
+    "/webhooks/attempts",
+    "Every attempt of one delivery, oldest first.",
+    { deliveryId: id },
+    z.object({
+      attempts: z.array(
+        z.object({
+          attempt: z.number(),
+          startedAt: z.number(),
+          durationMs: z.number(),
+          statusCode: z.number().nullable(),
+          error: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  redeliver_webhook: endpoint(
+    "redeliver_webhook",
+    "/webhooks/redeliver",
+    "Sends a delivery again now, with the same `webhook-id`.",
+    { deliveryId: id },
+    z.object({ redelivered: z.literal(true) }),
+  ),
+} as const;
+
+export type AdminEndpointName = keyof typeof adminApi;
+export type AdminEndpoint = (typeof adminApi)[AdminEndpointName];
+export type AdminRequest<N extends AdminEndpointName> = z.output<(typeof adminApi)[N]["request"]>;
+export type AdminResponse<N extends AdminEndpointName> = z.input<(typeof adminApi)[N]["response"]>;

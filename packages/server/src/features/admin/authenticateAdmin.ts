@@ -1,0 +1,72 @@
+import { decodeStamp, ErrorCode, STAMP_HEADER_NAME, StampFormatError } from "@latchkey/protocol";
+import type { FastifyRequest } from "fastify";
+import type { AppAdminKey } from "../../apps/appDirectory";
+import { assertFreshTimestamp } from "../../auth/stamps/freshness";
+import { assertBoundTo } from "../../auth/stamps/operationBinding";
+import { verifyP256Der } from "../../auth/stamps/p256Verify";
+import { consumeBody } from "../../auth/stamps/replayLedger";
+import type { ServiceContext } from "../../context";
+import { apiError } from "../../errors";
+import { parseJsonObject } from "../../http/parse";
+
+/** Who stamped an admin API request, and the body they signed (parsed, not yet validated). */
+export interface AdminRequestCaller {
+  admin: AppAdminKey;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Who sent an admin API request, checked in the order of DESIGN §3.2 against the apps' admin keys (a
+ * user's session key never passes, an admin key passes nowhere else):
+ *  1. the stamp is `X-Stamp`, decodes canonically, and its signature covers the exact body bytes;
+ *  2. its key is an admin key of some app (else 403 ADMIN_KEY_REQUIRED: a session key, an unknown key);
+ *  3. the body is a JSON object addressed to that app's organisation (else 403 FORBIDDEN: another app);
+ *  4. its `type` is this endpoint's (400 STAMP_WRONG_OPERATION otherwise);
+ *  5. its `timestampMs` is within 5 minutes before and 1 minute after now (401 STAMP_EXPIRED / _IN_FUTURE);
+ *  6. the body was never used before (401 STAMP_REPLAYED): reads and changes alike are single use.
+ */
+export async function authenticateAdmin(
+  ctx: Pick<ServiceContext, "apps" | "db" | "now">,
+  req: FastifyRequest,
+  type: string,
+): Promise<AdminRequestCaller> {
+  const body = req.rawBody;
+  if (body === undefined) throw apiError(ErrorCode.INVALID_REQUEST, "A JSON body is required");
+  const headerValue = req.headers[STAMP_HEADER_NAME.toLowerCase()];
+  if (typeof headerValue !== "string") {
+    throw apiError(ErrorCode.INVALID_STAMP, "Admin requests are stamped by an app admin key (X-Stamp)");
+  }
+  // 1.
+  let stamp: ReturnType<typeof decodeStamp>;
+  try {
+    stamp = decodeStamp(headerValue);
+  } catch (e) {
+    if (e instanceof StampFormatError && e.code === "STAMP_NOT_CANONICAL") {
+      throw apiError(ErrorCode.STAMP_NOT_CANONICAL, `The stamp is not canonical: ${e.message}`);
+    }
+    throw apiError(ErrorCode.INVALID_STAMP, "The stamp is malformed");
+  }
+  if (!(await verifyP256Der(body, stamp.publicKey, stamp.signature))) {
+    throw apiError(ErrorCode.INVALID_STAMP, "The stamp's signature does not match the body");
+  }
+  // 2.
+  const admin = await ctx.apps.adminKey(stamp.publicKey);
+  if (!admin) {
+    throw apiError(
+      ErrorCode.ADMIN_KEY_REQUIRED,
+      "The admin API is stamped by an app admin key (signingPolicy.adminKeys)",
+    );
+  }
+  // 3.
+  const record = parseJsonObject(body, "stamped body");
+  if (record.organizationId !== admin.orgId) {
+    throw apiError(ErrorCode.FORBIDDEN, "The admin key does not belong to this organization");
+  }
+  // 4.
+  assertBoundTo(record, { kind: "operation", type });
+  // 5.
+  assertFreshTimestamp(record.timestampMs, ctx.now(), "admin requests");
+  // 6.
+  await consumeBody(ctx, body);
+  return { admin, body: record };
+}

@@ -51,7 +51,7 @@ import { devMailbox, startTestService, type TestService } from "../../../test-su
 import type { AppConfig } from "../src/config";
 import type { Service } from "../src/createService";
 import { Keyring } from "../src/crypto/keyring";
-import { signedPaymasterData } from "../src/features/sponsorship/paymasterData";
+import { signedPaymasterData } from "../src/features/sponsorship/evm/paymasterData";
 import { freshDatabase } from "./helpers";
 
 const API_KEY = "lk_sponsor_key_0123456789abcdef";

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Selectable } from "kysely";
 import {
   type AppConfig,
   appConfigSchema,
@@ -9,6 +10,7 @@ import {
 } from "../config";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
+import type { AppsTable } from "../db/schema";
 import { storeWebhookEndpoints } from "../features/webhooks/endpoints";
 import type { SigningPolicy } from "../keyManagement/policies/policySchema";
 import { type MailLocale, mailLocale } from "../mail/locales";
@@ -100,22 +102,8 @@ export function newApiKey(): string {
   return `lk_${randomBytes(24).toString("base64url")}`;
 }
 
-type AppRow = {
-  id: string;
-  name: string;
-  org_id: string;
-  email_mode: "OTP" | "MAGIC_LINK";
-  allowed_origins: string;
-  magic_link_urls: string;
-  webauthn_rp_id: string | null;
-  webauthn_origins: string | null;
-  oauth_providers: string | null;
-  oauth_redirect_urls: string | null;
-  jwt_config: string | null;
-  locale: string;
-  sponsorship?: string | null;
-  signing_policy?: string | null;
-};
+/** An `apps` row as `toApp` reads it: every column but the timestamps, its JSON still text. */
+type AppRow = Omit<Selectable<AppsTable>, "created_at" | "updated_at">;
 
 function toApp(row: AppRow): App {
   const allowedOrigins = JSON.parse(row.allowed_origins) as string[];

@@ -32,7 +32,8 @@ type Answer<E> = EndpointResponse<E> | Promise<EndpointResponse<E>>;
 /**
  * Registers a signer-API endpoint (`POST /signer{path}`) from its entry in the protocol's table: the
  * body is validated by the entry's schema (400 naming the first bad field) before `handler` runs, and
- * the answer is typed by the entry. `parse` replaces the schema where one body has two shapes.
+ * the answer is typed by the entry. Where one body has several shapes, each served by its own feature,
+ * use `routeShape`.
  *
  * @example
  * route(app, signerApi.lookup, async ({ body, app }) => ({ orgId: await orgOf(app, body.email) }));
@@ -41,12 +42,59 @@ export function route<E extends Endpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (input: RouteInput<E>) => Answer<E>,
-  options: { parse?: (body: unknown) => z.output<E["request"]> } = {},
 ): void {
-  const parse = options.parse ?? ((body: unknown) => parseBody(endpoint, body));
   app.post(`/signer${endpoint.path}`, async (req) =>
-    handler({ body: parse(req.body ?? {}), app: appOf(req), ip: req.ip, req }),
+    handler({ body: parseBody(endpoint, req.body ?? {}), app: appOf(req), ip: req.ip, req }),
   );
+}
+
+/** One shape of a body that has several: which bodies it takes, its schema, and its handler. */
+interface Shape {
+  is?: (body: object) => boolean;
+  schema: z.ZodType;
+  handler: (input: RouteInput<Endpoint>) => unknown;
+}
+
+/** The shapes registered so far, by app and path: the first `routeShape` of a path registers its route. */
+const shapesOf = new WeakMap<FastifyInstance, Map<string, Shape[]>>();
+
+/**
+ * Serves one shape of an endpoint whose body has several, each from its own feature (sign-up by passkey
+ * and by email share `/v1/signup`): the first shape whose `is` takes the body serves it, else the shape
+ * without `is`; its own schema checks the body (400 naming the first bad field), and a body that is not
+ * an object is a 400 INVALID_REQUEST.
+ *
+ * @example
+ * const passkeyShape = { is: (b: object) => "passkey" in b, schema: passkeySignupRequestSchema };
+ * routeShape(app, signerApi.signup, passkeyShape, ({ body, app, ip }) =>
+ *   signupWithPasskey(ctx, { app, request: body, ip }),
+ * );
+ */
+export function routeShape<E extends Endpoint, S extends z.ZodType<z.output<E["request"]>>>(
+  app: FastifyInstance,
+  endpoint: E,
+  shape: { is?: (body: object) => boolean; schema: S },
+  handler: (input: Omit<RouteInput<E>, "body"> & { body: z.output<S> }) => Answer<E>,
+): void {
+  const byPath = shapesOf.get(app) ?? new Map<string, Shape[]>();
+  shapesOf.set(app, byPath);
+  const shapes = byPath.get(endpoint.path);
+  const added: Shape = { ...shape, handler: handler as Shape["handler"] };
+  if (shapes) {
+    shapes.push(added);
+    return;
+  }
+  const registered = [added];
+  byPath.set(endpoint.path, registered);
+  app.post(`/signer${endpoint.path}`, async (req) => {
+    const body: unknown = req.body ?? {};
+    if (typeof body !== "object" || body === null)
+      throw apiError(ErrorCode.INVALID_REQUEST, "Invalid request");
+    const serving = registered.find((s) => s.is?.(body)) ?? registered.find((s) => !s.is);
+    if (!serving) throw apiError(ErrorCode.INVALID_REQUEST, "Invalid request");
+    const parsed = parseOrThrow(serving.schema, body, "request");
+    return serving.handler({ body: parsed, app: appOf(req), ip: req.ip, req });
+  });
 }
 
 /** The body as the endpoint's schema reads it: 400 naming the first bad field. */

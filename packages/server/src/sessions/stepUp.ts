@@ -3,7 +3,8 @@ import type { StampedCaller } from "../auth/stamps/authenticateStamp";
 import type { ServiceContext } from "../context";
 import type { SignedInBy } from "../db/schema";
 import { apiError } from "../errors";
-import { checkFactorCode, listFactors } from "../factors/totpFactors";
+import { checkFactorCode } from "../features/mfa/checkFactorCode";
+import { listFactors } from "../features/mfa/factorStore";
 import { readVerificationToken } from "../otp/verificationToken";
 
 /** The ways a user can prove a fresh sign-in, as `STEP_UP_REQUIRED`'s `data.stepUpMethods` lists them. */

@@ -1,9 +1,9 @@
 import { ErrorCode } from "@latchkey/protocol";
 import { signerApi } from "@latchkey/protocol/schemas";
-import { listAuthMethods } from "../../authMethods/listAuthMethods";
 import { apiError } from "../../errors";
 import { stampedRoute } from "../../http/route";
 import { defineFeature } from "../defineFeature";
+import { listAuthMethods } from "./listAuthMethods";
 
 /** The user's ways to sign in, as the account page lists them. */
 export const authMethodsFeature = defineFeature({

@@ -3,8 +3,9 @@ import type { z } from "zod";
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";
-import { checkAllFactors, listFactors, mfaRequired } from "../../factors/totpFactors";
 import { findUserByEmail } from "../../users/userStore";
+import { checkAllFactors, mfaRequired } from "../mfa/checkFactorCode";
+import { listFactors } from "../mfa/factorStore";
 import { startEmailChallenge, throttleMail } from "./emailChallenge";
 import { magicLinkTarget, resolveMode } from "./magicLink";
 

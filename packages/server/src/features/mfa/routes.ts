@@ -8,19 +8,14 @@ import { multiFactorOperations, operationEnvelopeSchema, signerApi } from "@latc
 import type { z } from "zod";
 import type { StampedCaller } from "../../auth/stamps/authenticateStamp";
 import { apiError } from "../../errors";
-import { validateMultiFactors } from "../../factors/pendingSignIn";
-import {
-  checkFactorCode,
-  deleteFactors,
-  factorProof,
-  listFactors,
-  requestTotp,
-  setFactorProof,
-} from "../../factors/totpFactors";
 import { parseOrThrow } from "../../http/parse";
 import { route, type StampedRouteInput, stampedRoute } from "../../http/route";
 import { requireFreshSignIn, spendStepUpToken } from "../../sessions/stepUp";
 import { defineFeature } from "../defineFeature";
+import { checkFactorCode } from "./checkFactorCode";
+import { deleteFactors, factorProof, listFactors, setFactorProof } from "./factorStore";
+import { requestTotp } from "./requestTotp";
+import { validateMultiFactors } from "./validateMultiFactors";
 
 /**
  * The parameters of a stamped MFA change come from the signed body (F2); an outer field sent beside it

@@ -1,9 +1,9 @@
 import { signerApi } from "@latchkey/protocol/schemas";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { listAuthMethods } from "../../authMethods/listAuthMethods";
 import { assertNoNul } from "../../http/nul";
 import { perIpLimit } from "../../http/perIpLimit";
 import { route, stampedRoute } from "../../http/route";
+import { listAuthMethods } from "../authMethods/listAuthMethods";
 import { defineFeature } from "../defineFeature";
 import { handleOauthCallback } from "./handleOauthCallback";
 import { messagePage, popupPage } from "./pages";

@@ -2,8 +2,8 @@ import { ErrorCode, RpcErrorCode, SOLANA_FEE_PAYER_METHOD, SponsorshipErrorCode 
 import { ApiError } from "../../errors";
 import { appOf } from "../../http/plugins/appApiKey";
 import { defineFeature } from "../defineFeature";
-import { getPaymasterData } from "./getPaymasterData";
-import { getPaymasterStubData } from "./getPaymasterStubData";
+import { getPaymasterData } from "./evm/getPaymasterData";
+import { getPaymasterStubData } from "./evm/getPaymasterStubData";
 import { answerJsonRpc, errorResponse, rpcError } from "./jsonRpc";
 import { rpcCallerOf } from "./rpcCaller";
 import { requestFeePayer } from "./solana/requestFeePayer";

@@ -1,7 +1,10 @@
 import { ErrorCode } from "@latchkey/protocol";
 import { apiError } from "../../errors";
-import { insertAuthenticator } from "../../passkeys/authenticatorStore";
-import { type VerifiedPasskey, verifyPasskeyRegistration } from "../../passkeys/verifyPasskeyRegistration";
+import { insertAuthenticator } from "../../features/passkeys/authenticatorStore";
+import {
+  type VerifiedPasskey,
+  verifyPasskeyRegistration,
+} from "../../features/passkeys/verifyPasskeyRegistration";
 import { requireFreshSignIn, type StepUpProofUsed, spendStepUpToken } from "../../sessions/stepUp";
 import { defineActivity } from "../defineActivity";
 

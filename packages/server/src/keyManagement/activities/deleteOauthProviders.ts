@@ -1,6 +1,6 @@
 import { ErrorCode } from "@latchkey/protocol";
-import { assertKeepsASignInMethod } from "../../authMethods/lastMethodRule";
 import { apiError } from "../../errors";
+import { assertKeepsASignInMethod } from "../../features/authMethods/lastMethodRule";
 import { defineActivity } from "../defineActivity";
 
 /** `delete_oauth_providers`: unlinks provider identities of the user, never the last way to sign in. */

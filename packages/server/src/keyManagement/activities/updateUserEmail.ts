@@ -1,7 +1,7 @@
 import { ErrorCode } from "@latchkey/protocol";
 import { forgetStampKeys } from "../../auth/stamps/stampKeyCache";
-import { assertKeepsASignInMethod } from "../../authMethods/lastMethodRule";
 import { apiError } from "../../errors";
+import { assertKeepsASignInMethod } from "../../features/authMethods/lastMethodRule";
 import { emailChangedMail } from "../../mail/templates";
 import { readVerificationToken } from "../../otp/verificationToken";
 import { requireFreshSignIn, type StepUpProofUsed, spendStepUpToken } from "../../sessions/stepUp";

@@ -1,9 +1,9 @@
 import type { passkeySignupRequestSchema, SignupResponse } from "@latchkey/protocol";
 import type { z } from "zod";
-import type { App } from "../apps/appDirectory";
-import type { ServiceContext } from "../context";
-import { issueSession } from "../sessions/issueSession";
-import { createUser } from "../users/userStore";
+import type { App } from "../../apps/appDirectory";
+import type { ServiceContext } from "../../context";
+import { issueSession } from "../../sessions/issueSession";
+import { createUser } from "../../users/userStore";
 import { insertAuthenticator } from "./authenticatorStore";
 import { verifyPasskeyRegistration } from "./verifyPasskeyRegistration";
 

@@ -1,8 +1,8 @@
-import type { ConfiguredChain, ServiceContext } from "../../context";
+import type { ConfiguredChain, ServiceContext } from "../../../context";
+import { assertChargeable, type RpcCaller } from "../rpcCaller";
+import { type PolicyDailyLimits, userOperationSpend, utcDay } from "../spending";
 import type { PaymasterParams } from "./parseParams";
 import { resolveSender } from "./resolveSender";
-import { assertChargeable, type RpcCaller } from "./rpcCaller";
-import { type PolicyDailyLimits, userOperationSpend, utcDay } from "./spending";
 
 /**
  * Whose operation this is, for both paymaster methods: the user the sender belongs to (proven by the

@@ -1,8 +1,8 @@
 import { ErrorCode, type passkeyRegistrationSchema } from "@latchkey/protocol";
 import { type AuthenticatorTransport, verifyRegistrationResponse } from "@simplewebauthn/server";
 import type { z } from "zod";
-import type { App } from "../apps/appDirectory";
-import { apiError } from "../errors";
+import type { App } from "../../apps/appDirectory";
+import { apiError } from "../../errors";
 import { expectedOrigins } from "./expectedOrigins";
 
 /** COSE algorithm ids the spec allows: ES256 and RS256. */

@@ -9,8 +9,8 @@ import {
   parseAbi,
   TimeoutError,
 } from "viem";
-import type { ConfiguredChain, ServiceContext } from "../../context";
-import { RpcError, rpcError } from "./jsonRpc";
+import type { ConfiguredChain, ServiceContext } from "../../../context";
+import { RpcError, rpcError } from "../jsonRpc";
 
 const factoryAbi = parseAbi([
   "function createAccount(address owner, uint256 salt) returns (address)",

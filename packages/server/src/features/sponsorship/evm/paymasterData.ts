@@ -1,6 +1,6 @@
 import { type Address, concat, encodePacked, type Hex, parseAbi } from "viem";
 import { toPackedUserOperation } from "viem/account-abstraction";
-import type { ServiceContext } from "../../context";
+import type { ServiceContext } from "../../../context";
 import type { SponsoringChain } from "./checkPolicy";
 import type { UserOperationParams } from "./parseParams";
 

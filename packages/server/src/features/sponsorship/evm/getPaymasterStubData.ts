@@ -1,6 +1,8 @@
 import { toHex } from "viem";
-import type { App } from "../../apps/appDirectory";
-import type { ServiceContext } from "../../context";
+import type { App } from "../../../apps/appDirectory";
+import type { ServiceContext } from "../../../context";
+import type { RpcCaller } from "../rpcCaller";
+import { checkDailyLimits, readUsage } from "../spending";
 import { checkCalls, dailyLimitsOf, policyAndChain } from "./checkPolicy";
 import { parsePaymasterParams } from "./parseParams";
 import {
@@ -8,8 +10,6 @@ import {
   PAYMASTER_VERIFICATION_GAS_LIMIT,
   stubPaymasterData,
 } from "./paymasterData";
-import type { RpcCaller } from "./rpcCaller";
-import { checkDailyLimits, readUsage } from "./spending";
 import { sponsoredOperation } from "./sponsoredOperation";
 
 /**

@@ -1,7 +1,7 @@
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
 import { type Address, getAddress, type Hex } from "viem";
 import { z } from "zod";
-import { rpcError } from "./jsonRpc";
+import { rpcError } from "../jsonRpc";
 
 /** A user operation of EntryPoint v0.7/v0.8 as ERC-7677 carries it (viem's `formatUserOperationRequest`). */
 export interface UserOperationParams {

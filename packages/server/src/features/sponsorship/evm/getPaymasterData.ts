@@ -1,6 +1,9 @@
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
-import type { App } from "../../apps/appDirectory";
-import type { ServiceContext } from "../../context";
+import type { App } from "../../../apps/appDirectory";
+import type { ServiceContext } from "../../../context";
+import { rpcError } from "../jsonRpc";
+import type { RpcCaller } from "../rpcCaller";
+import { addedUsage, checkDailyLimits, readUsage, reserveSpend } from "../spending";
 import {
   checkCalls,
   checkOperationLimits,
@@ -8,7 +11,6 @@ import {
   operationCost,
   policyAndChain,
 } from "./checkPolicy";
-import { rpcError } from "./jsonRpc";
 import { parsePaymasterParams } from "./parseParams";
 import {
   PAYMASTER_POST_OP_GAS_LIMIT,
@@ -17,8 +19,6 @@ import {
   VALID_FOR_SECONDS,
 } from "./paymasterData";
 import { onChain } from "./resolveSender";
-import type { RpcCaller } from "./rpcCaller";
-import { addedUsage, checkDailyLimits, readUsage, reserveSpend } from "./spending";
 import { sponsoredOperation } from "./sponsoredOperation";
 
 /**

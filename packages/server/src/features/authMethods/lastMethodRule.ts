@@ -1,6 +1,6 @@
 import { ErrorCode } from "@latchkey/protocol";
-import type { ServiceContext } from "../context";
-import { apiError } from "../errors";
+import type { ServiceContext } from "../../context";
+import { apiError } from "../../errors";
 
 /** The last way to sign in can never be removed (DESIGN §9): checked inside the removing transaction. */
 export async function assertKeepsASignInMethod(

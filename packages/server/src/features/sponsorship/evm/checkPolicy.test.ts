@@ -1,11 +1,16 @@
 import { encodeFunctionData, toFunctionSelector } from "viem";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { appConfigSchema, chainsSchema, type SponsorshipPolicy, sponsorshipPolicySchema } from "../../config";
+import {
+  appConfigSchema,
+  chainsSchema,
+  type SponsorshipPolicy,
+  sponsorshipPolicySchema,
+} from "../../../config";
+import { RpcError } from "../jsonRpc";
+import { checkDailyLimits, utcDay } from "../spending";
 import { checkCalls, checkOperationLimits, dailyLimitsOf, operationCost } from "./checkPolicy";
 import { decodeCalls, simpleAccountCallsAbi } from "./decodeCalls";
-import { RpcError } from "./jsonRpc";
-import { checkDailyLimits, utcDay } from "./spending";
 
 const COUNTER = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 const OTHER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

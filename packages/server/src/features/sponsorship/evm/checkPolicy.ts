@@ -1,11 +1,11 @@
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
-import type { App } from "../../apps/appDirectory";
-import type { SponsorshipPolicy } from "../../config";
-import type { ConfiguredChain, ServiceContext } from "../../context";
+import type { App } from "../../../apps/appDirectory";
+import type { SponsorshipPolicy } from "../../../config";
+import type { ConfiguredChain, ServiceContext } from "../../../context";
+import { rpcError } from "../jsonRpc";
+import type { PolicyDailyLimits } from "../spending";
 import { decodeCalls } from "./decodeCalls";
-import { rpcError } from "./jsonRpc";
 import type { PaymasterParams, UserOperationParams } from "./parseParams";
-import type { PolicyDailyLimits } from "./spending";
 
 export interface SponsoringChain extends ConfiguredChain {
   paymaster: `0x${string}`;

@@ -1,7 +1,7 @@
 import type { AuthMethods } from "@latchkey/protocol";
-import type { ServiceContext } from "../context";
-import { listFactors } from "../factors/totpFactors";
-import type { UserRecord } from "../users/userStore";
+import type { ServiceContext } from "../../context";
+import type { UserRecord } from "../../users/userStore";
+import { listFactors } from "../mfa/factorStore";
 
 /** Every way the user can sign in, as the account page shows them. */
 export async function listAuthMethods(

@@ -1,8 +1,8 @@
 import { ErrorCode } from "@latchkey/protocol";
-import type { ServiceContext } from "../context";
-import { isUniqueViolation } from "../db/uniqueViolation";
-import { apiError } from "../errors";
-import type { UserRecord } from "../users/userStore";
+import type { ServiceContext } from "../../context";
+import { isUniqueViolation } from "../../db/uniqueViolation";
+import { apiError } from "../../errors";
+import type { UserRecord } from "../../users/userStore";
 import type { VerifiedPasskey } from "./verifyPasskeyRegistration";
 
 /**

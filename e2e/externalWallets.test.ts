@@ -46,7 +46,11 @@ function hostUrl(wallets: Record<string, unknown> = {}, ui: Record<string, unkno
 }
 
 async function newPage(
-  opts: { wallet?: boolean; chains?: { id: number; rpcUrl: string; added?: boolean }[] } = {},
+  opts: {
+    wallet?: boolean;
+    chains?: { id: number; rpcUrl: string; added?: boolean }[];
+    unsupportedMethods?: string[];
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; wallet: InjectedWallet | undefined; address: Hex }> {
   const chain = s.chain as NonNullable<Stack["chain"]>;
   const context = await s.browser.newContext({ viewport: { width: 1100, height: 900 } });
@@ -61,6 +65,7 @@ async function newPage(
             { id: chain.chainId, rpcUrl: chain.rpcUrl },
             { id: other.chainId, rpcUrl: other.rpcUrl, added: false },
           ],
+          ...(opts.unsupportedMethods ? { unsupportedMethods: opts.unsupportedMethods } : {}),
         });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -300,6 +305,33 @@ describe("external wallets: injected (EIP-6963)", () => {
   });
 });
 
+describe("external wallets: a wallet that cannot switch networks (spec §8 'wallet')", () => {
+  it("the app's switch shows 'The connector does not support programmatic chain switching', and the wallet stays on its chain", async () => {
+    const chain = s.chain as NonNullable<Stack["chain"]>;
+    const { context, page, wallet } = await newPage({
+      unsupportedMethods: ["wallet_switchEthereumChain", "wallet_addEthereumChain"],
+    });
+    try {
+      await openWalletList(page);
+      await dialog(page).getByRole("button", { name: WALLET }).click();
+      await dialog(page).waitFor({ state: "detached" });
+      expect(await page.getByTestId("wallet-status").textContent()).toBe("connected");
+      await page.getByRole("button", { name: `Switch to ${other.chainId}` }).click();
+      await expect
+        .poll(() => page.getByTestId("wallet-result").textContent())
+        .toBe(
+          "error SWITCH_CHAIN_NOT_SUPPORTED: The connector does not support programmatic chain switching: The wallet does not support wallet_switchEthereumChain.",
+        );
+      expect(wallet?.calls.map((c) => c.method)).toContain("wallet_switchEthereumChain");
+      expect(wallet?.chainId).toBe(chain.chainId);
+      expect(await page.getByTestId("wallet-chain").textContent()).toBe(String(chain.chainId));
+      expect(await page.getByTestId("wallet-status").textContent()).toBe("connected");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("external wallets: the connector errors of core (spec §8 'wallet')", () => {
   /** Calls a core action with the page's signer and answers the error's code and message (or "ok"). */
   const attempt = (page: Page, action: string, params: unknown) =>
@@ -354,12 +386,17 @@ describe("external wallets: the connector errors of core (spec §8 'wallet')", (
       expect(await attempt(page, "switchExternalWalletChain", { chainId: other.chainId })).toBe(
         "USER_REJECTED: User rejected the request.",
       );
-      // A wallet that cannot switch networks at all.
+      // A wallet that cannot switch networks at all answers EIP-1193's 4200 "Unsupported method".
       wallet?.rejectNext("wallet_switchEthereumChain", { code: 4200, message: "Unsupported method" });
-      expect(await attempt(page, "switchExternalWalletChain", { chainId: other.chainId })).toMatch(
-        /^(SWITCH_CHAIN_NOT_SUPPORTED|WALLET_CONNECTION_FAILED): /,
+      expect(await attempt(page, "switchExternalWalletChain", { chainId: other.chainId })).toBe(
+        "SWITCH_CHAIN_NOT_SUPPORTED: The connector does not support programmatic chain switching: Unsupported method",
       );
       expect(wallet?.chainId).toBe(chain.chainId);
+      // Any other failure of the switch stays a failed connection.
+      wallet?.rejectNext("wallet_switchEthereumChain", { code: -32603, message: "Internal error" });
+      expect(await attempt(page, "switchExternalWalletChain", { chainId: other.chainId })).toMatch(
+        /^WALLET_CONNECTION_FAILED: /,
+      );
     } finally {
       await context.close();
     }
@@ -453,6 +490,66 @@ describe("external wallets: WalletConnect through a local relay", () => {
 
       // The user ends the session on the phone: the page is disconnected at once.
       await phone.disconnect();
+      await expect.poll(() => page.getByTestId("wallet-status").textContent()).toBe("disconnected");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a session asked for other chains than the app's is dropped on load; with the same chains it is restored", async () => {
+    const chain = s.chain as NonNullable<Stack["chain"]>;
+    phone.setApprove(true);
+    const walletConnect = { projectId: "local-dev", relayUrl: relay.url };
+    // The app asks for one chain first, then also for another one (a new release of the app).
+    const oneChain = hostUrl({ walletConnect, chains: [{ id: chain.chainId, rpcUrl: chain.rpcUrl }] });
+    const { context, page } = await wcPage();
+    try {
+      const earlier = new Set(phone.sessions().map((x) => x.topic));
+      await openWalletList(page, oneChain);
+      await dialog(page).getByRole("button", { name: "WalletConnect" }).click();
+      await scan(page);
+      await dialog(page).waitFor({ state: "detached" });
+      expect(await page.getByTestId("wallet-status").textContent()).toBe("connected");
+      const topic = phone.sessions().find((x) => !earlier.has(x.topic))?.topic;
+      expect(topic).toMatch(/^[0-9a-f]{64}$/);
+      const proposals = phone.proposals.length;
+
+      // Same chains: the session comes back after a reload, no new pairing.
+      await page.reload();
+      await expect.poll(() => page.getByTestId("wallet-status").textContent()).toBe("connected");
+      expect(await page.getByTestId("wallet-address").textContent()).toBe(phoneAddress);
+      expect(phone.sessions().map((x) => x.topic)).toContain(topic);
+
+      // The app now configures a chain the session never asked for: the session is stale, ended on load
+      // (the phone sees it deleted), and the user is disconnected.
+      await page.goto(wcUrl());
+      await expect.poll(() => phone.sessions().map((x) => x.topic), { timeout: 15_000 }).not.toContain(topic);
+      await expect.poll(() => page.getByTestId("wallet-status").textContent()).toBe("disconnected");
+      await page.waitForTimeout(500);
+      expect(await page.getByTestId("wallet-status").textContent()).toBe("disconnected");
+      expect(await page.getByTestId("wallet-address").count()).toBe(0);
+
+      // The user sees the wallet list again, and WalletConnect pairs anew, asking for both chains.
+      await page.getByRole("button", { name: "Open sign-in" }).click();
+      await dialog(page).getByRole("button", { name: "Continue with a wallet" }).click();
+      await dialog(page).getByRole("heading", { name: "Select your wallet" }).waitFor();
+      await dialog(page).getByRole("button", { name: "WalletConnect" }).click();
+      await scan(page);
+      await dialog(page).waitFor({ state: "detached" });
+      expect(await page.getByTestId("wallet-status").textContent()).toBe("connected");
+      expect(phone.proposals).toHaveLength(proposals + 1);
+      const asked = phone.proposals.at(-1)?.optionalNamespaces.eip155?.chains;
+      expect(asked).toEqual([`eip155:${chain.chainId}`, `eip155:${other.chainId}`]);
+
+      // The phone approved only its own chain and cannot add one: switching to the other is refused.
+      await page.getByRole("button", { name: `Switch to ${other.chainId}` }).click();
+      await expect
+        .poll(() => page.getByTestId("wallet-result").textContent())
+        .toBe(
+          "error SWITCH_CHAIN_NOT_SUPPORTED: The connector does not support programmatic chain switching",
+        );
+      expect(await page.getByTestId("wallet-chain").textContent()).toBe(String(chain.chainId));
+      await page.getByRole("button", { name: "Disconnect wallet" }).click();
       await expect.poll(() => page.getByTestId("wallet-status").textContent()).toBe("disconnected");
     } finally {
       await context.close();

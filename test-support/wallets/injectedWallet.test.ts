@@ -264,6 +264,23 @@ describe("injected EIP-6963 test wallet", () => {
     expect(await call(page, "eth_blockNumber")).toHaveProperty("result");
   });
 
+  it("answers 4200 for the methods it is set up without, and leaves its chain alone", async () => {
+    const { page, wallet } = await setup({
+      chains: [
+        { id: stack.chainId, rpcUrl: stack.rpcUrl },
+        { id: OTHER_CHAIN, rpcUrl: stack.rpcUrl },
+      ],
+      unsupportedMethods: ["wallet_switchEthereumChain"],
+    });
+    await discover(page);
+    expect(await call(page, "wallet_switchEthereumChain", [{ chainId: toHex(OTHER_CHAIN) }])).toEqual({
+      error: { code: 4200, message: "The wallet does not support wallet_switchEthereumChain." },
+    });
+    expect(wallet.chainId).toBe(stack.chainId);
+    expect(await events(page)).toEqual([]);
+    expect(await call(page, "eth_chainId")).toEqual({ result: toHex(stack.chainId) });
+  });
+
   it("is absent from a page it was not installed on", async () => {
     context = await browser.newContext();
     const page = await context.newPage();

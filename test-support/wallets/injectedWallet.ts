@@ -42,6 +42,11 @@ export interface InjectedWalletOptions {
    * expects it: it fails with "User rejected switch after adding network" otherwise). Default true.
    */
   switchOnAdd?: boolean;
+  /**
+   * Methods it does not implement (e.g. `wallet_switchEthereumChain` for a wallet that cannot change network
+   * on a dapp's request): every call answers EIP-1193's 4200 "Unsupported Method". Default none.
+   */
+  unsupportedMethods?: string[];
   /** Also set `window.ethereum` (the pre-EIP-6963 way). Default false. */
   windowEthereum?: boolean;
   /** How it behaves from the start (the returned wallet's controls change it later). */
@@ -120,6 +125,7 @@ export async function installInjectedWallet(
   let connected = options.connected ?? false;
   if (!known.has(current)) throw new Error("installInjectedWallet: the first chain must be added");
 
+  const unsupported = new Set(options.unsupportedMethods ?? []);
   const { behaviour, gate } = createBehaviour();
   behaviour.setRejecting(options.behaviour?.rejecting ?? []);
   for (const [method, ms] of Object.entries(options.behaviour?.delays ?? {})) behaviour.setDelay(method, ms);
@@ -180,6 +186,9 @@ export async function installInjectedWallet(
   /** Answers one request (after the behaviour's gate). */
   async function handle(method: string, params: unknown[], origin: string): Promise<unknown> {
     await gate(method);
+    if (unsupported.has(method)) {
+      throw new ProviderError({ code: 4200, message: `The wallet does not support ${method}.` });
+    }
     if (NEEDS_CONNECTION.has(method) && !connected) throw new ProviderError(UNAUTHORIZED);
     switch (method) {
       case "eth_requestAccounts":

@@ -36,7 +36,30 @@ export async function authenticateAdminStamp(
   if (headerName.toLowerCase() !== STAMP_HEADER_NAME.toLowerCase()) {
     throw apiError(ErrorCode.INVALID_STAMP, "Approvals are stamped by an app admin key (X-Stamp)");
   }
-  // 2.
+  // 2.–4.
+  const { key, record } = await openAdminStamp(ctx, body, headerValue, {
+    code: ErrorCode.FORBIDDEN,
+    message: "Only an app admin key (signingPolicy.adminKeys) may approve or reject",
+  });
+  // 5.
+  assertBoundTo(record, { kind: "submit", types: params.types });
+  // 6.
+  assertFreshTimestamp(record.timestampMs, ctx.now(), "this request");
+  return { key, body: record };
+}
+
+/**
+ * The part every admin stamp shares (approvals here, the admin API in features/admin): the stamp decodes
+ * canonically (either s) and its signature covers the exact body bytes; its key is an admin key of some
+ * app (else `unknownKey`: a valid key without the right); the body is a JSON object addressed to that
+ * app's organisation (else 403).
+ */
+export async function openAdminStamp(
+  ctx: Pick<ServiceContext, "apps">,
+  body: string,
+  headerValue: string,
+  unknownKey: { code: ErrorCode; message: string },
+): Promise<{ key: AppAdminKey; record: Record<string, unknown> }> {
   let stamp: ReturnType<typeof decodeStamp>;
   try {
     stamp = decodeStamp(headerValue);
@@ -49,22 +72,11 @@ export async function authenticateAdminStamp(
   if (!(await verifyP256Der(body, stamp.publicKey, stamp.signature))) {
     throw apiError(ErrorCode.INVALID_STAMP, "The stamp's signature does not match the body");
   }
-  // 3.
   const key = await ctx.apps.adminKey(stamp.publicKey);
-  if (!key) {
-    throw apiError(
-      ErrorCode.FORBIDDEN,
-      "Only an app admin key (signingPolicy.adminKeys) may approve or reject",
-    );
-  }
-  // 4.
+  if (!key) throw apiError(unknownKey.code, unknownKey.message);
   const record = parseJsonObject(body, "stamped body");
   if (record.organizationId !== key.orgId) {
     throw apiError(ErrorCode.FORBIDDEN, "The admin key does not belong to this organization");
   }
-  // 5.
-  assertBoundTo(record, { kind: "submit", types: params.types });
-  // 6.
-  assertFreshTimestamp(record.timestampMs, ctx.now(), "this request");
-  return { key, body: record };
+  return { key, record };
 }

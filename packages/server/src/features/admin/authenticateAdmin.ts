@@ -1,13 +1,12 @@
-import { decodeStamp, ErrorCode, STAMP_HEADER_NAME, StampFormatError } from "@latchkey/protocol";
+import { ErrorCode, STAMP_HEADER_NAME } from "@latchkey/protocol";
 import type { FastifyRequest } from "fastify";
 import type { AppAdminKey } from "../../apps/appDirectory";
+import { openAdminStamp } from "../../auth/stamps/authenticateAdminStamp";
 import { assertFreshTimestamp } from "../../auth/stamps/freshness";
 import { assertBoundTo } from "../../auth/stamps/operationBinding";
-import { verifyP256Der } from "../../auth/stamps/p256Verify";
 import { consumeBody } from "../../auth/stamps/replayLedger";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";
-import { parseJsonObject } from "../../http/parse";
 
 /** Who stamped an admin API request, and the body they signed (parsed, not yet validated). */
 export interface AdminRequestCaller {
@@ -36,32 +35,11 @@ export async function authenticateAdmin(
   if (typeof headerValue !== "string") {
     throw apiError(ErrorCode.INVALID_STAMP, "Admin requests are stamped by an app admin key (X-Stamp)");
   }
-  // 1.
-  let stamp: ReturnType<typeof decodeStamp>;
-  try {
-    stamp = decodeStamp(headerValue);
-  } catch (e) {
-    if (e instanceof StampFormatError && e.code === "STAMP_NOT_CANONICAL") {
-      throw apiError(ErrorCode.STAMP_NOT_CANONICAL, `The stamp is not canonical: ${e.message}`);
-    }
-    throw apiError(ErrorCode.INVALID_STAMP, "The stamp is malformed");
-  }
-  if (!(await verifyP256Der(body, stamp.publicKey, stamp.signature))) {
-    throw apiError(ErrorCode.INVALID_STAMP, "The stamp's signature does not match the body");
-  }
-  // 2.
-  const admin = await ctx.apps.adminKey(stamp.publicKey);
-  if (!admin) {
-    throw apiError(
-      ErrorCode.ADMIN_KEY_REQUIRED,
-      "The admin API is stamped by an app admin key (signingPolicy.adminKeys)",
-    );
-  }
-  // 3.
-  const record = parseJsonObject(body, "stamped body");
-  if (record.organizationId !== admin.orgId) {
-    throw apiError(ErrorCode.FORBIDDEN, "The admin key does not belong to this organization");
-  }
+  // 1.–3.
+  const { key: admin, record } = await openAdminStamp(ctx, body, headerValue, {
+    code: ErrorCode.ADMIN_KEY_REQUIRED,
+    message: "The admin API is stamped by an app admin key (signingPolicy.adminKeys)",
+  });
   // 4.
   assertBoundTo(record, { kind: "operation", type });
   // 5.

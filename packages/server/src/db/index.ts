@@ -5,7 +5,7 @@ import { Worker } from "node:worker_threads";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
-import { migrateToLatest } from "./migrations";
+import { migrateToLatest } from "./migrations/index";
 import type { Database } from "./schema";
 import { sqliteDialect } from "./sqliteDriver";
 

@@ -1,4 +1,5 @@
 import type { Signer } from "@latchkey/core";
+import { signerRoutes } from "@latchkey/protocol/wire";
 import { vi } from "vitest";
 import { resolveUiConfig } from "../src/config";
 import { createAuthFlow } from "../src/flow/createAuthFlow";
@@ -51,7 +52,12 @@ export function fakeSigner() {
       fake.setStatus("DISCONNECTED");
     }),
     client: {
+      /** The answer of `client.call(signerRoutes.signerConfig, …)`, the one route the step machine calls. */
       signerConfig: vi.fn(async () => ({ email: { mode: "OTP" as "OTP" | "MAGIC_LINK" } })),
+      call: vi.fn(async (route: { path: string }) => {
+        if (route.path !== signerRoutes.signerConfig.path) throw new Error(`unexpected call ${route.path}`);
+        return fake.client.signerConfig();
+      }),
     },
   };
   return fake;

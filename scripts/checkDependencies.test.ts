@@ -3,7 +3,7 @@
  * declares nothing it does not import: the tarballs install exactly what they need outside this
  * repository, where the root's node_modules is not there to hide a missing one.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,7 +26,26 @@ function sourceFiles(dir: string): string[] {
  * bundles the auth frame's TypeScript with esbuild and loads its wallet worker through tsx when `src/`
  * is there (the tarball ships dist/ only). They are devDependencies.
  */
-const SOURCE_ONLY: Record<string, string[]> = { server: ["esbuild", "tsx"] };
+const SOURCE_ONLY: Record<string, string[]> = { server: ["esbuild", "tsx"], devnet: ["solc"] };
+/** devnet's only source-only import, solc (it recompiles the committed contract artifacts), is the repository's. */
+const rootDev = new Set(
+  Object.keys(
+    (
+      JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+        devDependencies?: Record<string, string>;
+      }
+    ).devDependencies ?? {},
+  ),
+);
+
+/** The source file a relative import names (`./x` → `./x.ts`), if it is one. */
+function bundledFile(path: string): string | undefined {
+  const candidates = [path, `${path}.ts`, `${path}.tsx`, join(path, "index.ts")];
+  if (path.endsWith(".js")) candidates.push(path.replace(/\.js$/, ".ts"));
+  return candidates.find(
+    (p) => /\.(ts|tsx|mjs)$/.test(p) && !/\.test\.tsx?$/.test(p) && existsSync(p) && statSync(p).isFile(),
+  );
+}
 
 const packageName = (specifier: string) =>
   specifier.startsWith("@")
@@ -47,20 +66,33 @@ describe("package dependencies", () => {
         ),
       );
       const used = new Set<string>();
-      for (const file of sourceFiles(join(dir, "src"))) {
+      // A package's build may bundle repository files it imports by relative path (devnet bundles
+      // test-support/): their imports are the package's runtime imports too.
+      const queue = sourceFiles(join(dir, "src"));
+      const seen = new Set(queue);
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
         const text = readFileSync(file, "utf8");
         // Imports, and packages located at run time (`require.resolve("@latchkey/frames/package.json")`).
         const specifiers = [
           ...ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName),
-          ...[...text.matchAll(/\bresolve\("([^"./][^"]*)"\)/g)].map((m) => m[1] as string),
+          ...[...text.matchAll(/\bresolve\(\s*["`]([^"`./][^"`$]*)/g)].map((m) => m[1] as string),
         ];
         for (const specifier of specifiers) {
-          if (specifier.startsWith(".") || specifier.startsWith("node:") || builtin.has(specifier)) continue;
+          if (specifier.startsWith(".")) {
+            const target = bundledFile(resolve(dirname(file), specifier));
+            if (target && !target.startsWith(`${dir}/`) && !seen.has(target)) {
+              seen.add(target);
+              queue.push(target);
+            }
+            continue;
+          }
+          if (specifier.startsWith("node:") || builtin.has(specifier)) continue;
           used.add(packageName(specifier));
         }
       }
       const dev = new Set(Object.keys(manifest.devDependencies ?? {}));
-      const sourceOnly = (p: string) => (SOURCE_ONLY[name] ?? []).includes(p) && dev.has(p);
+      const sourceOnly = (p: string) =>
+        (SOURCE_ONLY[name] ?? []).includes(p) && (dev.has(p) || rootDev.has(p));
       expect({ missing: [...used].filter((p) => !declared.has(p) && !sourceOnly(p)).sort() }).toEqual({
         missing: [],
       });

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { seedBackend } from "../src/crypto/pbkdf2";
 import { secp256k1Impl } from "../src/crypto/secp256k1";
 import { freshDatabase } from "./helpers";
+import { waitForLine } from "./helpers/waitForLine";
 
 // What the service must report: it runs with this process's environment on this machine, so it makes the
 // same choice. Under `npm run test:fallback` (both forced off) that is noble and node:crypto.
@@ -15,23 +16,6 @@ const pbkdf2 = seedBackend().name;
 
 const BIN = resolve(__dirname, "../bin/latchkey.js");
 const run = promisify(execFile);
-
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 45_000): Promise<string> {
-  return new Promise((res, rej) => {
-    let out = "";
-    const timer = setTimeout(() => rej(new Error(`timed out; output:\n${out}`)), timeoutMs);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (pattern.test(out)) {
-        clearTimeout(timer);
-        res(out);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => rej(new Error(`exited ${code}; output:\n${out}`)));
-  });
-}
 
 describe("latchkey CLI", () => {
   it("documents every command's flags and environment in --help", async () => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +20,7 @@ import {
   startSmtp,
   TEST_APP,
 } from "./helpers";
+import { waitForLine } from "./helpers/waitForLine";
 
 const BIN = resolve(__dirname, "../bin/latchkey.js");
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}`, origin: "http://app.test" };
@@ -118,23 +119,6 @@ async function dataKeys(url: string) {
   }
 }
 
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 90_000): Promise<string> {
-  return new Promise((res, rej) => {
-    let out = "";
-    const timer = setTimeout(() => rej(new Error(`timed out; output:\n${out}`)), timeoutMs);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (pattern.test(out)) {
-        clearTimeout(timer);
-        res(out);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => rej(new Error(`exited ${code}; output:\n${out}`)));
-  });
-}
-
 let hsmKeyId = "";
 beforeAll(async () => {
   mkdirSync(join(hsmDir, "tokens"));
@@ -214,7 +198,7 @@ describe.each(["sqlite", "postgres"] as const)("the master key in an HSM (SoftHS
       },
     );
     try {
-      const out = await waitForLine(other, /on (http:\/\/\S+)/);
+      const out = await waitForLine(other, /on (http:\/\/\S+)/, 90_000);
       const otherUrl = /on (http:\/\/\S+)/.exec(out)?.[1] as string;
       expect(await signs(again.url, user, "after restart")).toBe(user.address);
       expect(await signs(otherUrl, user, "from the other process")).toBe(user.address);

@@ -4,28 +4,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadNativePbkdf2 } from "../src/crypto/pbkdf2";
+import { waitForLine } from "./helpers/waitForLine";
 
 // A PBKDF2 addon that fails its load-time self-test is not used: `serve` says so at start and /healthz
 // names node:crypto with the reason. LATCHKEY_PBKDF2_SELFTEST_CORRUPT=1 spoils one expected seed, as a
 // miscompiled or mis-detected lane would make the addon disagree with it. Only where the addon loads.
 const BIN = resolve(__dirname, "../bin/latchkey.js");
-
-function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 45_000): Promise<string> {
-  return new Promise((res, rej) => {
-    let out = "";
-    const timer = setTimeout(() => rej(new Error(`timed out; output:\n${out}`)), timeoutMs);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (pattern.test(out)) {
-        clearTimeout(timer);
-        res(out);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => rej(new Error(`exited ${code}; output:\n${out}`)));
-  });
-}
 
 describe.runIf(loadNativePbkdf2())("serve with a PBKDF2 addon that fails its self-test", () => {
   let child: ChildProcess | undefined;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { SignerApiError } from "./api";
 import { LatchkeyError } from "./base";
+import { ExternalWalletError } from "./externalWallet";
 import { MfaRequiredError, SignerError } from "./signer";
+import { SmartAccountError } from "./smartAccount";
 
 describe("LatchkeyError", () => {
   const api = new SignerApiError({
@@ -30,5 +32,21 @@ describe("LatchkeyError", () => {
       code: "HTTP_ERROR",
       message: "Bad gateway",
     });
+  });
+
+  it("adds what the wallet said after the catalogue's sentence without a stray full stop", () => {
+    const refused = new ExternalWalletError("WALLET_CONNECTION_FAILED", {
+      details: "Connection request reset",
+    });
+    expect(refused.message).toBe(
+      "The wallet's connection failed or was canceled. Details: Connection request reset",
+    );
+    expect(refused.details).toBe("Connection request reset");
+    expect(new ExternalWalletError("WALLET_CONNECTION_FAILED").message).toBe(
+      "The wallet's connection failed or was canceled.",
+    );
+    expect(new SmartAccountError("USER_OPERATION_REVERTED", { details: "AA23 reverted" }).message).toBe(
+      "The user operation reverted: AA23 reverted",
+    );
   });
 });

@@ -31,3 +31,12 @@ function walk(error: unknown, fn?: (error: unknown) => boolean): unknown {
   if (cause !== undefined) return walk(cause, fn);
   return fn ? null : error;
 }
+
+/**
+ * A coded error's message with what the wallet, node or service said: `base: details`, or, when the base
+ * text is a sentence already, `base Details: details` (never "canceled.: …").
+ */
+export function messageWithDetails(base: string, details: string | undefined): string {
+  if (!details) return base;
+  return /[.!?]$/.test(base) ? `${base} Details: ${details}` : `${base}: ${details}`;
+}

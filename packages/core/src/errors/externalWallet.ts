@@ -1,4 +1,4 @@
-import { LatchkeyError } from "./base";
+import { LatchkeyError, messageWithDetails } from "./base";
 import { type ExternalWalletErrorCode, ExternalWalletErrorMessages } from "./codes";
 
 /**
@@ -15,7 +15,7 @@ export class ExternalWalletError<
   readonly details: string | undefined;
   constructor(code: C, options: { cause?: unknown; details?: string } = {}) {
     const base = ExternalWalletErrorMessages[code];
-    super(code, options.details ? `${base}: ${options.details}` : base, { cause: options.cause });
+    super(code, messageWithDetails(base, options.details), { cause: options.cause });
     this.details = options.details;
   }
 }

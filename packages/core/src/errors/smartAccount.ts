@@ -1,5 +1,5 @@
 import type { SentUserOperation } from "../smartAccounts/types";
-import { LatchkeyError } from "./base";
+import { LatchkeyError, messageWithDetails } from "./base";
 import { type SmartAccountErrorCode, SmartAccountErrorMessages } from "./codes";
 
 /**
@@ -27,7 +27,7 @@ export class SmartAccountError<
     } = {},
   ) {
     const base = SmartAccountErrorMessages[code];
-    super(code, options.details ? `${base}: ${options.details}` : base, { cause: options.cause });
+    super(code, messageWithDetails(base, options.details), { cause: options.cause });
     this.details = options.details;
     this.userOperationHash = options.userOperationHash;
     this.request = options.request;

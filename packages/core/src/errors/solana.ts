@@ -1,4 +1,4 @@
-import { LatchkeyError } from "./base";
+import { LatchkeyError, messageWithDetails } from "./base";
 import { type SolanaErrorCode, SolanaErrorMessages } from "./codes";
 
 /**
@@ -28,7 +28,7 @@ export class SolanaError<C extends SolanaErrorCode = SolanaErrorCode> extends La
     } = {},
   ) {
     const base = SolanaErrorMessages[code];
-    super(code, options.details ? `${base}: ${options.details}` : base, { cause: options.cause });
+    super(code, messageWithDetails(base, options.details), { cause: options.cause });
     this.details = options.details;
     this.reason = options.reason;
     this.transactionError = options.transactionError;

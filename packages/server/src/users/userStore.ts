@@ -130,14 +130,27 @@ async function insertUser(
 const userByEmail = prepared((db, $) =>
   db
     .selectFrom("users")
-    .select(["id", "org_id", "app_id", "email"])
+    .select(["id", "org_id", "app_id", "email", "disabled_at"])
     .where("app_id", "=", $("appId"))
     .where("email", "=", $("email")),
 );
 
-export async function findUserByEmail(db: Db, appId: string, email: string): Promise<UserRecord | null> {
+/** The app's user with this email, with `disabledAt` set when an app admin disabled them. */
+export async function findUserByEmail(
+  db: Db,
+  appId: string,
+  email: string,
+): Promise<(UserRecord & { disabledAt: number | null }) | null> {
   const [row] = await userByEmail(db, { appId, email });
-  return row ? { id: row.id, orgId: row.org_id, appId: row.app_id, email: row.email } : null;
+  return row
+    ? {
+        id: row.id,
+        orgId: row.org_id,
+        appId: row.app_id,
+        email: row.email,
+        disabledAt: row.disabled_at == null ? null : Number(row.disabled_at),
+      }
+    : null;
 }
 
 export async function findUserByOrg(db: Db, orgId: string): Promise<UserRecord | null> {

@@ -20,6 +20,8 @@ export async function authWithEmail(
   await throttleMail(ctx, { email: request.email, ip });
   const user = await findUserByEmail(ctx.db, app.id, request.email);
   if (!user) throw apiError(ErrorCode.USER_NOT_FOUND, "No user with this email; sign up first");
+  // A disabled user is refused before any mail: no code or link is sent that could not be used.
+  if (user.disabledAt !== null) throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
   // A magic link is a session by itself, so a second factor is asked for before it is mailed.
   if (magicLink) {
     const factors = await listFactors(ctx, { userId: user.id });

@@ -454,6 +454,75 @@ describe.each(["sqlite", "postgres"] as const)(
         expect(removed.status).toBe(200);
         expect((await stored(user.userId)).factors).toBe(0);
       });
+
+      it("cannot remove the owner's passkey, unlink their social sign-in or mint a long-lived key without a fresh proof", async () => {
+        const user = await session();
+        const passkey = new SoftAuthenticator("app.test", "http://app.test");
+        const added = await addPasskey(user, passkey, {
+          verificationToken: await verificationToken(user.email),
+        });
+        expect(added.status).toBe(200);
+        const [{ id: authenticatorId }] = (await h.service.ctx.db
+          .selectFrom("authenticators")
+          .select("id")
+          .where("user_id", "=", user.userId)
+          .execute()) as [{ id: string }];
+        const removePasskey = (proof: Record<string, unknown> = {}) =>
+          submit(user, "delete_authenticators", "ACTIVITY_TYPE_DELETE_AUTHENTICATORS", {
+            userId: user.userId,
+            authenticatorIds: [authenticatorId],
+            ...proof,
+          });
+        const createKey = (proof: Record<string, unknown> = {}) =>
+          submit(user, "create_api_keys", "ACTIVITY_TYPE_CREATE_API_KEYS_V2", {
+            userId: user.userId,
+            apiKeys: [{ apiKeyName: "forever", publicKey: frameKey() }],
+            ...proof,
+          });
+        const longLived = async () =>
+          (
+            await h.service.ctx.db
+              .selectFrom("api_keys")
+              .select("id")
+              .where("user_id", "=", user.userId)
+              .where("kind", "=", "api")
+              .execute()
+          ).length;
+        refusedStepUp(await removePasskey());
+        refusedStepUp(await createKey());
+        const links = await h.service.ctx.db
+          .selectFrom("user_oauth_providers")
+          .select("id")
+          .where("user_id", "=", user.userId)
+          .execute();
+        for (const link of links) {
+          refusedStepUp(
+            await submit(user, "delete_oauth_providers", "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", {
+              userId: user.userId,
+              providerIds: [link.id],
+            }),
+          );
+        }
+        expect((await stored(user.userId)).passkeys).toBe(1);
+        expect(await longLived()).toBe(0);
+        // A code of the current email (or the owner's passkey) does it, once.
+        const token = await verificationToken(user.email);
+        expect((await removePasskey({ verificationToken: token })).status).toBe(200);
+        expect((await stored(user.userId)).passkeys).toBe(0);
+        const reused = await createKey({ verificationToken: token });
+        expect([reused.status, reused.json.code]).toEqual([400, "INVALID_VERIFICATION_TOKEN"]);
+        expect((await createKey({ verificationToken: await verificationToken(user.email) })).status).toBe(
+          200,
+        );
+        expect(await longLived()).toBe(1);
+        expect(
+          await h.service.ctx.db
+            .selectFrom("user_oauth_providers")
+            .select("id")
+            .where("user_id", "=", user.userId)
+            .execute(),
+        ).toEqual(links);
+      });
     });
 
     describe.each(kinds)("with %s and a proof of the account as it is", (_name, session) => {

@@ -85,24 +85,6 @@ export const createReadWriteSessionParametersSchema = z.object({
   expirationSeconds: expirationSecondsSchema.optional(),
   invalidateExisting: z.boolean().optional(),
 });
-export const createApiKeysParametersSchema = z.object({
-  userId: idSchema(128),
-  apiKeys: z
-    .array(
-      z.object({
-        apiKeyName: idSchema(256),
-        publicKey: p256PublicKeyHexSchema,
-        curveType: z.literal("API_KEY_CURVE_P256").optional(),
-        expirationSeconds: expirationSecondsSchema.optional(),
-      }),
-    )
-    .min(1)
-    .max(10),
-});
-export const deleteApiKeysParametersSchema = z.object({
-  userId: idSchema(128),
-  apiKeyIds: z.array(idSchema(128)).min(1).max(100),
-});
 /**
  * A step-up proof (a fresh sign-in), for export and for changes to how the user signs in: a
  * `verificationToken` (`/v1/init-otp` → `/v1/verify-otp` for the user's current email, verified within
@@ -119,6 +101,27 @@ export const stepUpProofFields = {
   multiFactor: multiFactorProofSchema.optional(),
 };
 
+/** `create_api_keys`: long-lived keys of the user; needs a step-up proof (`stepUpProofFields`). */
+export const createApiKeysParametersSchema = z.object({
+  userId: idSchema(128),
+  apiKeys: z
+    .array(
+      z.object({
+        apiKeyName: idSchema(256),
+        publicKey: p256PublicKeyHexSchema,
+        curveType: z.literal("API_KEY_CURVE_P256").optional(),
+        expirationSeconds: expirationSecondsSchema.optional(),
+      }),
+    )
+    .min(1)
+    .max(10),
+  ...stepUpProofFields,
+});
+export const deleteApiKeysParametersSchema = z.object({
+  userId: idSchema(128),
+  apiKeyIds: z.array(idSchema(128)).min(1).max(100),
+});
+
 /** `create_authenticators`: adds passkeys; needs a step-up proof (`stepUpProofFields`). */
 export const createAuthenticatorsParametersSchema = z.object({
   userId: idSchema(128),
@@ -128,9 +131,11 @@ export const createAuthenticatorsParametersSchema = z.object({
     .max(5),
   ...stepUpProofFields,
 });
+/** `delete_authenticators`: removes passkeys; needs a step-up proof (`stepUpProofFields`). */
 export const deleteAuthenticatorsParametersSchema = z.object({
   userId: idSchema(128),
   authenticatorIds: z.array(idSchema(128)).min(1).max(20),
+  ...stepUpProofFields,
 });
 /** `create_oauth_providers`: links social sign-ins; needs a step-up proof (`stepUpProofFields`). */
 export const createOauthProvidersParametersSchema = z.object({
@@ -152,9 +157,11 @@ export const createOauthProvidersParametersSchema = z.object({
     .max(5),
   ...stepUpProofFields,
 });
+/** `delete_oauth_providers`: unlinks social sign-ins; needs a step-up proof (`stepUpProofFields`). */
 export const deleteOauthProvidersParametersSchema = z.object({
   userId: idSchema(128),
   providerIds: z.array(idSchema(128)).min(1).max(20),
+  ...stepUpProofFields,
 });
 
 /**

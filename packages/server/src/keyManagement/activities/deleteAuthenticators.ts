@@ -2,11 +2,18 @@ import { ErrorCode } from "@latchkey/protocol";
 import { apiError } from "../../errors";
 import { assertKeepsASignInMethod } from "../../features/authMethods/lastMethodRule";
 import { defineActivity } from "../defineActivity";
+import { requireStepUp, type SteppedUp, spendStepUp } from "./stepUpGuard";
 
-/** `delete_authenticators`: removes passkeys of the user, never the last way to sign in. */
-export const deleteAuthenticators = defineActivity({
+/**
+ * `delete_authenticators`: removes passkeys of the user, never the last way to sign in. Taking a way in
+ * from the owner needs a fresh sign-in first (the step-up rule of export), so a stolen session cannot
+ * lock the owner out.
+ */
+export const deleteAuthenticators = defineActivity<"ACTIVITY_TYPE_DELETE_AUTHENTICATORS", SteppedUp>({
   type: "ACTIVITY_TYPE_DELETE_AUTHENTICATORS",
-  async run(tx, { caller, params }) {
+  prepare: (ctx, { caller, params }) => requireStepUp(ctx, caller, params),
+  async run(tx, { caller, params, prepared }) {
+    await spendStepUp(tx, prepared);
     const mine = await tx.db
       .selectFrom("authenticators")
       .select("id")
@@ -30,7 +37,7 @@ export const deleteAuthenticators = defineActivity({
       {
         appId: caller.user.appId,
         userId: caller.user.id,
-        details: { authenticatorIds: params.authenticatorIds },
+        details: { authenticatorIds: params.authenticatorIds, stepUp: prepared.stepUp },
       },
       tx.db,
     );

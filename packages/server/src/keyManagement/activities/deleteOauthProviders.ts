@@ -2,11 +2,17 @@ import { ErrorCode } from "@latchkey/protocol";
 import { apiError } from "../../errors";
 import { assertKeepsASignInMethod } from "../../features/authMethods/lastMethodRule";
 import { defineActivity } from "../defineActivity";
+import { requireStepUp, type SteppedUp, spendStepUp } from "./stepUpGuard";
 
-/** `delete_oauth_providers`: unlinks provider identities of the user, never the last way to sign in. */
-export const deleteOauthProviders = defineActivity({
+/**
+ * `delete_oauth_providers`: unlinks provider identities of the user, never the last way to sign in; needs
+ * a fresh sign-in first (the step-up rule of export).
+ */
+export const deleteOauthProviders = defineActivity<"ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS", SteppedUp>({
   type: "ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS",
-  async run(tx, { caller, params }) {
+  prepare: (ctx, { caller, params }) => requireStepUp(ctx, caller, params),
+  async run(tx, { caller, params, prepared }) {
+    await spendStepUp(tx, prepared);
     const mine = await tx.db
       .selectFrom("user_oauth_providers")
       .select("id")
@@ -27,7 +33,11 @@ export const deleteOauthProviders = defineActivity({
       .execute();
     await tx.audit(
       "oauth.unlinked",
-      { appId: caller.user.appId, userId: caller.user.id, details: { providerIds: params.providerIds } },
+      {
+        appId: caller.user.appId,
+        userId: caller.user.id,
+        details: { providerIds: params.providerIds, stepUp: prepared.stepUp },
+      },
       tx.db,
     );
     return { providerIds: params.providerIds };

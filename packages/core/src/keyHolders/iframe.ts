@@ -61,8 +61,9 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
           console.warn(
             `[latchkey] The auth frame at ${frameOrigin} may not use storage here` +
               `${storage.storageError ? ` (${storage.storageError})` : ""}. Sign-in works, but the ` +
-              "session ends when this page is reloaded. Browsers refuse storage to a frame from another " +
-              "site: serve the service on the app's own site (e.g. auth.example.com for example.com).",
+              "session ends when this page is reloaded. Some browsers refuse storage to a frame from another " +
+              "site, and the others keep it apart for each site that embeds it (partitioned): serve the " +
+              "service on the app's own site (e.g. auth.example.com for example.com).",
           );
         }
         return { channel, storage };

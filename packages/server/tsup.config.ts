@@ -5,7 +5,7 @@ export default defineConfig(
   packageBuild(
     {
       index: "src/index.ts",
-      cli: "src/cli.ts",
+      cli: "src/cli/index.ts",
       // @latchkey/server/dev: dev mode, the local sign-in providers (loaded by `serve --dev` and the tests).
       dev: "src/dev/index.ts",
       // Runs on worker threads, loaded by URL beside the chunk that starts it (crypto/walletPool.ts).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08 as CORE_FACTORY } from "../../packages/core/src/smartAccounts/latchkeySimpleAccount";
-import { LATCHKEY_SIMPLE_ACCOUNT_FACTORY_V08 as SERVICE_FACTORY } from "../../packages/server/src/config";
+import { LATCHKEY_SIMPLE_ACCOUNT_FACTORY_V08 as SERVICE_FACTORY } from "../../packages/server/src/features/sponsorship/evm/config";
 import { compileLatchkeyAccount, readLatchkeyAccountArtifacts } from "./compileLatchkeyAccount.js";
 import { LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08 } from "./deploy.js";
 

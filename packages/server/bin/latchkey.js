@@ -3,7 +3,7 @@
 // repository it runs the TypeScript source through tsx, resolving our packages to their `source` exports.
 import { existsSync } from "node:fs";
 
-const source = new URL("../src/cli.ts", import.meta.url);
+const source = new URL("../src/cli/index.ts", import.meta.url);
 let main;
 if (existsSync(source)) {
   const { register } = await import("node:module");

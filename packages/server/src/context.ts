@@ -1,10 +1,11 @@
 import type { Rpc, SolanaRpcApi } from "@solana/kit";
 import type { PublicClient } from "viem";
-import type { ChainSettings, RateLimits } from "./config";
 import type { Keyring } from "./crypto/keyring";
 import type { DerivedAccount } from "./crypto/wallet";
 import type { Db, DbKind } from "./db";
 import type { SealedWallet } from "./db/schema";
+import type { ChainSettings } from "./features/sponsorship/evm/config";
+import type { RateLimits } from "./limits/config";
 import type { Mailer } from "./mail/mailer";
 import type { ServiceKeys } from "./serviceKeys/serviceKeys";
 

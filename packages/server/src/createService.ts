@@ -5,16 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { createPublicClient, http as httpTransport } from "viem";
 import { z } from "zod";
 import { type App, AppDirectory, upsertApp } from "./apps/appDirectory";
-import {
-  type AppConfig,
-  appConfigSchema,
-  type ChainConfig,
-  chainsSchema,
-  type RateLimits,
-  rateLimitsSchema,
-  type SolanaConfig,
-  solanaConfigSchema,
-} from "./config";
+import { type AppConfig, appConfigSchema } from "./config";
 import type { ConfiguredChain, Random, ServiceContext } from "./context";
 import { Keyring } from "./crypto/keyring";
 import type { KeyWrapper } from "./crypto/keyWrap/keyWrapper";
@@ -25,9 +16,12 @@ import { migrate, openDatabase } from "./db";
 import { prepared, rowSlots } from "./db/prepared";
 import { features } from "./features";
 import type { Feature } from "./features/defineFeature";
+import { type ChainConfig, chainsSchema } from "./features/sponsorship/evm/config";
+import { type SolanaConfig, solanaConfigSchema } from "./features/sponsorship/solana/config";
 import { webhookTuning } from "./features/webhooks/config";
 import { WebhookOutbox } from "./features/webhooks/outbox";
 import { createHttpApp } from "./http/app";
+import { type RateLimits, rateLimitsSchema } from "./limits/config";
 import { type RetentionInput, resolveRetention } from "./limits/retention";
 import { sweepExpired } from "./limits/sweeper";
 import { Mailer } from "./mail/mailer";

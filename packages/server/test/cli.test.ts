@@ -1,5 +1,5 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -20,7 +20,7 @@ const run = promisify(execFile);
 describe("latchkey CLI", () => {
   it("documents every command's flags and environment in --help", async () => {
     const serve = (await run(process.execPath, [BIN, "serve", "--help"])).stdout;
-    const source = readFileSync(resolve(__dirname, "../src/cli.ts"), "utf8");
+    const source = readFileSync(resolve(__dirname, "../src/cli/serve.ts"), "utf8");
     // Every option serve parses is in its help.
     const serveOptions = /async function serve[\s\S]*?options: \{([\s\S]*?)\n {4}\},/.exec(source)?.[1] ?? "";
     const flags = [...serveOptions.matchAll(/^\s+"?([a-z-]+)"?: \{ type/gm)].map((m) => `--${m[1]}`);
@@ -28,8 +28,10 @@ describe("latchkey CLI", () => {
     for (const flag of flags) expect(serve, flag).toContain(flag);
     // Every environment variable the service reads is in some command's help.
     const envs = new Set<string>();
+    const cliFiles = readdirSync(resolve(__dirname, "../src/cli")).map((name) => `cli/${name}`);
+    expect(cliFiles).toContain("cli/serve.ts");
     for (const file of [
-      "cli.ts",
+      ...cliFiles,
       "createService.ts",
       "crypto/keyring.ts",
       "crypto/secp256k1.ts",

@@ -2,7 +2,6 @@ import { createHash, generateKeyPairSync } from "node:crypto";
 import { jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertApp } from "../src/apps/appDirectory";
-import type { OauthProviderConfig } from "../src/config";
 import type { ServiceContext } from "../src/context";
 import type { DevOidcProvider } from "../src/dev/oidcProvider";
 import { startAppleStandIn } from "../src/dev/standIns/apple";
@@ -11,6 +10,7 @@ import { startDiscordStandIn } from "../src/dev/standIns/discord";
 import { type FacebookStandIn, startFacebookStandIn } from "../src/dev/standIns/facebook";
 import { startGithubStandIn } from "../src/dev/standIns/github";
 import { startTwitchStandIn } from "../src/dev/standIns/twitch";
+import type { OauthProviderConfig } from "../src/features/oauth/config";
 import { appleClientSecret } from "../src/oauthProviders/appleClientSecret";
 import {
   Browser,

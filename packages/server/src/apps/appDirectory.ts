@@ -1,16 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
-import {
-  type AppConfig,
-  appConfigSchema,
-  KNOWN_OAUTH_PROVIDERS,
-  type OauthProviderConfig,
-  SIMPLE_7702_ACCOUNT_V08,
-  type SponsorshipConfig,
-} from "../config";
+import { type AppConfig, appConfigSchema } from "../config";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
 import type { AppsTable } from "../db/schema";
+import { KNOWN_OAUTH_PROVIDERS, type OauthProviderConfig } from "../features/oauth/config";
+import type { SponsorshipConfig } from "../features/sponsorship/config";
+import { SIMPLE_7702_ACCOUNT_V08 } from "../features/sponsorship/evm/config";
 import { storeWebhookEndpoints } from "../features/webhooks/endpoints";
 import type { SigningPolicy } from "../keyManagement/policies/policySchema";
 import { type MailLocale, mailLocale } from "../mail/locales";

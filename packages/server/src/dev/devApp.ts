@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type App, createAppApiKey, hashApiKey, upsertApp } from "../apps/appDirectory";
-import type { ChainConfig, SolanaConfig } from "../config";
 import type { ServiceContext } from "../context";
 import type { ServiceOptions } from "../createService";
+import type { ChainConfig } from "../features/sponsorship/evm/config";
+import type { SolanaConfig } from "../features/sponsorship/solana/config";
 import { DEV_SIGNING_POLICY } from "./devSigningPolicy";
 
 /** The dev app's id. */

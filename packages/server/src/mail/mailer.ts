@@ -1,5 +1,6 @@
 import { addressOf, buildMessage } from "./mime";
-import { parseSmtpUrl, SmtpClient, SmtpError } from "./smtp";
+import { SmtpClient } from "./smtp";
+import { parseSmtpUrl, SmtpError } from "./smtpOptions";
 import type { Mail } from "./templates";
 
 export interface StoredMail extends Mail {

@@ -5,7 +5,8 @@ import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from "smtp
 import { afterEach, describe, expect, it } from "vitest";
 import { Mailer } from "./mailer";
 import { buildMessage } from "./mime";
-import { parseSmtpUrl, SmtpClient, SmtpError } from "./smtp";
+import { SmtpClient } from "./smtp";
+import { parseSmtpUrl, SmtpError } from "./smtpOptions";
 
 interface Caught {
   from: string;
@@ -261,7 +262,9 @@ describe("SmtpClient", () => {
 
   it("an idle connection does not keep the process alive", async () => {
     const server = await catcher({ disabledCommands: ["STARTTLS"] });
-    const script = `import { SmtpClient, parseSmtpUrl } from ${JSON.stringify(new URL("./smtp.ts", import.meta.url).pathname)};
+    const here = (file: string) => JSON.stringify(new URL(file, import.meta.url).pathname);
+    const script = `import { SmtpClient } from ${here("./smtp.ts")};
+import { parseSmtpUrl } from ${here("./smtpOptions.ts")};
 const client = new SmtpClient(parseSmtpUrl("smtp://127.0.0.1:${server.port}"));
 await client.send({ from: "a@app.test", to: ["b@example.test"] }, "Subject: x\\r\\n\\r\\nbody\\r\\n");
 console.log("sent");`;

@@ -3,7 +3,7 @@ import { ErrorCode, INVALID_OTP_MESSAGE, OTP_MAX_ATTEMPTS } from "@latchkey/prot
 import type { ServiceContext } from "../context";
 import type { Db } from "../db";
 import { apiError } from "../errors";
-import { hit } from "../limits/rateLimit";
+import { perIpLimit } from "../http/perIpLimit";
 import { otpCodeHash } from "./emailOtp";
 
 /** The tables that hold codes: sign-in codes (`otps`) and contact codes (`contact_otps`). */
@@ -26,11 +26,7 @@ const tooManyWrong = () =>
 
 /** Counts one code attempt against the caller's network (before the code is even looked up). */
 export function limitCodeAttempts(ctx: Pick<ServiceContext, "db" | "now" | "limits">, ip: string) {
-  return hit(ctx, {
-    key: `otp-ip:${ip}`,
-    limit: ctx.limits.otpAttemptsPerIp,
-    message: "Too many code attempts from this network. Try again later.",
-  });
+  return perIpLimit(ctx, "codeAttempt", ip);
 }
 
 /**
@@ -47,7 +43,15 @@ export function limitCodeAttempts(ctx: Pick<ServiceContext, "db" | "now" | "limi
  */
 export async function checkCode(
   ctx: Pick<ServiceContext, "db" | "otpKey">,
-  params: { table: CodeTable; otp: StoredCode; code: string; now: number; onBurn: () => Promise<void> },
+  params: {
+    table: CodeTable;
+    otp: StoredCode;
+    code: string;
+    now: number;
+    onBurn: () => Promise<void>;
+    /** Called for each wrong code (the security log's failed sign-ins). */
+    onWrong?: () => Promise<void>;
+  },
 ): Promise<void> {
   const { table, otp, code, now } = params;
   // 1.
@@ -60,6 +64,7 @@ export async function checkCode(
   const actual = Buffer.from(otpCodeHash(ctx.otpKey, otp.id, code), "hex");
   if (timingSafeEqual(expected, actual)) return;
   // 4.
+  await params.onWrong?.();
   const updated = await ctx.db
     .updateTable(table)
     .set((eb) => ({ attempts: eb("attempts", "+", 1) }))

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from "node:crypto";
-import type { OauthProviderConfig } from "../../config";
+import type { OauthProviderConfig } from "../../features/oauth/config";
 import { startAppleStandIn } from "./apple";
 import { startDiscordStandIn } from "./discord";
 import { type FacebookStandIn, startFacebookStandIn } from "./facebook";

@@ -1,5 +1,6 @@
 import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
+import { ipLimit } from "../../http/perIpLimit";
 import { hitAll, type LimitHit } from "../../limits/rateLimit";
 import { type Mail, magicLinkMail } from "../../mail/templates";
 import { createEmailOtp } from "../../otp/emailOtp";
@@ -17,11 +18,7 @@ export async function throttleMail(
 ): Promise<void> {
   await hitAll(ctx, [
     ...(params.also ?? []),
-    {
-      key: `mail-ip:${params.ip}`,
-      limit: ctx.limits.mailsPerIp,
-      message: "Too many sign-in emails from this network. Try again later.",
-    },
+    ipLimit(ctx, "mail", params.ip),
     {
       key: `mail-email:${params.email}`,
       limit: ctx.limits.mailsPerEmail,

@@ -1,5 +1,5 @@
 import { emailSignupRequestSchema, signerApi } from "@latchkey/protocol/schemas";
-import { perIpLimit, signupIpLimit } from "../../http/perIpLimit";
+import { ipLimit, perIpLimit } from "../../http/perIpLimit";
 import { route, routeShape, stampedRoute } from "../../http/route";
 import { findUserByEmail } from "../../users/userStore";
 import { defineFeature } from "../defineFeature";
@@ -18,12 +18,7 @@ export const emailFeature = defineFeature({
   name: "email",
   register(app, ctx) {
     route(app, signerApi.lookup, async ({ body, app, ip }) => {
-      await perIpLimit(ctx, {
-        kind: "lookup-ip",
-        ip,
-        limit: ctx.limits.lookupsPerIp,
-        message: "Too many lookups from this network. Try again later.",
-      });
+      await perIpLimit(ctx, "lookup", ip);
       const user = await findUserByEmail(ctx.db, app.id, body.email);
       return { orgId: user?.orgId ?? null };
     });
@@ -31,7 +26,7 @@ export const emailFeature = defineFeature({
     // A sign-up body without a passkey is an email's. The per-network sign-up limit is counted with the
     // mail limits, in one statement.
     routeShape(app, signerApi.signup, { schema: emailSignupRequestSchema }, ({ body, app, ip }) =>
-      signupWithEmail(ctx, { app, request: body, ip, limits: [signupIpLimit(ctx, ip)] }),
+      signupWithEmail(ctx, { app, request: body, ip, limits: [ipLimit(ctx, "signup", ip)] }),
     );
 
     route(app, signerApi.auth, ({ body, app, ip }) => authWithEmail(ctx, { app, request: body, ip }));

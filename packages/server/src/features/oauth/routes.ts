@@ -14,12 +14,7 @@ export const oauthFeature = defineFeature({
   name: "oauth",
   register(app, ctx) {
     route(app, signerApi.prepareOauth, async ({ body, app, ip }) => {
-      await perIpLimit(ctx, {
-        kind: "oauth-prepare-ip",
-        ip,
-        limit: ctx.limits.oauthPreparesPerIp,
-        message: "Too many sign-in attempts from this network. Try again later.",
-      });
+      await perIpLimit(ctx, "oauthPrepare", ip);
       return prepareOauth(ctx, { app, nonce: body.nonce });
     });
 

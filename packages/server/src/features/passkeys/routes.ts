@@ -1,7 +1,6 @@
 import { passkeySignupRequestSchema, signerApi } from "@latchkey/protocol/schemas";
-import { signupIpLimit } from "../../http/perIpLimit";
+import { perIpLimit } from "../../http/perIpLimit";
 import { routeShape } from "../../http/route";
-import { hit } from "../../limits/rateLimit";
 import { defineFeature } from "../defineFeature";
 import { signupWithPasskey } from "./signupWithPasskey";
 
@@ -18,7 +17,7 @@ export const passkeysFeature = defineFeature({
       signerApi.signup,
       { is: (body) => "passkey" in body && body.passkey !== undefined, schema: passkeySignupRequestSchema },
       async ({ body, app, ip }) => {
-        await hit(ctx, signupIpLimit(ctx, ip));
+        await perIpLimit(ctx, "signup", ip);
         return signupWithPasskey(ctx, { app, request: body, ip });
       },
     );

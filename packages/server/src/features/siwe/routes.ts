@@ -17,22 +17,12 @@ export const siweFeature = defineFeature({
   name: "siwe",
   register(app, ctx) {
     route(app, signerApi.siweNonce, async ({ body, app, ip }) => {
-      await perIpLimit(ctx, {
-        kind: "siwe-nonce-ip",
-        ip,
-        limit: ctx.limits.siweNoncesPerIp,
-        message: "Too many sign-in attempts from this network. Try again later.",
-      });
+      await perIpLimit(ctx, "siweNonce", ip);
       return issueNonce(ctx, { app, ...body });
     });
 
     route(app, signerApi.siweVerify, async ({ body, app, ip, req }) => {
-      await perIpLimit(ctx, {
-        kind: "siwe-verify-ip",
-        ip,
-        limit: ctx.limits.siweVerificationsPerIp,
-        message: "Too many sign-in attempts from this network. Try again later.",
-      });
+      await perIpLimit(ctx, "siweVerify", ip);
       return verifySignIn(ctx, {
         app,
         message: body.message,

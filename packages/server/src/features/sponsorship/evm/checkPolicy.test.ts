@@ -1,15 +1,11 @@
 import { encodeFunctionData, toFunctionSelector } from "viem";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  appConfigSchema,
-  chainsSchema,
-  type SponsorshipPolicy,
-  sponsorshipPolicySchema,
-} from "../../../config";
+import { appConfigSchema } from "../../../config";
 import { RpcError } from "../jsonRpc";
 import { checkDailyLimits, utcDay } from "../spending";
 import { checkCalls, checkOperationLimits, dailyLimitsOf, operationCost } from "./checkPolicy";
+import { chainsSchema, type SponsorshipPolicy, sponsorshipPolicySchema } from "./config";
 import { decodeCalls, simpleAccountCallsAbi } from "./decodeCalls";
 
 const COUNTER = "0x5FbDB2315678afecb367f032d93F642f64180aa3";

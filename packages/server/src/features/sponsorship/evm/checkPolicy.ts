@@ -1,9 +1,9 @@
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
 import type { App } from "../../../apps/appDirectory";
-import type { SponsorshipPolicy } from "../../../config";
 import type { ConfiguredChain, ServiceContext } from "../../../context";
 import { rpcError } from "../jsonRpc";
 import type { PolicyDailyLimits } from "../spending";
+import type { SponsorshipPolicy } from "./config";
 import { decodeCalls } from "./decodeCalls";
 import type { PaymasterParams, UserOperationParams } from "./parseParams";
 

@@ -1,9 +1,9 @@
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
 import type { Instruction } from "@solana/kit";
 import type { App } from "../../../apps/appDirectory";
-import type { SolanaSponsorshipPolicy } from "../../../config";
 import { rpcError } from "../jsonRpc";
 import type { PolicyDailyLimits } from "../spending";
+import type { SolanaSponsorshipPolicy } from "./config";
 import { COMPUTE_BUDGET_PROGRAM } from "./transactionCost";
 
 /** The app's Solana policy the client named; an EVM policy's id, or none, is not found. */

@@ -1,0 +1,106 @@
+import { parseArgs } from "node:util";
+import { migrate, openDatabase } from "../db";
+import {
+  decideThroughService,
+  listHeldActivities,
+  readAdminKey,
+  readAdminKeyFile,
+} from "../keyManagement/policies/adminCli";
+import { type CliCommand, databaseOf } from "./command";
+
+const HELP = `Usage: latchkey activity list --app <id> [--db <url|path>]
+       latchkey activity approve <activityId> --org <organizationId> --url <serviceUrl> [--admin-key-file <file>]
+       latchkey activity reject <activityId> --org <organizationId> --url <serviceUrl> [--admin-key-file <file>]
+
+Signatures an app's signing policy holds for approval ("needs_approval" rules, or rawPayloads:
+"needs_approval") wait in ACTIVITY_STATUS_CONSENSUS_NEEDED until one of the app's admin keys
+(signingPolicy.adminKeys in the --config file of serve) approves or rejects them.
+
+  list      The app's waiting activities (from the database), with the app's organization id and the
+            command that decides each
+  approve   Sign it: the service signs and completes the activity (once, whoever approves first)
+  reject    Refuse it: the activity ends REJECTED, never signed
+
+Options:
+  --app <id>                The app (list)
+  --db <url|path>           The database (as serve; list)
+  --org <organizationId>    The app's organization id, as list prints it (approve, reject)
+  --url <serviceUrl>        The service, e.g. https://auth.example.com (approve, reject)
+  --admin-key-file <file>   The admin key's private key, 64 hex digits (from latchkey admin-key create);
+                            or LATCHKEY_ADMIN_KEY
+  -h, --help                This help
+
+Environment:
+  LATCHKEY_ADMIN_KEY        An admin key's private key (64 hex digits), instead of --admin-key-file
+  LATCHKEY_DB               As --db
+`;
+
+/** `latchkey activity list|approve|reject`: what an app's signing policy holds, and an admin's decision. */
+export const activityCommand: CliCommand = {
+  name: "activity",
+  summary: "List, approve or reject signatures an app's signing policy holds",
+  help: HELP,
+  run: activity,
+};
+
+async function activity(args: string[]): Promise<number> {
+  const [verb, ...rest] = args;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      app: { type: "string" },
+      db: { type: "string" },
+      org: { type: "string" },
+      url: { type: "string" },
+      "admin-key-file": { type: "string" },
+    },
+  });
+  if (verb === "list") {
+    if (!values.app) throw new Error("activity list needs --app <id>");
+    const opened = openDatabase(databaseOf(values.db));
+    try {
+      await migrate(opened.db);
+      const { appOrganizationId, held } = await listHeldActivities(opened.db, values.app);
+      process.stdout.write(`App ${values.app}: organization ${appOrganizationId}\n`);
+      if (held.length === 0) process.stdout.write("Nothing is waiting for approval.\n");
+      for (const a of held) {
+        process.stdout.write(
+          `\n${a.activityId}  ${a.type}  ${a.createdAt}  ${a.email ?? a.userId}\n  ${a.reason}\n  ${JSON.stringify(
+            a.intent,
+          )}\n  latchkey activity approve ${a.activityId} --org ${appOrganizationId} --url <serviceUrl>\n`,
+        );
+      }
+    } finally {
+      await opened.close();
+    }
+    return 0;
+  }
+  if (verb !== "approve" && verb !== "reject") {
+    process.stderr.write(HELP);
+    return 1;
+  }
+  const activityId = positionals[0];
+  if (!activityId || !values.org || !values.url)
+    throw new Error(`activity ${verb} needs <activityId>, --org and --url`);
+  const keyFile = values["admin-key-file"];
+  const envKey = process.env.LATCHKEY_ADMIN_KEY;
+  if (!keyFile && !envKey)
+    throw new Error("Give the admin key: --admin-key-file <file> or LATCHKEY_ADMIN_KEY");
+  const adminKey = keyFile ? readAdminKeyFile(keyFile) : readAdminKey(envKey as string);
+  const answer = await decideThroughService({
+    serviceUrl: values.url,
+    decision: verb,
+    organizationId: values.org,
+    activityId,
+    adminKey,
+  });
+  if (!answer.ok) {
+    process.stderr.write(`The service refused (${answer.status}): ${String(answer.body.message ?? "")}\n`);
+    return 1;
+  }
+  const activity = answer.body.activity as { result?: Record<string, { status?: string }> } | undefined;
+  const decided = Object.values(activity?.result ?? {})[0]?.status ?? "";
+  process.stdout.write(`Activity ${activityId}: ${decided}\n`);
+  return 0;
+}

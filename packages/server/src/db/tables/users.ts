@@ -1,0 +1,53 @@
+// Users and their wallets (users/).
+// Times are milliseconds since the epoch (int8 in PostgreSQL, integer in SQLite). JSON is stored as text.
+
+export interface UsersTable {
+  id: string;
+  org_id: string;
+  app_id: string;
+  email: string | null;
+  unverified_email?: string | null;
+  created_at: number;
+  /** "7702" or "4337": the smart-account kind the user first used; null until then. */
+  smart_account_kind?: string | null;
+  /** When an app admin disabled the user (admin API): no sign-in, no signature; null when enabled. */
+  disabled_at?: number | null;
+}
+export interface WalletsTable {
+  id: string;
+  org_id: string;
+  user_id: string;
+  name: string;
+  sealed_mnemonic: string;
+  created_at: number;
+}
+/** An account of a wallet not yet anyone's: its `wallet_accounts` row without the owner and the time. */
+export type SealedAccount = Omit<WalletAccountsTable, "wallet_id" | "org_id" | "created_at">;
+/** A new wallet ready to store (users/sealWallet.ts): the mnemonic and private keys sealed to their ids. */
+export interface SealedWallet {
+  id: string;
+  sealedMnemonic: string;
+  accounts: SealedAccount[];
+}
+/** A wallet derived ahead of any user (users/walletReserve.ts); a sign-up moves it into `wallets`. */
+export interface WalletReserveTable {
+  id: string;
+  sealed_mnemonic: string;
+  /** JSON: ReservedAccount[] (ids, curve, path, addresses, public key, sealed private key). */
+  accounts: string;
+  created_at: number;
+}
+export interface WalletAccountsTable {
+  id: string;
+  wallet_id: string;
+  org_id: string;
+  curve: "CURVE_SECP256K1" | "CURVE_ED25519";
+  path: string;
+  address_format: "ADDRESS_FORMAT_ETHEREUM" | "ADDRESS_FORMAT_SOLANA";
+  address: string;
+  /** EVM addresses lower-cased, Solana as is: what signWith lookups compare against. */
+  address_key: string;
+  public_key: string;
+  sealed_private_key: string;
+  created_at: number;
+}

@@ -1,0 +1,87 @@
+import { useState } from "react";
+import { ConfirmButton } from "../components/ConfirmButton";
+import { Pager } from "../components/Pager";
+import { usePaged, useSession } from "../components/session";
+import { ErrorBanner, formatTime, Notice, PageHead, shortType } from "../components/ui";
+import { Link } from "../router";
+
+/**
+ * Signatures the app's signing policy holds for an admin (ACTIVITY_STATUS_CONSENSUS_NEEDED): approve one
+ * (the policy is asked again, then it is signed) or reject it (never signed).
+ */
+export function Approvals() {
+  const { call } = useSession();
+  const [tick, setTick] = useState(0);
+  const [done, setDone] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const paged = usePaged(
+    (cursor) =>
+      call("list_activities", { status: "ACTIVITY_STATUS_CONSENSUS_NEEDED", ...(cursor ? { cursor } : {}) }),
+    String(tick),
+  );
+  const decide = async (activityId: string, decision: "approve_activity" | "reject_activity") => {
+    setError(undefined);
+    setDone(undefined);
+    try {
+      const r = await call(decision, { activityId });
+      setDone(`Activity ${r.activityId}: ${r.status.replace("ACTIVITY_STATUS_", "")}`);
+    } catch (e) {
+      setError(e);
+    }
+    setTick((t) => t + 1);
+  };
+  const items = paged.data?.items ?? [];
+  return (
+    <>
+      <PageHead title="Approvals">Signatures waiting for an admin's decision, newest first.</PageHead>
+      {done ? <Notice>{done}</Notice> : null}
+      <ErrorBanner error={error ?? paged.error} />
+      <section className="c-card">
+        <div className="c-table-wrap">
+          <table className="c-table" aria-label="Held activities">
+            <thead>
+              <tr>
+                <th>Held since</th>
+                <th>Type</th>
+                <th>User</th>
+                <th>Activity</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((a) => (
+                <tr key={a.activityId} data-activity-id={a.activityId}>
+                  <td className="c-nowrap">{formatTime(a.createdAt)}</td>
+                  <td>{shortType(a.type)}</td>
+                  <td className="mono">
+                    <Link to={`/users/${encodeURIComponent(a.userId)}`}>{a.userId.slice(0, 8)}</Link>
+                  </td>
+                  <td className="mono">{a.activityId}</td>
+                  <td>
+                    <span className="c-row">
+                      <ConfirmButton
+                        small
+                        tone="primary"
+                        label="Approve"
+                        confirmLabel="Approve and sign"
+                        onConfirm={() => decide(a.activityId, "approve_activity")}
+                      />
+                      <ConfirmButton
+                        small
+                        label="Reject"
+                        confirmLabel="Reject"
+                        onConfirm={() => decide(a.activityId, "reject_activity")}
+                      />
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {!paged.loading && items.length === 0 ? <p className="c-empty">Nothing waits for approval.</p> : null}
+        <Pager paged={paged} label="Held activities" />
+      </section>
+    </>
+  );
+}

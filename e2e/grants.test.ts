@@ -1,0 +1,131 @@
+import { readFileSync } from "node:fs";
+import { BackendApiError, createBackendClient } from "@latchkey/backend";
+import { encodeFunctionData } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { counterAbi } from "../test-support/chain";
+import { type Stack, shot, signUpInDemo, startStack } from "./helpers/stack";
+
+// A permission grant made in the modal, then used by a backend: on the demo's account page the user grants
+// "the demo's bot" (the modal's consent step lists exactly what is granted, and they allow it); a backend
+// holding the dev app's server key then sends a sponsored user operation within the grant, which shows in
+// the user's security activity; once the user revokes it, the backend is refused.
+let s: Stack;
+beforeAll(async () => {
+  s = await startStack("demo", { chain: true });
+}, 180_000);
+afterAll(async () => {
+  await s?.close();
+});
+
+describe("demo: grant the demo's bot", () => {
+  it("the consent step lists the grant; a backend then sends within it, until the user revokes it", async () => {
+    const chain = s.chain as NonNullable<Stack["chain"]>;
+    const context = await s.browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    page.on("pageerror", (e) => console.error("pageerror", e.message));
+    await page.goto(`${s.hostOrigin}/`);
+    await page.waitForFunction(
+      () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
+    );
+    await signUpInDemo(s, page, "bot-owner@example.com");
+
+    const card = page.getByTestId("bot-grant");
+    await card.getByRole("button", { name: "Grant the demo's bot" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Allow this app to act for you" }).waitFor();
+    // Exactly what is granted, line by line.
+    const lines = await dialog
+      .locator(".lk-grant > div")
+      .evaluateAll((rows) =>
+        rows.map((r) => [r.querySelector("dt")?.textContent, r.querySelector("dd")?.textContent]),
+      );
+    const counter = chain.counter;
+    expect(lines.slice(0, 5)).toEqual([
+      ["Networks", `Chain ${chain.chainId}`],
+      ["Contracts", `${counter.slice(0, 6)}…${counter.slice(-4)}`],
+      ["Functions", "0xd09de08a"],
+      ["Most per transaction", "None: it cannot move your coins"],
+      ["Signatures", "10 at most"],
+    ]);
+    expect(lines[5]?.[0]).toBe("Until");
+    await dialog.getByText("“The demo's bot: increments the counter for you”").waitFor();
+    await shot(page, "70-grant-consent");
+    await dialog.getByRole("button", { name: "Allow" }).click();
+    await dialog.waitFor({ state: "detached" });
+    const item = card.getByTestId("bot-grant-item");
+    await item.waitFor();
+    const grantId = (await item.getAttribute("data-grant-id")) as string;
+    expect(grantId).toMatch(/^grant_/);
+
+    // The backend: the dev app's server key, from the service's data folder.
+    const keyFile = s.service.devApp?.serverKeyFile as string;
+    const backend = createBackendClient({
+      url: s.serviceUrl,
+      appId: "dev",
+      serverKey: readFileSync(keyFile, "utf8"),
+    });
+    const [grant] = (await backend.listGrants()).filter((g) => g.grantId === grantId);
+    expect(grant?.status).toBe("active");
+    const userId = grant?.userId as string;
+    const before = await chain.publicClient.readContract({
+      address: counter,
+      abi: counterAbi,
+      functionName: "number",
+    });
+    const sent = await backend.sendUserOperation({
+      userId,
+      grantId,
+      chainId: chain.chainId,
+      calls: [{ to: counter, data: encodeFunctionData({ abi: counterAbi, functionName: "increment" }) }],
+      policyId: `dev-${chain.chainId}`,
+      waitForReceipt: true,
+    });
+    expect(sent.success).toBe(true);
+    expect(
+      await chain.publicClient.readContract({ address: counter, abi: counterAbi, functionName: "number" }),
+    ).toBe(before + 1n);
+    // Another function of the counter: not in the grant.
+    await expect(
+      backend.sendUserOperation({
+        userId,
+        grantId,
+        chainId: chain.chainId,
+        calls: [
+          { to: counter, data: encodeFunctionData({ abi: counterAbi, functionName: "add", args: [5n] }) },
+        ],
+        policyId: `dev-${chain.chainId}`,
+      }),
+    ).rejects.toMatchObject({ code: "GRANT_DENIED" });
+
+    // The user sees it: the grant's use, and the signature in their security activity.
+    await item.getByRole("button", { name: "Refresh" }).click();
+    await expect.poll(() => item.getByTestId("bot-grant-used").textContent()).toBe("1 of 10 used");
+    await page.reload();
+    const audit = page.getByTestId("audit-trail");
+    await audit.locator('[data-event="grant.used"]').first().waitFor();
+    await audit.locator('[data-event="grant.created"]').waitFor();
+    await shot(page, "71-grant-used");
+
+    // Revoked: the backend is refused at once.
+    await page.getByTestId("bot-grant-item").getByRole("button", { name: "Revoke" }).click();
+    await card.getByRole("button", { name: "Grant the demo's bot" }).waitFor();
+    const refused = await backend
+      .sendUserOperation({
+        userId,
+        grantId,
+        chainId: chain.chainId,
+        calls: [{ to: counter, data: encodeFunctionData({ abi: counterAbi, functionName: "increment" }) }],
+      })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BackendApiError);
+    expect((refused as BackendApiError).code).toBe("GRANT_REVOKED");
+
+    // Declined in the modal: nothing is granted.
+    await card.getByRole("button", { name: "Grant the demo's bot" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Decline" }).click();
+    await card.getByText("Not granted.").waitFor();
+    expect((await backend.listGrants(userId, { status: "active" })).length).toBe(0);
+    await context.close();
+  }, 120_000);
+});

@@ -1,0 +1,103 @@
+import type { GrantPermissionsInput } from "@latchkey/protocol";
+import { useLatchkeyContext } from "../context";
+import { MethodStyles } from "../styles/Styles";
+import type { Texts } from "../texts/types";
+import { useTexts } from "../texts/useTexts";
+import type { StepProps } from "./types";
+
+/** Wei as ETH, in full (no rounding: the user sees exactly what they allow). */
+export function formatWei(wei: string): string {
+  const v = BigInt(wei);
+  const whole = v / 10n ** 18n;
+  const fraction = (v % 10n ** 18n).toString().padStart(18, "0").replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+/** Each line of what is granted: a label and its value, in the order the step lists them. */
+export function grantLines(p: GrantPermissionsInput, texts: Texts, locale: string): [string, string][] {
+  const perTransaction = p.valuePerTransaction ?? "0";
+  const lines: [string, string][] = [
+    [texts.grantNetworks, p.chainIds.map((id) => texts.grantNetwork(String(id))).join(", ")],
+    [texts.grantContracts, p.contracts?.length ? p.contracts.map(short).join(", ") : texts.grantAnyContract],
+    [texts.grantFunctions, p.selectors?.length ? p.selectors.join(", ") : texts.grantAnyFunction],
+    [
+      texts.grantValuePerTransaction,
+      BigInt(perTransaction) === 0n ? texts.grantNoValue : texts.grantValue(formatWei(perTransaction)),
+    ],
+  ];
+  if (p.valuePerDay !== undefined && BigInt(perTransaction) > 0n)
+    lines.push([texts.grantValuePerDay, texts.grantValue(formatWei(p.valuePerDay))]);
+  lines.push([
+    texts.grantOperations,
+    p.maxOperations === undefined
+      ? texts.grantNoOperationLimit
+      : texts.grantOperationsAtMost(String(p.maxOperations)),
+  ]);
+  const also = [p.messages ? texts.grantMessages : "", p.typedData ? texts.grantTypedData : ""].filter(
+    Boolean,
+  );
+  if (also.length) lines.push([texts.grantAlso, also.join(", ")]);
+  lines.push([
+    texts.grantUntil,
+    new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(
+      new Date(p.expiresAt),
+    ),
+  ]);
+  return lines;
+}
+
+/**
+ * grant_consent: what the app's backend asks to sign for the signed-in user, listed exactly (networks,
+ * contracts, functions, value per transaction and per day, number of signatures, messages and typed
+ * data, until when); Allow makes the grant, Decline (or Close) refuses it.
+ */
+export function GrantConsentStep({ transitions, step }: StepProps<"grant_consent">) {
+  const texts = useTexts();
+  const { locale } = useLatchkeyContext();
+  const busy = step.status === "verifying";
+  const p = step.permissions;
+  const full = [...(p.contracts ?? [])].join(", ");
+  return (
+    <div className="lk-center">
+      <MethodStyles />
+      <h2 className="lk-title">{texts.grantTitle}</h2>
+      {p.description && <p className="lk-text lk-grant-description">“{p.description}”</p>}
+      <p className="lk-text">{texts.grantIntro}</p>
+      <dl className="lk-grant" title={full || undefined}>
+        {grantLines(p, texts, locale).map(([label, value]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="lk-text lk-grant-hint">{texts.grantRevokeHint}</p>
+      {step.error && (
+        <p className="lk-inline-error" role="alert">
+          {texts.grantFailed}
+        </p>
+      )}
+      <div className="lk-actions">
+        <button
+          type="button"
+          className="lk-btn lk-btn-primary"
+          disabled={busy}
+          onClick={() => void transitions.grant.allow()}
+        >
+          {busy && <span className="lk-spinner" aria-hidden />}
+          {texts.grantAllow}
+        </button>
+        <button
+          type="button"
+          className="lk-btn lk-btn-ghost"
+          disabled={busy}
+          onClick={() => transitions.grant.decline()}
+        >
+          {texts.grantDecline}
+        </button>
+      </div>
+    </div>
+  );
+}

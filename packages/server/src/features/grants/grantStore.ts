@@ -1,0 +1,268 @@
+import { ErrorCode, type Grant, type GrantPermissions, type GrantStatus } from "@latchkey/protocol";
+import { MAX_GRANT_LIFETIME_MS } from "@latchkey/protocol/schemas";
+import type { ServiceContext } from "../../context";
+import type { GrantsTable } from "../../db/schema";
+import { apiError } from "../../errors";
+import type { UserRecord } from "../../users/userStore";
+import { utcDay } from "../sponsorship/spending";
+
+/** How many compare-and-set rounds one signature tries before answering GRANT_BUSY. */
+const MAX_ROUNDS = 64;
+/** How many grants one user may hold that are still active. */
+export const MAX_ACTIVE_GRANTS_PER_USER = 50;
+
+/** A grant's status now: "expired" for an active grant whose time is up. */
+export function statusOf(row: Pick<GrantsTable, "status" | "expires_at">, now: number): GrantStatus {
+  if (row.status === "revoked") return "revoked";
+  return Number(row.expires_at) <= now ? "expired" : "active";
+}
+
+/** A grant row as the wire answers it. */
+export function toGrant(row: GrantsTable, now: number): Grant {
+  const day = utcDay(now);
+  return {
+    grantId: row.id,
+    userId: row.user_id,
+    status: statusOf(row, now),
+    permissions: JSON.parse(row.permissions) as GrantPermissions,
+    operationsUsed: Number(row.operations_used),
+    valueUsedToday: row.spend_day === day ? row.value_spent : "0",
+    createdAt: Number(row.created_at),
+    revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+  };
+}
+
+/**
+ * Records a grant the user made (already checked by their session's stamp): active from now until
+ * `expiresAt`, which must be in the future and at most a year ahead. Audited as `grant.created`.
+ */
+export async function createGrant(
+  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit">,
+  params: { user: UserRecord; permissions: GrantPermissions; ip?: string },
+): Promise<Grant> {
+  const { user, permissions } = params;
+  const now = ctx.now();
+  if (permissions.expiresAt <= now)
+    throw apiError(ErrorCode.INVALID_REQUEST, "permissions.expiresAt: must be in the future");
+  if (permissions.expiresAt > now + MAX_GRANT_LIFETIME_MS)
+    throw apiError(ErrorCode.INVALID_REQUEST, "permissions.expiresAt: must be at most a year ahead");
+  const active = await ctx.db
+    .selectFrom("grants")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", user.id)
+    .where("status", "=", "active")
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  if (Number(active?.n ?? 0) >= MAX_ACTIVE_GRANTS_PER_USER)
+    throw apiError(
+      ErrorCode.RATE_LIMITED,
+      `A user may hold ${MAX_ACTIVE_GRANTS_PER_USER} active grants; revoke one first`,
+    );
+  const row: GrantsTable = {
+    id: `grant_${ctx.random.uuid()}`,
+    app_id: user.appId,
+    user_id: user.id,
+    org_id: user.orgId,
+    permissions: JSON.stringify(permissions),
+    status: "active",
+    expires_at: permissions.expiresAt,
+    max_operations: permissions.maxOperations ?? null,
+    operations_used: 0,
+    value_per_transaction: permissions.valuePerTransaction,
+    value_per_day: permissions.valuePerDay ?? null,
+    spend_day: null,
+    value_spent: "0",
+    version: 0,
+    created_at: now,
+    updated_at: now,
+    revoked_at: null,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto("grants").values(row).execute();
+    await ctx.audit(
+      "grant.created",
+      {
+        appId: user.appId,
+        userId: user.id,
+        ...(params.ip ? { ip: params.ip } : {}),
+        details: { grantId: row.id, permissions },
+      },
+      trx,
+    );
+  });
+  return toGrant(row, now);
+}
+
+/** The grants of one user, or of the whole app, newest first (at most 200). */
+export async function listGrants(
+  ctx: Pick<ServiceContext, "db" | "now">,
+  params: { appId: string; userId?: string; status?: GrantStatus },
+): Promise<Grant[]> {
+  const now = ctx.now();
+  let q = ctx.db.selectFrom("grants").selectAll().where("app_id", "=", params.appId);
+  if (params.userId) q = q.where("user_id", "=", params.userId);
+  if (params.status === "revoked") q = q.where("status", "=", "revoked");
+  if (params.status === "active") q = q.where("status", "=", "active").where("expires_at", ">", now);
+  if (params.status === "expired") q = q.where("status", "=", "active").where("expires_at", "<=", now);
+  const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(200).execute();
+  return rows.map((r) => toGrant(r, now));
+}
+
+/** The app's grant with this id, read from the database every time (never cached): 404 GRANT_NOT_FOUND. */
+export async function loadGrant(
+  ctx: Pick<ServiceContext, "db">,
+  params: { appId: string; grantId: string },
+): Promise<GrantsTable> {
+  const row = await ctx.db
+    .selectFrom("grants")
+    .selectAll()
+    .where("id", "=", params.grantId)
+    .where("app_id", "=", params.appId)
+    .executeTakeFirst();
+  if (!row) throw apiError(ErrorCode.GRANT_NOT_FOUND, `This app has no grant ${params.grantId}`);
+  return row;
+}
+
+/**
+ * Revokes one of the user's grants: from the moment this commits, every signature under it is refused on
+ * every instance (the grant is read for each one, and its use is a compare-and-set on an active row).
+ * Revoking a revoked grant answers it as it is. Audited as `grant.revoked`.
+ */
+export async function revokeGrant(
+  ctx: Pick<ServiceContext, "db" | "now" | "audit">,
+  params: { user: UserRecord; grantId: string; ip?: string },
+): Promise<Grant> {
+  const { user, grantId } = params;
+  const now = ctx.now();
+  const row = await loadGrant(ctx, { appId: user.appId, grantId });
+  if (row.user_id !== user.id) throw apiError(ErrorCode.GRANT_NOT_FOUND, `You have no grant ${grantId}`);
+  if (row.status === "revoked") return toGrant(row, now);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("grants")
+      .set((eb) => ({ status: "revoked", revoked_at: now, updated_at: now, version: eb("version", "+", 1) }))
+      .where("id", "=", grantId)
+      .where("status", "=", "active")
+      .execute();
+    await ctx.audit(
+      "grant.revoked",
+      { appId: user.appId, userId: user.id, ...(params.ip ? { ip: params.ip } : {}), details: { grantId } },
+      trx,
+    );
+  });
+  return toGrant(await loadGrant(ctx, { appId: user.appId, grantId }), now);
+}
+
+/** Refuses a grant that is revoked or expired now. */
+export function assertUsable(row: Pick<GrantsTable, "id" | "status" | "expires_at">, now: number): void {
+  const status = statusOf(row, now);
+  if (status === "revoked") throw apiError(ErrorCode.GRANT_REVOKED, `Grant ${row.id} was revoked`);
+  if (status === "expired")
+    throw apiError(
+      ErrorCode.GRANT_EXPIRED,
+      `Grant ${row.id} expired at ${new Date(Number(row.expires_at)).toISOString()}`,
+    );
+}
+
+function limitExceeded(limit: string, max: string | number, used: string | number, resetsAt?: string) {
+  return apiError(ErrorCode.GRANT_LIMIT_EXCEEDED, `The grant's ${limit} (${max}) is reached`, {
+    data: { limit, max: String(max), used: String(used), ...(resetsAt ? { resetsAt } : {}) },
+  });
+}
+
+function nextUtcMidnight(ms: number): string {
+  const d = new Date(ms);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1)).toISOString();
+}
+
+/** Refuses, without counting, a use of `value` wei the grant's caps have no room for now. */
+export function assertRoom(row: GrantsTable, value: bigint, now: number): void {
+  if (value > BigInt(row.value_per_transaction))
+    throw limitExceeded("valuePerTransaction", row.value_per_transaction, value.toString());
+  const used = Number(row.operations_used);
+  if (row.max_operations !== null && used >= Number(row.max_operations))
+    throw limitExceeded("maxOperations", Number(row.max_operations), used);
+  const spent = row.spend_day === utcDay(now) ? BigInt(row.value_spent) : 0n;
+  if (row.value_per_day !== null && spent + value > BigInt(row.value_per_day))
+    throw limitExceeded("valuePerDay", row.value_per_day, spent.toString(), nextUtcMidnight(now));
+}
+
+/** What one use reserved: undone by `releaseUse` if the signature is not made after all. */
+export interface Reservation {
+  grantId: string;
+  day: string;
+  value: bigint;
+}
+
+/**
+ * Counts one signature moving `value` wei against the grant's caps, atomically across instances: the row
+ * is read, the caps are checked (per transaction, per UTC day, number of operations; revoked or expired
+ * refuses), and the new counts are written by `UPDATE … WHERE id = ? AND version = ? AND status =
+ * 'active'` — a compare-and-set that one of several concurrent requests wins; the others read again. So
+ * no two requests ever count the same room under a cap, on SQLite or PostgreSQL, in one process or many.
+ */
+export async function reserveUse(
+  ctx: Pick<ServiceContext, "db" | "now" | "random">,
+  params: { grantId: string; value: bigint },
+): Promise<Reservation> {
+  const { grantId, value } = params;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const row = await ctx.db
+      .selectFrom("grants")
+      .selectAll()
+      .where("id", "=", grantId)
+      .executeTakeFirstOrThrow();
+    const now = ctx.now();
+    assertUsable(row, now);
+    assertRoom(row, value, now);
+    const used = Number(row.operations_used);
+    const day = utcDay(now);
+    const spent = row.spend_day === day ? BigInt(row.value_spent) : 0n;
+    const result = await ctx.db
+      .updateTable("grants")
+      .set({
+        operations_used: used + 1,
+        spend_day: day,
+        value_spent: (spent + value).toString(),
+        version: Number(row.version) + 1,
+        updated_at: now,
+      })
+      .where("id", "=", grantId)
+      .where("version", "=", row.version)
+      .where("status", "=", "active")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) return { grantId, day, value };
+    // Another request won this round: read again after a short, random pause.
+    await new Promise((r) => setTimeout(r, ctx.random.int(3 + round)));
+  }
+  throw apiError(ErrorCode.GRANT_BUSY, "Too many signatures under this grant at once; try again");
+}
+
+/** Gives back what `reserveUse` counted, for a signature that was not made after all. */
+export async function releaseUse(
+  ctx: Pick<ServiceContext, "db" | "now">,
+  reservation: Reservation,
+): Promise<void> {
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const row = await ctx.db
+      .selectFrom("grants")
+      .selectAll()
+      .where("id", "=", reservation.grantId)
+      .executeTakeFirst();
+    if (!row) return;
+    const sameDay = row.spend_day === reservation.day;
+    const spent = sameDay ? BigInt(row.value_spent) - reservation.value : BigInt(row.value_spent);
+    const result = await ctx.db
+      .updateTable("grants")
+      .set({
+        operations_used: Math.max(0, Number(row.operations_used) - 1),
+        value_spent: (spent < 0n ? 0n : spent).toString(),
+        version: Number(row.version) + 1,
+        updated_at: ctx.now(),
+      })
+      .where("id", "=", reservation.grantId)
+      .where("version", "=", row.version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) return;
+  }
+}

@@ -1,0 +1,234 @@
+import { createHash } from "node:crypto";
+import { type ActivityType, ErrorCode, type GrantPermissions } from "@latchkey/protocol";
+import { activityTypes } from "@latchkey/protocol/schemas";
+import type { ServiceContext } from "../../context";
+import type { ActivitiesTable } from "../../db/schema";
+import { apiError } from "../../errors";
+import {
+  DEFAULT_RULE_ID,
+  evaluatePolicy,
+  type SigningRequest,
+} from "../../keyManagement/policies/evaluatePolicy";
+import { withSigningKey } from "../../keyManagement/signing";
+import { chainOf, decideUnderGrant, GRANT_RULES, nativeValueOf } from "./grantPolicy";
+import { assertRoom, assertUsable, loadGrant, releaseUse, reserveUse } from "./grantStore";
+import type { AppServerKey } from "./serverKeys";
+
+export type GrantContext = Pick<
+  ServiceContext,
+  "db" | "now" | "random" | "audit" | "apps" | "keyring" | "caches"
+>;
+
+/** One signature asked for under a grant: for whom, what the policies read, and how it is made. */
+export interface GrantSignatureRequest<T> {
+  serverKey: AppServerKey;
+  grantId: string;
+  userId: string;
+  /** The backend's signed body: the activity's fingerprint (each body is used once). */
+  raw: string;
+  /** The activity it is recorded as, and the parameters its intent keeps. */
+  activityType: Extract<
+    ActivityType,
+    "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2" | "ACTIVITY_TYPE_SIGN_TRANSACTION_V2"
+  >;
+  intent: Record<string, unknown>;
+  /** What the grant and the app's signing policy read of it. */
+  request: SigningRequest;
+  /** Makes the signature with the user's EVM key; its answer is the activity's result. */
+  sign: (privateKey: Uint8Array) => T;
+  result: (signed: T) => object;
+}
+
+export interface GrantSignature<T> {
+  signed: T;
+  activityId: string;
+  /** The user's EVM address that signed. */
+  address: string;
+}
+
+/** A signature the grant and the app's policy allow: who signs, and its activity as it will be recorded. */
+export interface AllowedSignature {
+  grantId: string;
+  userId: string;
+  orgId: string;
+  /** The user's EVM address that signs. */
+  address: string;
+  /** The activity row (COMPLETED, naming the grant), to insert once signed. */
+  row: ActivitiesTable;
+  /** What `grant.used` and `signing.rejected` say of it. */
+  details: Record<string, unknown>;
+}
+
+/**
+ * Steps 1–3 of `signUnderGrant`, recording a refusal but counting nothing: what a user operation checks
+ * before it is built and sponsored, and what every signature checks first.
+ */
+export async function allowUnderGrant(
+  ctx: GrantContext,
+  req: Omit<GrantSignatureRequest<unknown>, "sign" | "result">,
+): Promise<AllowedSignature> {
+  const { serverKey, request } = req;
+  // 1.
+  const grant = await loadGrant(ctx, { appId: serverKey.appId, grantId: req.grantId });
+  if (grant.user_id !== req.userId)
+    throw apiError(ErrorCode.GRANT_USER_MISMATCH, `Grant ${req.grantId} is not user ${req.userId}'s`);
+  const user = await ctx.db
+    .selectFrom("users")
+    .select(["id", "org_id", "disabled_at"])
+    .where("id", "=", grant.user_id)
+    .executeTakeFirstOrThrow();
+  if (user.disabled_at !== null && user.disabled_at !== undefined)
+    throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
+  // 2.
+  assertUsable(grant, ctx.now());
+  const account = await ctx.db
+    .selectFrom("wallet_accounts")
+    .select("address")
+    .where("org_id", "=", user.org_id)
+    .where("address_format", "=", "ADDRESS_FORMAT_ETHEREUM")
+    .orderBy("created_at")
+    .executeTakeFirst();
+  if (!account) throw apiError(ErrorCode.ACCOUNT_NOT_FOUND, "The user has no EVM account");
+  const entry = activityTypes[req.activityType];
+  const now = ctx.now();
+  const row: ActivitiesTable = {
+    id: ctx.random.uuid(),
+    org_id: user.org_id,
+    user_id: user.id,
+    type: req.activityType,
+    fingerprint: createHash("sha256").update(req.raw).digest("hex"),
+    status: "ACTIVITY_STATUS_COMPLETED",
+    intent: JSON.stringify({
+      [entry.intent]: { ...req.intent, signWith: account.address, grantId: grant.id },
+    }),
+    result: "{}",
+    failure: null,
+    created_at: now,
+    updated_at: now,
+    grant_id: grant.id,
+  };
+  const value = nativeValueOf(request);
+  const chainId = chainOf(request);
+  const details = {
+    grantId: grant.id,
+    activityId: row.id,
+    type: req.activityType,
+    kind: request.kind,
+    serverKey: serverKey.name,
+    ...(chainId === undefined ? {} : { chainId }),
+    value: value.toString(),
+  };
+  // 3.
+  const permissions = JSON.parse(grant.permissions) as GrantPermissions;
+  const byGrant = decideUnderGrant(permissions, request);
+  if (byGrant.effect !== "allow") {
+    if (byGrant.ruleId === GRANT_RULES.value)
+      throw apiError(
+        ErrorCode.GRANT_LIMIT_EXCEEDED,
+        `The grant's valuePerTransaction (${permissions.valuePerTransaction}) is exceeded`,
+        {
+          data: {
+            limit: "valuePerTransaction",
+            max: permissions.valuePerTransaction,
+            used: value.toString(),
+          },
+        },
+      );
+    // No rule of the grant allowed it: outside its chains, contracts and functions.
+    const ruleId = byGrant.ruleId === DEFAULT_RULE_ID ? GRANT_RULES.scope : byGrant.ruleId;
+    await refuse(ctx, serverKey.appId, row, details, {
+      code: ErrorCode.GRANT_DENIED,
+      ruleId,
+      message: grantRefusal(ruleId),
+    });
+  }
+  const byApp = evaluatePolicy(await ctx.apps.signingPolicyOf(serverKey.appId), request);
+  if (byApp.effect !== "allow")
+    await refuse(ctx, serverKey.appId, row, details, {
+      code: ErrorCode.POLICY_DENIED,
+      ruleId: byApp.ruleId,
+      message:
+        byApp.effect === "deny"
+          ? byApp.message
+          : `${byApp.message}; a signature under a grant is not held for approval, so it is refused`,
+    });
+  // The caps as they stand (counted for real, atomically, when the signature is made).
+  assertRoom(grant, value, now);
+  return { grantId: grant.id, userId: user.id, orgId: user.org_id, address: account.address, row, details };
+}
+
+/**
+ * Signs for a user under one of their grants, in this order:
+ *  1. the grant is this app's (404 GRANT_NOT_FOUND) and the user's (403 GRANT_USER_MISMATCH), read from
+ *     the database now, never a cache; the user is not disabled (403 USER_DISABLED);
+ *  2. it is active: not revoked (403 GRANT_REVOKED), not expired (403 GRANT_EXPIRED);
+ *  3. the grant, as a signing policy (grantPolicy.ts), allows what is signed: its chains, contracts,
+ *     functions, value per transaction, messages and typed data (403 GRANT_DENIED, or
+ *     GRANT_LIMIT_EXCEEDED for the value); then the app's own signing policy (403 POLICY_DENIED: a
+ *     signature the app's policy would hold for an admin is refused, a backend cannot wait for one);
+ *     a refusal is recorded as a REJECTED activity of the grant, audited `signing.rejected`;
+ *  4. the use is counted against the grant's caps atomically (grantStore.reserveUse: 403
+ *     GRANT_LIMIT_EXCEEDED, or revoked/expired meanwhile);
+ *  5. the signature is made with the user's EVM key, recorded as a COMPLETED activity naming the grant,
+ *     and audited `grant.used` in the same transaction (the user's security activity shows it).
+ */
+export async function signUnderGrant<T>(
+  ctx: GrantContext,
+  req: GrantSignatureRequest<T>,
+): Promise<GrantSignature<T>> {
+  const allowed = await allowUnderGrant(ctx, req);
+  // 4.
+  const reservation = await reserveUse(ctx, { grantId: allowed.grantId, value: nativeValueOf(req.request) });
+  // 5.
+  let signed: T;
+  try {
+    signed = await withSigningKey(ctx, { orgId: allowed.orgId, signWith: allowed.address }, (_curve, key) =>
+      req.sign(key),
+    );
+  } catch (e) {
+    await releaseUse(ctx, reservation);
+    throw e;
+  }
+  const entry = activityTypes[req.activityType];
+  const row = { ...allowed.row, result: JSON.stringify({ [entry.result]: req.result(signed) }) };
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto("activities").values(row).execute();
+    await ctx.audit(
+      "grant.used",
+      { appId: req.serverKey.appId, userId: allowed.userId, details: allowed.details },
+      trx,
+    );
+  });
+  return { signed, activityId: row.id, address: allowed.address };
+}
+
+function grantRefusal(ruleId: string): string {
+  if (ruleId === GRANT_RULES.chain) return "The grant does not cover this chain";
+  if (ruleId === "messages") return "The grant does not allow signing messages";
+  if (ruleId === "typedData") return "The grant does not allow signing this typed data";
+  return "The grant does not allow this: another chain, contract or function than it names";
+}
+
+/** Records the refused signature (REJECTED, naming the grant), audits it, and throws the refusal. */
+async function refuse(
+  ctx: GrantContext,
+  appId: string,
+  row: ActivitiesTable,
+  details: Record<string, unknown>,
+  refusal: { code: ErrorCode; ruleId: string; message: string },
+): Promise<never> {
+  const rejected: ActivitiesTable = {
+    ...row,
+    status: "ACTIVITY_STATUS_REJECTED",
+    failure: JSON.stringify({ code: refusal.code, message: refusal.message }),
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto("activities").values(rejected).execute();
+    await ctx.audit(
+      "signing.rejected",
+      { appId, userId: row.user_id, details: { ...details, ruleId: refusal.ruleId } },
+      trx,
+    );
+  });
+  throw apiError(refusal.code, refusal.message, { data: { activityId: row.id, ruleId: refusal.ruleId } });
+}

@@ -1,0 +1,231 @@
+import { p256 } from "@noble/curves/nist";
+import { sha256 } from "@noble/hashes/sha2";
+import { bytesToUtf8, utf8ToBytes } from "@noble/hashes/utils";
+import { hpkeOpenBase, hpkeSealBase } from "./bundle";
+import { BundleError } from "./errors";
+import { fromHex, toHex } from "./hex";
+import { uncompressP256PublicKey } from "./p256";
+
+/** The one import bundle version: the shape of Turnkey's `init_import_wallet` answer. */
+export const IMPORT_BUNDLE_VERSION = "v1.0.0";
+/** How long an import key lives: the user types the secret, and may be asked to confirm it's them. */
+export const IMPORT_KEY_TTL_MS = 10 * 60_000;
+// A signed key and two ids are well under 1 KB of JSON; bound what a frame and the service parse.
+const MAX_BUNDLE_CHARS = 16 * 1024;
+
+/**
+ * An import bundle: the service's fresh P-256 key for one wallet import, signed by its import-signing key
+ * (which the import frame pins). `data` is hex of the JSON {@link ImportBundleData}, `dataSignature` DER hex
+ * of ECDSA-P256-SHA256 over those bytes, `enclaveQuorumPublic` the signing key, uncompressed hex.
+ */
+export interface ImportBundle {
+  version: typeof IMPORT_BUNDLE_VERSION;
+  data: string;
+  dataSignature: string;
+  enclaveQuorumPublic: string;
+}
+
+/** The signed part of an import bundle: whose import it is, the key to encrypt to, and until when. */
+export interface ImportBundleData {
+  /** The import key, uncompressed P-256 hex: the frame encrypts the secret to it. */
+  targetPublic: string;
+  organizationId: string;
+  userId: string;
+  /** Milliseconds since the epoch after which the service refuses the key. */
+  expiresAtMs: number;
+}
+
+/**
+ * What the import frame hands back for `import_wallet`: the secret sealed by HPKE (base mode, the bundle
+ * suite of DESIGN §3.4) to `targetPublic`, which also names the import key it was sealed to. Hex fields.
+ */
+export interface EncryptedImportBundle {
+  encappedPublic: string;
+  ciphertext: string;
+  targetPublic: string;
+}
+
+/**
+ * Signs a fresh import key for `organizationId`'s user `userId` with the service's import-signing key
+ * (`sign` answers DER). Answers the bundle as a JSON string.
+ *
+ * @example
+ * const importBundle = await sealImportBundle({
+ *   targetPublicKey, organizationId, userId, expiresAtMs,
+ *   signerPublicKey, sign: (data) => serviceKeys.signP256Der("importSigner", data),
+ * });
+ */
+export async function sealImportBundle(args: {
+  targetPublicKey: Uint8Array;
+  organizationId: string;
+  userId: string;
+  expiresAtMs: number;
+  signerPublicKey: Uint8Array;
+  sign: (data: Uint8Array) => Promise<Uint8Array>;
+}): Promise<string> {
+  const data: ImportBundleData = {
+    targetPublic: toHex(uncompressP256PublicKey(args.targetPublicKey)),
+    organizationId: args.organizationId,
+    userId: args.userId,
+    expiresAtMs: args.expiresAtMs,
+  };
+  const dataBytes = utf8ToBytes(JSON.stringify(data));
+  const bundle: ImportBundle = {
+    version: IMPORT_BUNDLE_VERSION,
+    data: toHex(dataBytes),
+    dataSignature: toHex(await args.sign(dataBytes)),
+    enclaveQuorumPublic: toHex(uncompressP256PublicKey(args.signerPublicKey)),
+  };
+  return JSON.stringify(bundle);
+}
+
+/**
+ * Checks an import bundle, in this order: the JSON and version; the signing key is the pinned
+ * `signerPublicKey` (hex, either form); the signature over `data`; `data` names the expected organisation
+ * and user; the key has not expired at `nowMs`; the key is a P-256 point. Answers the key to encrypt to;
+ * throws BundleError on any failure, so a secret is never sealed to a key the pinned key did not sign.
+ *
+ * @example
+ * const { targetPublicKey } = verifyImportBundle({ importBundle, organizationId, userId,
+ *   signerPublicKey: pinnedKeyHex, nowMs: Date.now() });
+ */
+export function verifyImportBundle(args: {
+  importBundle: string;
+  organizationId: string;
+  userId: string;
+  signerPublicKey: string;
+  nowMs: number;
+}): { targetPublicKey: string; expiresAtMs: number } {
+  if (typeof args.importBundle !== "string" || args.importBundle.length > MAX_BUNDLE_CHARS)
+    throw new BundleError("import bundle has an invalid length");
+  let bundle: Partial<ImportBundle>;
+  try {
+    bundle = JSON.parse(args.importBundle) as Partial<ImportBundle>;
+  } catch (cause) {
+    throw new BundleError("import bundle is not JSON", { cause });
+  }
+  if (bundle?.version !== IMPORT_BUNDLE_VERSION) throw new BundleError("import bundle has another version");
+  if (
+    typeof bundle.data !== "string" ||
+    typeof bundle.dataSignature !== "string" ||
+    typeof bundle.enclaveQuorumPublic !== "string"
+  )
+    throw new BundleError("import bundle is missing a field");
+  let pinned: string;
+  let dataBytes: Uint8Array;
+  let signature: Uint8Array;
+  try {
+    pinned = toHex(uncompressP256PublicKey(fromHex(args.signerPublicKey)));
+    dataBytes = fromHex(bundle.data);
+    signature = fromHex(bundle.dataSignature);
+  } catch (cause) {
+    throw new BundleError("import bundle is not hex", { cause });
+  }
+  if (bundle.enclaveQuorumPublic.toLowerCase() !== pinned)
+    throw new BundleError("import bundle is signed by another key");
+  let valid = false;
+  try {
+    valid = p256.verify(signature, sha256(dataBytes), fromHex(pinned), {
+      prehash: false,
+      lowS: false,
+      format: "der",
+    });
+  } catch {}
+  if (!valid) throw new BundleError("import bundle signature is not valid");
+  let data: Partial<ImportBundleData>;
+  try {
+    data = JSON.parse(bytesToUtf8(dataBytes)) as Partial<ImportBundleData>;
+  } catch (cause) {
+    throw new BundleError("import bundle data is not JSON", { cause });
+  }
+  if (data.organizationId !== args.organizationId || data.userId !== args.userId)
+    throw new BundleError("import bundle is for another user");
+  if (typeof data.expiresAtMs !== "number" || !(args.nowMs < data.expiresAtMs))
+    throw new BundleError("import bundle has expired");
+  if (typeof data.targetPublic !== "string") throw new BundleError("import bundle data is missing a field");
+  let targetPublicKey: string;
+  try {
+    targetPublicKey = toHex(uncompressP256PublicKey(fromHex(data.targetPublic)));
+  } catch (cause) {
+    throw new BundleError("import bundle key is not a P-256 point", { cause });
+  }
+  return { targetPublicKey, expiresAtMs: data.expiresAtMs };
+}
+
+/**
+ * Seals `plaintext` (an import secret's JSON, see importSecret.ts) to the import key. Answers the
+ * encrypted bundle as a JSON string, what `import_wallet` takes.
+ *
+ * @example
+ * const encryptedBundle = await encryptToImportKey({ plaintext, targetPublicKey });
+ */
+export async function encryptToImportKey(args: {
+  plaintext: Uint8Array;
+  targetPublicKey: string;
+}): Promise<string> {
+  const recipient = uncompressP256PublicKey(fromHex(args.targetPublicKey));
+  const { enc, ciphertext } = await hpkeSealBase({
+    plaintext: args.plaintext,
+    recipientPublicKey: recipient,
+  });
+  const bundle: EncryptedImportBundle = {
+    encappedPublic: toHex(enc),
+    ciphertext: toHex(ciphertext),
+    targetPublic: toHex(recipient),
+  };
+  return JSON.stringify(bundle);
+}
+
+/**
+ * Reads an encrypted import bundle's fields (no decryption): the import key it names (uncompressed hex),
+ * the encapsulated key and the ciphertext. Throws BundleError on anything malformed.
+ */
+export function readEncryptedImportBundle(text: string): {
+  targetPublicKey: string;
+  enc: Uint8Array;
+  ciphertext: Uint8Array;
+} {
+  if (typeof text !== "string" || text.length > MAX_BUNDLE_CHARS)
+    throw new BundleError("encrypted bundle has an invalid length");
+  let bundle: Partial<EncryptedImportBundle>;
+  try {
+    bundle = JSON.parse(text) as Partial<EncryptedImportBundle>;
+  } catch (cause) {
+    throw new BundleError("encrypted bundle is not JSON", { cause });
+  }
+  if (
+    typeof bundle?.encappedPublic !== "string" ||
+    typeof bundle.ciphertext !== "string" ||
+    typeof bundle.targetPublic !== "string"
+  )
+    throw new BundleError("encrypted bundle is missing a field");
+  try {
+    return {
+      targetPublicKey: toHex(uncompressP256PublicKey(fromHex(bundle.targetPublic))),
+      enc: uncompressP256PublicKey(fromHex(bundle.encappedPublic)),
+      ciphertext: fromHex(bundle.ciphertext),
+    };
+  } catch (cause) {
+    throw new BundleError("encrypted bundle is malformed", { cause });
+  }
+}
+
+/**
+ * Opens an encrypted import bundle with the import key's private half. Throws BundleError when it does not
+ * open (another key, a changed byte).
+ *
+ * @example
+ * const plaintext = await openEncryptedImportBundle({ encryptedBundle, importPrivateKey });
+ */
+export async function openEncryptedImportBundle(args: {
+  encryptedBundle: string;
+  importPrivateKey: Uint8Array;
+}): Promise<Uint8Array> {
+  const { targetPublicKey, enc, ciphertext } = readEncryptedImportBundle(args.encryptedBundle);
+  return hpkeOpenBase({
+    enc,
+    ciphertext,
+    recipientPrivateKey: args.importPrivateKey,
+    recipientPublicKey: fromHex(targetPublicKey),
+  });
+}

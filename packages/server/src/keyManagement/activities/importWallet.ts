@@ -1,0 +1,183 @@
+import {
+  BundleError,
+  decodeImportSecret,
+  ErrorCode,
+  ImportSecretError,
+  openEncryptedImportBundle,
+  readEncryptedImportBundle,
+} from "@latchkey/protocol";
+import { isUniqueViolation } from "../../db/uniqueViolation";
+import { apiError } from "../../errors";
+import { hit } from "../../limits/rateLimit";
+import { walletImportedMail } from "../../mail/templates";
+import { requireFreshSignIn, type StepUpProofUsed, spendStepUpToken } from "../../sessions/stepUp";
+import {
+  type ImportedWallet,
+  insertImportedWallet,
+  isBip39Mnemonic,
+  sealImportedWallet,
+} from "../../users/importedWallet";
+import { userAddresses } from "../../users/userStore";
+import { defineActivity } from "../defineActivity";
+
+interface Prepared {
+  keyId: string;
+  wallet: ImportedWallet;
+  stepUp: StepUpProofUsed;
+  /** The verification token's code, spent in the transaction (single use). */
+  spendOtpId?: string;
+  /** The addresses the app used before: the audit entry names what the import replaced. */
+  before: { address: string; solanaAddress?: string };
+}
+
+/**
+ * `import_wallet`: a recovery phrase or a private key the user typed into the import frame, sealed there
+ * to a key from `init_import_wallet`. Checked in order: the user's import rate; a fresh sign-in (step-up,
+ * sessions/stepUp.ts, as for export); the bundle names an import key of this user
+ * (INVALID_IMPORT_BUNDLE), unused (IMPORT_KEY_USED) and alive (IMPORT_KEY_EXPIRED); it opens with that key;
+ * what it holds is a 12- or 24-word BIP-39 phrase or a key of its kind (INVALID_IMPORT_SECRET); its
+ * accounts are not the user's already (WALLET_ALREADY_IMPORTED). Then, in one transaction, the key is spent
+ * (its private half erased), the wallet stored (sealed like every wallet) and audited; the account's email
+ * is told. The imported accounts are the ones the app uses from now on (the newest account of each chain:
+ * users/userStore.ts `userAddresses`); the earlier wallet stays the user's, unchanged.
+ */
+export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepared>({
+  type: "ACTIVITY_TYPE_IMPORT_WALLET",
+  async prepare(ctx, { caller, params }) {
+    const user = caller.user;
+    // Before the step-up: a refused attempt counts too, so guessing codes here is bounded.
+    await hit(ctx, {
+      key: `import-wallet:${user.id}`,
+      limit: ctx.limits.exportsPerUser,
+      message: "Too many wallet imports. Try again later.",
+    });
+    const { spendOtpId, used } = await requireFreshSignIn(ctx, {
+      caller,
+      appId: user.appId,
+      proof: { verificationToken: params.verificationToken, multiFactor: params.multiFactor },
+    });
+    let targetPublicKey: string;
+    try {
+      targetPublicKey = readEncryptedImportBundle(params.encryptedBundle).targetPublicKey;
+    } catch {
+      throw apiError(
+        ErrorCode.INVALID_IMPORT_BUNDLE,
+        "The encrypted bundle is not one the import frame makes",
+      );
+    }
+    const key = await ctx.db
+      .selectFrom("import_keys")
+      .select(["id", "sealed_private_key", "expires_at", "used_at"])
+      .where("public_key", "=", targetPublicKey)
+      .where("user_id", "=", user.id)
+      .executeTakeFirst();
+    if (!key)
+      throw apiError(
+        ErrorCode.INVALID_IMPORT_BUNDLE,
+        "The encrypted bundle is sealed to no import key of yours",
+      );
+    if (key.used_at != null)
+      throw apiError(ErrorCode.IMPORT_KEY_USED, "This import key was used already: start the import again");
+    if (Number(key.expires_at) <= ctx.now())
+      throw apiError(ErrorCode.IMPORT_KEY_EXPIRED, "This import key has expired: start the import again");
+    const importPrivateKey = await ctx.keyring.open(key.sealed_private_key, `import_key:${key.id}`);
+    let plaintext: Uint8Array;
+    try {
+      plaintext = await openEncryptedImportBundle({
+        encryptedBundle: params.encryptedBundle,
+        importPrivateKey,
+      });
+    } catch (e) {
+      if (!(e instanceof BundleError)) throw e;
+      throw apiError(
+        ErrorCode.INVALID_IMPORT_BUNDLE,
+        "The encrypted bundle does not open with its import key",
+      );
+    } finally {
+      importPrivateKey.fill(0);
+    }
+    let wallet: ImportedWallet;
+    try {
+      wallet = await sealImportedWallet(ctx, decodeImportSecret(plaintext, isBip39Mnemonic));
+    } catch (e) {
+      if (!(e instanceof ImportSecretError)) throw e;
+      throw apiError(ErrorCode.INVALID_IMPORT_SECRET, `The imported secret is ${e.message}`);
+    } finally {
+      plaintext.fill(0);
+    }
+    const owned = await ctx.db
+      .selectFrom("wallet_accounts")
+      .select("address")
+      .where("org_id", "=", user.orgId)
+      .where(
+        "address_key",
+        "in",
+        wallet.accounts.map((a) => a.address_key),
+      )
+      .execute();
+    if (owned.length > 0) throw alreadyImported();
+    return {
+      keyId: key.id,
+      wallet,
+      stepUp: used,
+      before: await userAddresses(ctx.db, user.orgId),
+      ...(spendOtpId ? { spendOtpId } : {}),
+    };
+  },
+  async run(tx, { caller, prepared }) {
+    const user = caller.user;
+    const now = tx.now();
+    // Spent once, whatever races it: the private half goes with it.
+    const spent = await tx.db
+      .updateTable("import_keys")
+      .set({ used_at: now, sealed_private_key: "" })
+      .where("id", "=", prepared.keyId)
+      .where("used_at", "is", null)
+      .where("expires_at", ">", now)
+      .executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1)
+      throw apiError(ErrorCode.IMPORT_KEY_USED, "This import key was used already: start the import again");
+    if (prepared.spendOtpId) await spendStepUpToken(tx, prepared.spendOtpId);
+    try {
+      await insertImportedWallet(tx.db, { wallet: prepared.wallet, userId: user.id, orgId: user.orgId, now });
+    } catch (e) {
+      if (isUniqueViolation(e)) throw alreadyImported();
+      throw e;
+    }
+    const importedAddresses = prepared.wallet.accounts.map((a) => a.address);
+    await tx.audit(
+      "wallet.imported",
+      {
+        appId: user.appId,
+        userId: user.id,
+        details: {
+          walletId: prepared.wallet.id,
+          kind: prepared.wallet.kind,
+          addresses: importedAddresses,
+          replaced: prepared.before,
+          stepUp: prepared.stepUp,
+        },
+      },
+      tx.db,
+    );
+    const after = await userAddresses(tx.db, user.orgId);
+    return {
+      walletId: prepared.wallet.id,
+      kind: prepared.wallet.kind,
+      address: after.address,
+      solanaAddress: after.solanaAddress ?? "",
+      importedAddresses,
+    };
+  },
+  afterCommit(ctx, { caller }) {
+    const to = caller.user.email;
+    if (!to) return;
+    void ctx.apps.byId(caller.user.appId).then((app) => {
+      if (app) ctx.mailer.send(walletImportedMail({ to, appName: app.name, locale: app.locale }));
+    });
+  },
+});
+
+function alreadyImported() {
+  return apiError(ErrorCode.WALLET_ALREADY_IMPORTED, "This wallet is already in your account");
+}

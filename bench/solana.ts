@@ -20,6 +20,7 @@ import {
   type Signer,
   sendSolanaTransaction,
 } from "@latchkey/core";
+import { solana } from "@latchkey/core/solana";
 import { SOLANA_FEE_PAYER_METHOD } from "@latchkey/protocol";
 import {
   type Address,
@@ -88,7 +89,7 @@ async function signIn(svc: ServiceHandle, rpcUrl: string, email: string): Promis
     keyHolder: createMemoryKeyHolder(),
     storage: createMemoryStorage(),
     window: null,
-    solana: { rpcUrl },
+    solana: solana({ rpcUrl }),
   });
   await signer.authenticate({ type: "email", email, emailMode: "otp" });
   await signer.authenticate({ type: "otp", otpCode: await readOtpCode(svc, email) });

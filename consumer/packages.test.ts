@@ -5,8 +5,8 @@
  * the developer adds it, and `latchkey serve --dev` says so.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { importGraph } from "./importGraph";
 
@@ -76,5 +76,64 @@ describe("@latchkey/server installed with --omit=dev", () => {
     const graph = await importGraph(join(serverDir(), "dist/dev.js"), { dynamic: true });
     expect(graph.packages).toContain("oidc-provider");
     expect(graph.sources.some((s) => s.includes("/src/dev/mailbox/routes.ts"))).toBe(true);
+  });
+});
+
+/** The optional peers: only the entries an app imports to opt in may reach them (and their types name them). */
+const OPTIONAL_PEER =
+  /^(@wagmi\/core|@walletconnect\/.+|@solana\/kit|@wallet-standard\/.+|@solana\/wallet-standard-features)$/;
+
+/** The packages a built .d.ts and the declaration chunks it imports name. */
+function typePackages(entry: string): string[] {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const queue = [entry];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, specifier] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*['"]([^'"]+)['"]/g)) {
+      if (!specifier) continue;
+      if (specifier.startsWith(".")) queue.push(resolve(dirname(file), specifier.replace(/\.js$/, ".d.ts")));
+      else
+        packages.add(
+          specifier
+            .split("/")
+            .slice(0, specifier.startsWith("@") ? 2 : 1)
+            .join("/"),
+        );
+    }
+  }
+  return [...packages].sort();
+}
+
+describe("@latchkey/core's optional peers (WalletConnect, wagmi, Solana), as installed", () => {
+  const pkg = (name: string) => join(inject("serviceDir"), "node_modules/@latchkey", name);
+
+  it("npm leaves them out of a plain install", () => {
+    // (@solana/kit is there: the service itself depends on it.)
+    for (const name of ["@wagmi/core", "@walletconnect/universal-provider"])
+      expect(existsSync(join(inject("serviceDir"), "node_modules", name, "package.json")), name).toBe(false);
+  });
+
+  it("core's and react's main entries load none, static or dynamic, and their types name none", async () => {
+    for (const entry of [join(pkg("core"), "dist/index.js"), join(pkg("react"), "dist/index.js")]) {
+      const graph = await importGraph(entry, { dynamic: true });
+      expect(graph.packages).toContain(entry.includes("/core/") ? "viem" : "@latchkey/core");
+      expect(graph.packages.filter((p) => OPTIONAL_PEER.test(p))).toEqual([]);
+      expect(typePackages(entry.replace(/\.js$/, ".d.ts")).filter((p) => OPTIONAL_PEER.test(p))).toEqual([]);
+    }
+  });
+
+  it("the entries an app imports to opt in load theirs", async () => {
+    const reached = async (entry: string) =>
+      (await importGraph(join(pkg("core"), entry), { dynamic: true })).packages.filter((p) =>
+        OPTIONAL_PEER.test(p),
+      );
+    expect(await reached("dist/externalWallets/index.js")).toEqual(["@wagmi/core"]);
+    expect(await reached("dist/externalWallets/walletConnect/index.js")).toEqual([
+      "@wagmi/core",
+      "@walletconnect/universal-provider",
+    ]);
+    expect(await reached("dist/solana/index.js")).toContain("@solana/kit");
   });
 });

@@ -26,7 +26,13 @@ function sourceFiles(dir: string): string[] {
  * bundles the auth frame's TypeScript with esbuild and loads its wallet worker through tsx when `src/`
  * is there (the tarball ships dist/ only). They are devDependencies.
  */
-const SOURCE_ONLY: Record<string, string[]> = { server: ["esbuild", "tsx"], devnet: ["solc"] };
+const SOURCE_ONLY: Record<string, string[]> = {
+  server: ["esbuild", "tsx"],
+  devnet: ["solc"],
+  // The console's tarball is its built page (dist/console.js, .css, everything bundled in): what its
+  // source imports is needed to build it, never at run time.
+  console: ["@latchkey/protocol", "@simplewebauthn/browser", "react", "react-dom", "uplot"],
+};
 /** devnet's only source-only import, solc (it recompiles the committed contract artifacts), is the repository's. */
 const rootDev = new Set(
   Object.keys(

@@ -159,6 +159,8 @@ const announced = await new Promise((resolve) => {
       const policy = /Dev sponsorship: policy (\S+)/.exec(line)?.[1];
       const solanaFeePayer = /Solana fee payer: ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(line)?.[1];
       const solanaPolicy = /Dev Solana sponsorship: policy (\S+)/.exec(line)?.[1];
+      const adminConsole = /Admin console:\s+(\S+)/.exec(line)?.[1];
+      const enrolment = /Dev admin enrolment: (\S+)/.exec(line)?.[1];
       if (url) seen.url = url;
       if (key) seen.apiKey = key;
       if (mailbox) seen.mailbox = mailbox;
@@ -166,6 +168,8 @@ const announced = await new Promise((resolve) => {
       if (solanaFeePayer) seen.solanaFeePayer = solanaFeePayer;
       if (solanaPolicy) seen.solanaPolicyId = solanaPolicy;
       if (paymasterSigner) seen.paymasterSigner = paymasterSigner;
+      if (adminConsole) seen.adminConsole = adminConsole;
+      if (enrolment) seen.enrolment = enrolment;
       nl = buffer.indexOf("\n");
     }
     // The service prints its start lines in one write: the chunk with the paymaster's line has them all.
@@ -225,6 +229,8 @@ process.stdout.write(
     `Demo app:        ${demoOrigins[0]}/`,
     `Signer service:  ${announced.url}`,
     `Dev mailbox:     ${announced.mailbox}   (sign in with any email; the code shows up here)`,
+    `Admin console:   ${announced.adminConsole}`,
+    `                 enrol the dev app's admin "dev" (a passkey) once with ${announced.enrolment}`,
     `Local chain:     ${chain.rpcUrl} (chain ${chain.chainId}), bundler ${chain.bundlerUrl}, counter ${chain.counter}`,
     `Sponsorship:     policy ${announced.policyId}, paymaster ${chain.paymaster} signed by ${announced.paymasterSigner}`,
     `Second chain:    ${chain.secondChain.rpcUrl} (chain ${chain.secondChain.chainId}), for external wallets to switch to`,

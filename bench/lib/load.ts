@@ -4,6 +4,8 @@ export interface PreparedRequest {
   path: string;
   /** The exact bytes to send (built before the run so the client does no work while timing). */
   body: Buffer;
+  /** Headers of this request alone (e.g. its stamp), over the run's. */
+  headers?: Record<string, string>;
 }
 
 export interface LoadOptions {
@@ -28,6 +30,8 @@ export interface LoadOptions {
    * requests answered and carries the answers per second of each whole second (`perSecond`).
    */
   durationMs?: number;
+  /** Keep every measured request's latency in the result (`latencies`, ms). */
+  keepLatencies?: boolean;
 }
 
 export interface LoadResult {
@@ -57,6 +61,8 @@ export interface LoadResult {
   serviceCores?: number;
   /** Sustained mode: answers completed in each whole second of the run, and their spread. */
   perSecond?: { min: number; median: number; max: number; seconds: number[] };
+  /** With `keepLatencies`: each request's latency in ms, in request order (to merge runs before taking percentiles). */
+  latencies?: Float64Array;
 }
 
 /** Nearest-rank percentile of an ascending array. */
@@ -66,7 +72,8 @@ export function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] ?? 0;
 }
 
-function sendOne(
+/** One POST of `req` over `agent`; answers the status and the body as text. */
+export function sendRequest(
   agent: http.Agent,
   url: URL,
   req: PreparedRequest,
@@ -81,7 +88,7 @@ function sendOne(
         port: url.port,
         method: "POST",
         path: req.path,
-        headers: { ...headers, "content-length": String(req.body.length) },
+        headers: { ...headers, ...req.headers, "content-length": String(req.body.length) },
         timeout: timeoutMs,
       },
       (resp) => {
@@ -139,7 +146,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       const req = queue[i] as PreparedRequest;
       const t0 = process.hrtime.bigint();
       try {
-        const { status, body } = await sendOne(agent, url, req, headers, timeoutMs);
+        const { status, body } = await sendRequest(agent, url, req, headers, timeoutMs);
         const t1 = process.hrtime.bigint();
         record[i] = Number(t1 - t0) / 1e6;
         completions?.push(t1);
@@ -217,6 +224,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     warmupErrors,
     errorSamples,
     ...(perSecond ? { perSecond } : {}),
+    ...(opts.keepLatencies ? { latencies: latencies.slice(0, answered) } : {}),
     ...(opts.servicePid
       ? {
           serviceCpuUsPerRequest: round((cpuUsed * 1000) / answered, 0),

@@ -135,7 +135,7 @@ export function printErrors(r: LoadResult): void {
 
 /** A run as stored in bench/results (without the diagnostic samples). */
 export function runRecord<R extends LoadResult>(r: R) {
-  const { errorSamples: _samples, durationMs, ...kept } = r;
+  const { errorSamples: _samples, latencies: _latencies, durationMs, ...kept } = r;
   // A sustained run's length is part of its figure.
   return r.perSecond ? { ...kept, durationMs } : kept;
 }

@@ -66,6 +66,22 @@ export interface StartOptions {
    * `PG_SERVER_URL`, created here and dropped by stop() (also when start-up fails).
    */
   database?: BenchDatabase;
+  /**
+   * A database the caller made and keeps (a SQLite file or a PostgreSQL URL): the service runs on it and
+   * stop() leaves it. Used with `dir` and `masterKey` to restart a service on the same data.
+   */
+  dbUrl?: string;
+  /** Run in this directory and leave it on stop() (the caller owns it). */
+  dir?: string;
+  /**
+   * Not `--dev` even with one process: the config file's apps (`config.apps` replaces the bench app), a
+   * real SMTP catcher for the codes and `masterKey` as LATCHKEY_MASTER_KEY, as with several processes.
+   */
+  configApps?: boolean;
+  /** LATCHKEY_MASTER_KEY (hex) for a config-apps service: the same key opens the same data after a restart. */
+  masterKey?: string;
+  /** Extra environment variables for the service (e.g. LATCHKEY_RETENTION_*). */
+  env?: Record<string, string>;
 }
 
 const BENCH_API_KEY = "lk_bench_0123456789abcdefghijklmnop";
@@ -137,10 +153,13 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startService(opts: StartOptions = {}): Promise<ServiceHandle> {
   installExitHook();
-  const dir = mkdtempSync(join(os.tmpdir(), "latchkey-bench-"));
+  const ownDir = opts.dir === undefined;
+  const dir = opts.dir ?? mkdtempSync(join(os.tmpdir(), "latchkey-bench-"));
+  const keepDir = opts.keepDir || !ownDir;
   const configPath = join(dir, "config.json");
   const workers = opts.workers ?? 1;
-  const catcher = workers > 1 ? await startMailCatcher() : null;
+  const configApps = workers > 1 || opts.configApps === true;
+  const catcher = configApps ? await startMailCatcher() : null;
   const clusterConfig = catcher
     ? {
         smtp: { url: catcher.url },
@@ -164,21 +183,21 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
   // stop() drops it.
   const database = opts.database ?? "sqlite";
   let pgDatabase: { name: string; url: string } | undefined;
-  if (database === "postgres") {
+  if (database === "postgres" && opts.dbUrl === undefined) {
     try {
       pgDatabase = await createBenchDatabase();
     } catch (e) {
       await catcher?.close();
-      if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
+      if (!keepDir) rmSync(dir, { recursive: true, force: true });
       throw e;
     }
   }
-  const dbUrl = pgDatabase?.url ?? join(dir, "bench.db");
+  const dbUrl = opts.dbUrl ?? pgDatabase?.url ?? join(dir, "bench.db");
   const args = [
     ...nodeArgs,
     SERVER_BIN,
     "serve",
-    ...(workers > 1 ? ["--workers", String(workers)] : ["--dev"]),
+    ...(workers > 1 ? ["--workers", String(workers)] : configApps ? [] : ["--dev"]),
     "--db",
     dbUrl,
     "--port",
@@ -191,7 +210,11 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
   const child = spawn(process.execPath, args, {
     cwd: dir,
     stdio: ["ignore", "pipe", "pipe"],
-    env: workers > 1 ? { ...process.env, LATCHKEY_MASTER_KEY: randomBytes(32).toString("hex") } : process.env,
+    env: {
+      ...process.env,
+      ...(configApps ? { LATCHKEY_MASTER_KEY: opts.masterKey ?? randomBytes(32).toString("hex") } : {}),
+      ...opts.env,
+    },
   });
   live.add(child);
   let stdout = "";
@@ -238,7 +261,7 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
         );
       }
     }
-    if (!opts.keepDir) rmSync(dir, { recursive: true, force: true });
+    if (!keepDir) rmSync(dir, { recursive: true, force: true });
   };
 
   try {
@@ -256,7 +279,7 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
       try {
         const r = await fetch(`${baseUrl}/healthz`);
         await r.arrayBuffer();
-        if (r.ok && (workers > 1 ? /signer service on/.test(stdout) : /Dev app API key:/.test(stdout))) break;
+        if (r.ok && (configApps ? /signer service on/.test(stdout) : /Dev app API key:/.test(stdout))) break;
       } catch {
         // not listening yet
       }
@@ -265,7 +288,8 @@ export async function startService(opts: StartOptions = {}): Promise<ServiceHand
     // The service names its database kind on start-up: make sure it runs on the one asked for.
     if (!new RegExp(`\\(${database}[,)]`).test(stdout))
       throw new Error(`The service does not say it runs on ${database}:\n${stdout}`);
-    let apiKey = workers > 1 ? BENCH_API_KEY : /Dev app API key:\s*(\S+)/.exec(stdout)?.[1];
+    const configKey = (opts.config?.apps as { apiKeys?: string[] }[] | undefined)?.[0]?.apiKeys?.[0];
+    let apiKey = configApps ? (configKey ?? BENCH_API_KEY) : /Dev app API key:\s*(\S+)/.exec(stdout)?.[1];
     if (!apiKey) {
       try {
         apiKey = readFileSync(join(dir, ".latchkey", "dev-api-key"), "utf8").trim();

@@ -133,7 +133,17 @@ export async function startStack(
     ...(opts.smtpUrl ? { smtpUrl: opts.smtpUrl } : {}),
     ...(solanaNode ? { solana: { rpcUrl: solanaNode.url } } : {}),
     ...(chain
-      ? { chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }] }
+      ? {
+          chains: [
+            {
+              chainId: chain.chainId,
+              rpcUrl: chain.rpcUrl,
+              paymaster: chain.paymaster,
+              // The service sends the user operations an app's backend asks for (grants) to it.
+              bundlerUrl: chain.bundlerUrl,
+            },
+          ],
+        }
       : {}),
     db: join(dir, "latchkey.db"),
     dev: true,

@@ -2,8 +2,10 @@
 // (`?ui=<JSON>&app=ml&card=1&locale=de&texts=<JSON>`), so each test can show what an option changes. `card=only` renders the
 // inline AuthCard without an AuthModal, as an app that embeds only the card would.
 
-import type { ExternalWalletsOptions } from "@latchkey/core";
+import type { ExternalWalletsConfig, ExternalWalletsOptions } from "@latchkey/core";
 import * as core from "@latchkey/core";
+import { externalWallets as makeExternalWallets } from "@latchkey/core/external-wallets";
+import { walletConnect } from "@latchkey/core/walletconnect";
 import {
   AuthCard,
   AuthModal,
@@ -53,18 +55,21 @@ interface WalletParams extends Omit<ExternalWalletsOptions, "chains"> {
 const walletParams = params.get("wallets")
   ? (JSON.parse(params.get("wallets") as string) as WalletParams)
   : undefined;
-const externalWallets: ExternalWalletsOptions | undefined = walletParams && {
-  ...walletParams,
-  chains: walletParams.chains.map(({ id, rpcUrl }) => ({
-    chain: defineChain({
-      id,
-      name: `Chain ${id}`,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [rpcUrl] } },
-    }),
-    rpcUrl,
-  })),
-};
+const externalWallets: ExternalWalletsConfig | undefined =
+  walletParams &&
+  makeExternalWallets({
+    ...walletParams,
+    walletConnect: walletParams.walletConnect && walletConnect(walletParams.walletConnect),
+    chains: walletParams.chains.map(({ id, rpcUrl }) => ({
+      chain: defineChain({
+        id,
+        name: `Chain ${id}`,
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [rpcUrl] } },
+      }),
+      rpcUrl,
+    })),
+  });
 
 /** The external wallet as the app sees it: account, chain, SIWE token; switch chain; send. */
 function WalletPanel() {

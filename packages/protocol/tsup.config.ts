@@ -13,5 +13,6 @@ export default defineConfig(
     "keyManagement/index": "src/keyManagement/index.ts",
     "frame/channel": "src/frame/channel.ts",
     wire: "src/wire.ts",
+    codecs: "src/codecs.ts",
   }),
 );

@@ -11,6 +11,7 @@ import {
 } from "@latchkey/react";
 import { type FormEvent, useEffect, useState } from "react";
 import { ExportWallet } from "./ExportWallet";
+import { ImportWallet } from "./ImportWallet";
 import { DEMO_PROVIDERS, useOauthMode } from "./oauthMode";
 import "./account.css";
 
@@ -412,6 +413,7 @@ export function Account() {
         </>
       )}
       {methods && <ExportWallet />}
+      {methods && <ImportWallet />}
       {(error || loadError) && (
         <div className="verdict bad" role="alert">
           {error || errorMessage(loadError)}

@@ -13,6 +13,7 @@ import { lazy, Suspense, useState } from "react";
 import { type Hex, verifyMessage, verifyTypedData } from "viem";
 import { Account } from "./Account";
 import { AuditTrail } from "./AuditTrail";
+import { BotGrantCard } from "./BotGrant";
 import type { DemoChain } from "./demoChain";
 import type { DemoSolana } from "./demoSolana";
 import { ExternalWalletDashboard } from "./ExternalWallet";
@@ -262,6 +263,7 @@ export function App({
             </Suspense>
           )}
           <Account />
+          {demoChain && <BotGrantCard demo={demoChain} />}
           <AuditTrail />
           <p className="muted center">
             Signed in as {short(user.address)}.{" "}

@@ -14,11 +14,15 @@ const LABELS: Record<string, string> = {
   "mfa.enabled": "Authenticator app turned on",
   "mfa.removed": "Authenticator app turned off",
   "wallet.exported": "Recovery phrase exported",
+  "wallet.imported": "Wallet imported",
   "otp.burned": "Code locked after wrong tries",
   "siwe.signin": "Signed in with a wallet",
   "signing.rejected": "Signature refused by policy",
   "signing.held": "Signature waiting for approval",
   "signing.approved": "Signature approved",
+  "grant.created": "Permission granted to the app",
+  "grant.revoked": "Permission revoked",
+  "grant.used": "The app signed within a permission",
 };
 
 /** How the event happened, when the service noted it (a method, a provider, an address). */

@@ -1,6 +1,6 @@
 // Loaded after sign-in (React.lazy): @solana/kit and the wallet-standard wallet stay out of the page's
 // first JavaScript.
-import { registerSolanaWallet } from "@latchkey/core";
+import { registerSolanaWallet } from "@latchkey/core/solana";
 import { useSigner, useSolanaTransaction } from "@latchkey/react";
 import { address, createSolanaRpc, isAddress, lamports, type Signature } from "@solana/kit";
 import { type FormEvent, useCallback, useEffect, useState } from "react";

@@ -1,4 +1,6 @@
-import type { ExternalWalletsOptions } from "@latchkey/core";
+import type { ExternalWalletsConfig } from "@latchkey/core";
+import { externalWallets } from "@latchkey/core/external-wallets";
+import { walletConnect } from "@latchkey/core/walletconnect";
 import { defineChain } from "viem";
 
 interface DemoWalletsEnv {
@@ -10,7 +12,7 @@ interface DemoWalletsEnv {
  * `VITE_LATCHKEY_WALLETS` (JSON): the chains an external wallet may use and WalletConnect (`npm start` runs
  * a local relay), as the provider's `externalWallets`; null when unset.
  */
-export function readDemoWallets(raw: string | undefined): ExternalWalletsOptions | null {
+export function readDemoWallets(raw: string | undefined): ExternalWalletsConfig | null {
   if (!raw) return null;
   const env = JSON.parse(raw) as DemoWalletsEnv;
   const local = env.walletConnect?.relayUrl?.startsWith("ws://127.0.0.1");
@@ -22,7 +24,7 @@ export function readDemoWallets(raw: string | undefined): ExternalWalletsOptions
     g.process.env.IS_VITEST = "true";
     g.global ??= globalThis;
   }
-  return {
+  return externalWallets({
     chains: env.chains.map(({ chainId, rpcUrl, name }) => ({
       chain: defineChain({
         id: chainId,
@@ -32,6 +34,6 @@ export function readDemoWallets(raw: string | undefined): ExternalWalletsOptions
       }),
       rpcUrl,
     })),
-    ...(env.walletConnect ? { walletConnect: env.walletConnect } : {}),
-  };
+    ...(env.walletConnect ? { walletConnect: walletConnect(env.walletConnect) } : {}),
+  });
 }

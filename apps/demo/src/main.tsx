@@ -1,3 +1,4 @@
+import { solana } from "@latchkey/core/solana";
 import { AuthModal, LatchkeyProvider, type LocaleCode } from "@latchkey/react";
 import { StrictMode, useState } from "react";
 import { createRoot } from "react-dom/client";
@@ -35,7 +36,7 @@ function Root() {
         redirectUrl: `${location.origin}/`,
         ...(demoChain ? { chains: [demoChain.config] } : {}),
         ...(demoWallets ? { externalWallets: demoWallets } : {}),
-        ...(demoSolana ? { solana: { rpcUrl: demoSolana.rpcUrl, chain: "solana:localnet" as const } } : {}),
+        ...(demoSolana ? { solana: solana({ rpcUrl: demoSolana.rpcUrl, chain: "solana:localnet" }) } : {}),
         ui: {
           illustrationStyle: "flat",
           termsUrl: "https://example.com/terms",

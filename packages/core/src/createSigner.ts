@@ -1,4 +1,4 @@
-import { Signer } from "./signer/signer";
+import { Signer } from "./Signer";
 import type { SignerOptions } from "./signer/types";
 
 /**

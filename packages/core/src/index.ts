@@ -1,3 +1,5 @@
+export { toSolanaSigner } from "./accounts/toSolanaSigner";
+export { toViemAccount } from "./accounts/toViemAccount";
 export {
   type AddMfaErrorType,
   type AddMfaParameters,
@@ -41,6 +43,16 @@ export {
   connectExternalWallet,
 } from "./actions/connectExternalWallet";
 export {
+  type CreateGrantErrorType,
+  type CreateGrantParameters,
+  type CreateGrantReturnType,
+  createGrant,
+  type Grant,
+  type GrantPermissions,
+  type GrantPermissionsInput,
+  type GrantStatus,
+} from "./actions/createGrant";
+export {
   type DisconnectReturnType,
   disconnect,
 } from "./actions/disconnect";
@@ -73,6 +85,15 @@ export {
 } from "./actions/getSmartAccountClient";
 export { type GetWalletConnectorsReturnType, getWalletConnectors } from "./actions/getWalletConnectors";
 export {
+  DEFAULT_IMPORT_IFRAME_ID,
+  type ImportedWallet,
+  type ImportWalletErrorType,
+  type ImportWalletKind,
+  type ImportWalletParameters,
+  type ImportWalletReturnType,
+  importWallet,
+} from "./actions/importWallet";
+export {
   type AuditEvent,
   type ListAuditEventsErrorType,
   type ListAuditEventsParameters,
@@ -84,16 +105,12 @@ export {
   type ListAuthMethodsReturnType,
   listAuthMethods,
 } from "./actions/listAuthMethods";
+export { type ListGrantsErrorType, type ListGrantsReturnType, listGrants } from "./actions/listGrants";
 export {
   type PreparePopupOauthErrorType,
   type PreparePopupOauthReturnType,
   preparePopupOauth,
 } from "./actions/preparePopupOauth";
-export {
-  type RegisterSolanaWalletParameters,
-  type RegisterSolanaWalletReturnType,
-  registerSolanaWallet,
-} from "./actions/registerSolanaWallet";
 export {
   type RemoveEmailErrorType,
   type RemoveEmailParameters,
@@ -123,6 +140,12 @@ export {
   type RequireUserReturnType,
   requireUser,
 } from "./actions/requireUser";
+export {
+  type RevokeGrantErrorType,
+  type RevokeGrantParameters,
+  type RevokeGrantReturnType,
+  revokeGrant,
+} from "./actions/revokeGrant";
 export {
   type SendSolanaTransactionErrorType,
   type SendSolanaTransactionParameters,
@@ -160,16 +183,6 @@ export {
   switchExternalWalletChain,
 } from "./actions/switchExternalWalletChain";
 export {
-  type KitTransactionLike,
-  type ReadonlyBytes,
-  type SolanaSigner,
-  type SolanaTransactionLike,
-  toSolanaSigner,
-  type Web3LegacyTransactionLike,
-  type Web3VersionedTransactionLike,
-} from "./actions/toSolanaSigner";
-export { toViemAccount } from "./actions/toViemAccount";
-export {
   type ValidateMultiFactorsErrorType,
   type ValidateMultiFactorsParameters,
   type ValidateMultiFactorsReturnType,
@@ -194,7 +207,6 @@ export {
   waitForUserOperationTransaction,
 } from "./actions/waitForUserOperationTransaction";
 export { type WatchWalletConnectorsParameters, watchWalletConnectors } from "./actions/watchWalletConnectors";
-export type { OauthMode, OauthParams } from "./authMethods/oauth/url";
 export { type JsonRpcAnswer, SignerClient, type SignerClientOptions } from "./client/signerClient";
 export type * from "./client/types";
 export { createSigner } from "./createSigner";
@@ -231,16 +243,6 @@ export {
   type SolanaErrorCode,
   SolanaErrorMessages,
 } from "./errors";
-export type {
-  EoaTransactionRequest,
-  ExternalWalletChain,
-  ExternalWalletState,
-  ExternalWalletsOptions,
-  SiweOptions,
-  SiweSession,
-  WalletConnectOptions,
-  WalletConnectorInfo,
-} from "./externalWallets/types";
 export { createIframeKeyHolder, DEFAULT_IFRAME_ID, type IframeKeyHolderOptions } from "./keyHolders/iframe";
 export { createMemoryKeyHolder } from "./keyHolders/memory";
 export type { KeyHolder, KeyHolderStorage } from "./keyHolders/types";
@@ -258,6 +260,7 @@ export type {
   LatchkeyEip1193Provider,
   PlainChainConfig,
 } from "./provider/types";
+export { Signer } from "./Signer";
 export { type Clock, systemClock } from "./session/clock";
 export {
   DEFAULT_SESSION_KEY,
@@ -269,7 +272,6 @@ export {
 export { createMemoryStorage, type SessionStorageLike } from "./session/storage";
 export type { Session, SessionType, TemporarySession, User } from "./session/types";
 export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
-export { Signer } from "./signer/signer";
 export { SignerStatus } from "./signer/status";
 export type { StepUp } from "./signer/stepUp";
 export type { Store, StoreListener } from "./signer/store";
@@ -279,6 +281,7 @@ export type {
   AuthMethod,
   CompleteAuthWithBundleParams,
   EmailAuthenticateParams,
+  ExternalWalletsConfig,
   OauthAuthenticateParams,
   OtpAuthenticateParams,
   PasskeyAuthenticateParams,
@@ -294,6 +297,17 @@ export {
   type UrlWindow,
 } from "./signer/urlParams";
 export type {
+  EoaTransactionRequest,
+  ExternalWalletChain,
+  ExternalWalletState,
+  ExternalWalletsOptions,
+  SiweOptions,
+  SiweSession,
+  WalletConnectOptions,
+  WalletConnectorInfo,
+} from "./types/externalWallets";
+export type { OauthMode, OauthParams } from "./types/oauth";
+export type {
   LatchkeySmartAccountClient,
   PaymasterServiceInput,
   SentUserOperation,
@@ -303,18 +317,22 @@ export type {
   SmartAccountOptions,
   UserOperationCallInput,
   UserOperationInput,
-} from "./smartAccounts/types";
-export type { SolanaChain, SolanaOptions } from "./solana/options";
+} from "./types/smartAccounts";
 export type {
+  KitInstructionInput,
+  KitTransactionLike,
+  ReadonlyBytes,
+  SolanaChain,
   SolanaCommitment,
+  SolanaConfig,
   SolanaInstructionInput,
+  SolanaOptions,
   SolanaRpcLike,
+  SolanaSigner,
+  SolanaTransactionLike,
+  Web3LegacyTransactionLike,
   Web3PublicKeyInput,
   Web3TransactionInstructionInput,
-} from "./solana/types";
-export type {
-  LatchkeySolanaWallet,
-  LatchkeySolanaWalletFeatures,
-  LatchkeySolanaWalletOptions,
-} from "./solana/wallet";
+  Web3VersionedTransactionLike,
+} from "./types/solana";
 export { SDK_VERSION } from "./version";

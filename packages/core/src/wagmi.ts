@@ -11,7 +11,11 @@ import {
 } from "viem";
 import { LATCHKEY_ICON, LATCHKEY_RDNS } from "./provider/announce";
 import { createEip1193Provider } from "./provider/createEip1193Provider";
-import type { LatchkeyEip1193Provider, PlainChainConfig } from "./provider/types";
+import type {
+  CreateEip1193ProviderOptions,
+  LatchkeyEip1193Provider,
+  PlainChainConfig,
+} from "./provider/types";
 import type { SignerBase } from "./signer/types";
 
 /** What the `latchkey()` wagmi connector takes. */
@@ -23,6 +27,11 @@ export interface LatchkeyParameters {
    * it resolves with a user signed in. Without it, connecting while signed out fails (4100).
    */
   requestAccounts?: () => Promise<void>;
+  /**
+   * Called by `wallet_grantPermissions` (ERC-7715) to show the user what is granted and make the grant
+   * (e.g. `useGrantConsent().requestGrant` of @latchkey/react); see `createEip1193Provider`.
+   */
+  requestGrant?: CreateEip1193ProviderOptions["requestGrant"];
   /** The chain to start on: one of the wallet's chains; the first one by default. */
   chainId?: number;
   /**
@@ -119,6 +128,7 @@ export function latchkey(parameters: LatchkeyParameters) {
       chains: plainChains,
       ...(parameters.chainId !== undefined ? { chainId: parameters.chainId } : {}),
       ...(parameters.requestAccounts ? { requestAccounts: parameters.requestAccounts } : {}),
+      ...(parameters.requestGrant ? { requestGrant: parameters.requestGrant } : {}),
     });
     return provider;
   };

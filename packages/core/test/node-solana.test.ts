@@ -3,12 +3,12 @@ import {
   createMemoryKeyHolder,
   createMemoryStorage,
   createSigner,
-  registerSolanaWallet,
   SignerError,
   type SignerOptions,
   SolanaError,
   sendSolanaTransaction,
 } from "@latchkey/core";
+import { registerSolanaWallet, solana } from "@latchkey/core/solana";
 import { ed25519 } from "@noble/curves/ed25519";
 import {
   AccountRole,
@@ -124,8 +124,8 @@ beforeAll(async () => {
   feePayer = await svc.service.solanaFeePayerAddress();
   node.svm.airdrop(address(feePayer), lamports(10n * SOL));
   [funded, unfunded] = await Promise.all([
-    signInWithOtp(svc, "sol-funded@example.com", { solana: { rpcUrl: node.url } }),
-    signInWithOtp(svc, "sol-unfunded@example.com"),
+    signInWithOtp(svc, "sol-funded@example.com", { solana: solana({ rpcUrl: node.url }) }),
+    signInWithOtp(svc, "sol-unfunded@example.com", { solana: solana() }),
   ]);
   node.svm.airdrop(address(solanaAddressOf(funded)), lamports(5n * SOL));
 });
@@ -174,7 +174,7 @@ describe("sendSolanaTransaction", () => {
   it("sends through a connection given as a URL or as a @solana/kit Rpc", async () => {
     const to = fresh();
     // Another Signer of the funded user, without Solana defaults: the connection is all it has.
-    const payer = await sameUser(funded, {});
+    const payer = await sameUser(funded, { solana: solana() });
     await sendSolanaTransaction(payer, {
       transfer: { toAddress: to, amount: RENT_EXEMPT },
       connection: node.url,
@@ -221,7 +221,7 @@ describe("sendSolanaTransaction", () => {
       keyHolder: createMemoryKeyHolder(),
       storage: createMemoryStorage(),
       window: null,
-      solana: { rpcUrl: node.url },
+      solana: solana({ rpcUrl: node.url }),
     });
     const transfer = { toAddress: fresh(), amount: 1 };
     expect(await errorOf(sendSolanaTransaction(signedOut, { transfer }))).toMatchInlineSnapshot(
@@ -238,7 +238,7 @@ describe("sendSolanaTransaction", () => {
       keyHolder: funded.keyHolder,
       storage: createMemoryStorage(),
       window: null,
-      solana: { rpcUrl: node.url },
+      solana: solana({ rpcUrl: node.url }),
     });
     noSolana.sessionManager.setSession({ ...stored, user: withoutSolana });
     await noSolana.init();
@@ -248,6 +248,14 @@ describe("sendSolanaTransaction", () => {
 
     expect(await errorOf(sendSolanaTransaction(unfunded, { transfer }))).toMatchInlineSnapshot(
       `[SolanaError: Missing connection: no Solana RPC (pass connection, or set solana.rpcUrl in the signer options)]`,
+    );
+
+    // Without solana() of @latchkey/core/solana, nothing can send (this entry never loads @solana/kit itself).
+    const notConfigured = await sameUser(funded, {});
+    const error = await errorOf(sendSolanaTransaction(notConfigured, { transfer, connection: node.url }));
+    expect(error).toMatchObject({ name: "SolanaError", code: "SOLANA_NOT_CONFIGURED" });
+    expect(error).toMatchInlineSnapshot(
+      `[SolanaError: Solana is not configured: pass solana: solana({ rpcUrl }) of @latchkey/core/solana to createSigner or LatchkeyProvider (and npm i @solana/kit)]`,
     );
     expect(
       await errorOf(
@@ -398,7 +406,9 @@ describe("sendSolanaTransaction, sponsored by the service's fee payer", () => {
   });
 
   it("SignerOptions.solana.policyId sponsors by default; sponsored: false pays the fee itself", async () => {
-    const sponsoredByDefault = await sameUser(funded, { solana: { rpcUrl: node.url, policyId: DEV_POLICY } });
+    const sponsoredByDefault = await sameUser(funded, {
+      solana: solana({ rpcUrl: node.url, policyId: DEV_POLICY }),
+    });
     const user = solanaAddressOf(funded);
     const to = fresh();
     let before = balance(user);
@@ -468,7 +478,7 @@ describe("registerSolanaWallet: a wallet-standard wallet", () => {
     // A page for the test's duration: wallet-standard speaks through window events.
     (globalThis as { window?: unknown }).window = new EventTarget();
     walletUser = await signInWithOtp(svc, "sol-wallet@example.com", {
-      solana: { rpcUrl: node.url, chain },
+      solana: solana({ rpcUrl: node.url, chain }),
     });
     node.svm.airdrop(address(solanaAddressOf(walletUser)), lamports(2n * SOL));
   });
@@ -706,7 +716,10 @@ describe("bundling", () => {
     const root = fileURLToPath(new URL("../../..", import.meta.url));
     const result = await build({
       stdin: {
-        contents: `export { createSigner, registerSolanaWallet, sendSolanaTransaction } from "@latchkey/core";`,
+        contents: [
+          `export { createSigner, sendSolanaTransaction } from "@latchkey/core";`,
+          `export { registerSolanaWallet, solana } from "@latchkey/core/solana";`,
+        ].join("\n"),
         resolveDir: root,
       },
       bundle: true,

@@ -14,6 +14,7 @@ import {
   toViemAccount,
   waitForActivity,
 } from "@latchkey/core";
+import { solana } from "@latchkey/core/solana";
 import {
   generateP256PrivateKey,
   p256PublicKeyFromPrivate,
@@ -247,7 +248,7 @@ describe("Solana commitment (spec §9: confirmed)", () => {
   });
 
   it("a send asks for the blockhash and the preflight at 'confirmed', and for nothing at another level", async () => {
-    const signer = await signInWithOtp(solanaSvc, "commitment@example.com");
+    const signer = await signInWithOtp(solanaSvc, "commitment@example.com", { solana: solana() });
     const from = signer.user?.solanaAddress as string;
     node.svm.airdrop(address(from), lamports(1_000_000_000n));
     // Every JSON-RPC request the client sends, as sent (method and params), on the way to the node.

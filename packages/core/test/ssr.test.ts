@@ -51,6 +51,7 @@ describe("SSR safety", () => {
         "ActivityError",
         "DEFAULT_EXPORT_IFRAME_ID",
         "DEFAULT_IFRAME_ID",
+        "DEFAULT_IMPORT_IFRAME_ID",
         "DEFAULT_SESSION_KEY",
         "ExternalWalletError",
         "ExternalWalletErrorMessages",
@@ -86,6 +87,7 @@ describe("SSR safety", () => {
         "completeAuthWithBundle",
         "connectExternalWallet",
         "createEip1193Provider",
+        "createGrant",
         "createIframeKeyHolder",
         "createMemoryKeyHolder",
         "createMemoryStorage",
@@ -98,19 +100,21 @@ describe("SSR safety", () => {
         "getPasskeyStatus",
         "getSmartAccountClient",
         "getWalletConnectors",
+        "importWallet",
         "isOauthCancelled",
         "isPasskeyCancelled",
         "isUserRejected",
         "listAuditEvents",
         "listAuthMethods",
+        "listGrants",
         "preparePopupOauth",
         "readAuthUrlParams",
-        "registerSolanaWallet",
         "removeEmail",
         "removeMfa",
         "removeOauthProvider",
         "removePasskey",
         "requireUser",
+        "revokeGrant",
         "sendSolanaTransaction",
         "sendUserOperation",
         "sendVerificationCode",
@@ -129,5 +133,29 @@ describe("SSR safety", () => {
         "watchWalletConnectors",
       ]
     `);
+  });
+
+  it("freezes the opt-in entries (each needs its optional peer): external wallets, WalletConnect, Solana", async () => {
+    const entries = {
+      "external-wallets": await import("@latchkey/core/external-wallets"),
+      walletconnect: await import("@latchkey/core/walletconnect"),
+      solana: await import("@latchkey/core/solana"),
+    };
+    expect(
+      Object.fromEntries(Object.entries(entries).map(([k, m]) => [k, Object.keys(m).sort()])),
+    ).toMatchInlineSnapshot(`
+        {
+          "external-wallets": [
+            "externalWallets",
+          ],
+          "solana": [
+            "registerSolanaWallet",
+            "solana",
+          ],
+          "walletconnect": [
+            "walletConnect",
+          ],
+        }
+      `);
   });
 });

@@ -4,7 +4,13 @@ import type { DevnetInfo } from "./devnet.js";
 export function serviceConfig(info: DevnetInfo) {
   return {
     chains: [
-      { chainId: info.chain.chainId, rpcUrl: info.chain.rpcUrl, paymaster: info.chain.paymaster },
+      {
+        chainId: info.chain.chainId,
+        rpcUrl: info.chain.rpcUrl,
+        paymaster: info.chain.paymaster,
+        // Where the service sends the user operations an app's backend asks for (grants).
+        bundlerUrl: info.chain.bundlerUrl,
+      },
       ...(info.secondChain ? [{ chainId: info.secondChain.chainId, rpcUrl: info.secondChain.rpcUrl }] : []),
     ],
     solana: { rpcUrl: info.solana.rpcUrl },
@@ -78,8 +84,11 @@ export function instructions(
     "",
     `   chains: [{ chain: { id: ${chain.chainId}, name: "Latchkey devnet", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: ["${chain.rpcUrl}"] } } },`,
     `              rpcUrl: "${chain.rpcUrl}", bundlerUrl: "${chain.bundlerUrl}", policyId: "<the service's sponsorship policy>" }],`,
-    `   solana: { rpcUrl: "${solana.rpcUrl}", chain: "solana:localnet" },`,
-    `   externalWallets: { walletConnect: { projectId: "${walletConnect.projectId}", relayUrl: "${walletConnect.relayUrl}" } },`,
+    `   solana: solana({ rpcUrl: "${solana.rpcUrl}", chain: "solana:localnet" }),`,
+    `   externalWallets: externalWallets({ walletConnect: walletConnect({ projectId: "${walletConnect.projectId}", relayUrl: "${walletConnect.relayUrl}" }) }),`,
+    "",
+    '   (solana from "@latchkey/core/solana", externalWallets from "@latchkey/core/external-wallets", walletConnect',
+    '   from "@latchkey/core/walletconnect"; npm i @solana/kit @wagmi/core @walletconnect/universal-provider)',
     "",
     "   or as environment variables for your bundler (VITE_ for Vite, NEXT_PUBLIC_ for Next.js):",
     "",

@@ -128,6 +128,24 @@ function render(phrase: string, texts: Required<ExportFrameTexts>): number {
   return words.length;
 }
 
+/** An imported key's export (`{evmPrivateKey?, solanaSecretKey?}`), shown as it is; no words (0). */
+function renderKeys(json: string, texts: Required<ExportFrameTexts>): number {
+  const keys = JSON.parse(json) as { evmPrivateKey?: unknown; solanaSecretKey?: unknown };
+  const parts: HTMLElement[] = [];
+  if (typeof keys.evmPrivateKey === "string")
+    parts.push(
+      el("h2", {}, texts.evmKeyTitle),
+      el("code", { "data-testid": "export-evm-key" }, keys.evmPrivateKey),
+    );
+  if (typeof keys.solanaSecretKey === "string")
+    parts.push(
+      el("h2", {}, texts.solanaKeyTitle),
+      el("code", { "data-testid": "export-solana-key" }, keys.solanaSecretKey),
+    );
+  document.body.replaceChildren(...parts);
+  return 0;
+}
+
 function textsOf(given: ExportFrameTexts | undefined): Required<ExportFrameTexts> {
   const texts = { ...DEFAULT_TEXTS };
   for (const k of Object.keys(DEFAULT_TEXTS) as (keyof ExportFrameTexts)[]) {
@@ -164,6 +182,8 @@ async function handle(request: ExportFrameRequest): Promise<unknown> {
       }
       const phrase = new TextDecoder().decode(plaintext);
       plaintext.fill(0);
+      // A wallet imported as a key has no phrase: the service sends the key itself, as JSON.
+      if (phrase.startsWith("{")) return { wordCount: renderKeys(phrase, texts) } satisfies ExportFrameShown;
       return { wordCount: render(phrase, texts) } satisfies ExportFrameShown;
     }
     case "clear":

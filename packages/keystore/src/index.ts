@@ -11,6 +11,7 @@ import {
   sealCredentialBundle,
   toHex,
 } from "@latchkey/protocol";
+import { decodeBase64url, encodeBase64url } from "@latchkey/protocol/codecs";
 
 /**
  * The browser key store behind both the auth frame (@latchkey/frames) and core's in-page WebCrypto key
@@ -116,12 +117,6 @@ function connection(name: string) {
   };
 }
 
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 // PKCS#8 of a P-256 key holding only the scalar (RFC 5915 ECPrivateKey without its optional public key).
 const PKCS8_P256_PREFIX = Uint8Array.from([
   0x30, 0x41, 0x02, 0x01, 0x00, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08,
@@ -149,16 +144,17 @@ async function p256PublicJwk(privateKey: Uint8Array): Promise<{ x: string; y: st
     pkcs8.fill(0);
   }
   const { uncompressed } = p256PublicKeysOnce(privateKey);
-  return { x: base64url(uncompressed.subarray(1, 33)), y: base64url(uncompressed.subarray(33, 65)) };
+  return {
+    x: encodeBase64url(uncompressed.subarray(1, 33)),
+    y: encodeBase64url(uncompressed.subarray(33, 65)),
+  };
 }
 
-/** The compressed public key (hex) of JWK coordinates (atob is forgiving: no padding needed). */
+/** The compressed public key (hex) of JWK coordinates (base64url without padding, RFC 7518 §6.2.1). */
 function compressedHex(x: string, y: string): string {
-  const bytes = (b64url: string) =>
-    Uint8Array.from(atob(b64url.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
   const out = new Uint8Array(33);
-  out[0] = 0x02 | ((bytes(y)[31] ?? 0) & 1);
-  out.set(bytes(x), 1);
+  out[0] = 0x02 | ((decodeBase64url(y)[31] ?? 0) & 1);
+  out.set(decodeBase64url(x), 1);
   return toHex(out);
 }
 
@@ -167,7 +163,7 @@ async function importSessionKey(privateKey: Uint8Array): Promise<{ key: CryptoKe
   const { x, y } = await p256PublicJwk(privateKey);
   const key = await crypto.subtle.importKey(
     "jwk",
-    { kty: "EC", crv: "P-256", d: base64url(privateKey), x, y, ext: false },
+    { kty: "EC", crv: "P-256", d: encodeBase64url(privateKey), x, y, ext: false },
     ECDSA_P256,
     false,
     ["sign"],

@@ -255,6 +255,108 @@ export const adminApi = {
     { deliveryId: id },
     z.object({ redelivered: z.literal(true) }),
   ),
+  daily_stats: endpoint(
+    "daily_stats",
+    "/stats/daily",
+    "Per UTC day (`fromDay` ≤ day ≤ `toDay`, YYYY-MM-DD, at most 366 days; default the last 30): sign-ups, " +
+      "active users (signed in or had a signature made), signatures made, and failed sign-ins (wrong codes, " +
+      "failed social sign-ins). Every day of the range is listed, oldest first.",
+    { fromDay: z.iso.date().optional(), toDay: z.iso.date().optional() },
+    z.object({
+      days: z.array(
+        z.object({
+          day: z.string(),
+          signUps: z.number(),
+          activeUsers: z.number(),
+          signatures: z.number(),
+          failedSignIns: z.number(),
+        }),
+      ),
+    }),
+  ),
+  get_app: endpoint(
+    "get_app",
+    "/app/get",
+    "The app's configuration as the service holds it (no secret: client secrets, webhook secrets and API " +
+      "keys are only said to exist), and who is asking.",
+    {},
+    z.object({
+      admin: z.object({ name: z.string(), via: z.enum(["adminKey", "console"]) }),
+      app: z.object({
+        id: z.string(),
+        name: z.string(),
+        organizationId: z.string(),
+        emailMode: z.string(),
+        locale: z.string(),
+        allowedOrigins: z.array(z.string()),
+        magicLinkRedirectUrls: z.array(z.string()),
+        oauthRedirectUrls: z.array(z.string()),
+        webauthn: z.object({ rpId: z.string(), origins: z.array(z.string()) }),
+        oauthProviders: z.array(
+          z.object({
+            id: z.string(),
+            displayName: z.string(),
+            issuer: z.string(),
+            clientId: z.string(),
+            scopes: z.array(z.string()),
+            hasClientSecret: z.boolean(),
+          }),
+        ),
+        jwt: z
+          .object({ issuer: z.string(), jwksUrl: z.string(), audience: z.string().optional() })
+          .nullable(),
+        apiKeys: z.array(
+          z.object({ prefix: z.string(), createdAt: z.number(), revokedAt: z.number().nullable() }),
+        ),
+        sponsorship: z.object({
+          policies: z.array(z.record(z.string(), z.unknown())),
+          solanaPolicies: z.array(z.record(z.string(), z.unknown())),
+        }),
+        signingPolicy: z.record(z.string(), z.unknown()).nullable(),
+        webhooks: z.array(
+          z.object({
+            endpointId: z.string(),
+            url: z.string(),
+            events: z.array(z.string()),
+            createdAt: z.number(),
+          }),
+        ),
+      }),
+    }),
+  ),
+  sign_out: endpoint(
+    "sign_out",
+    "/console/sign_out",
+    "Ends the console session whose key stamps this request (an admin key has no session: false).",
+    {},
+    z.object({ signedOut: z.boolean() }),
+  ),
+  pregenerate_user: endpoint(
+    "pregenerate_user",
+    "/users/pregenerate",
+    "Creates a user and their wallet for an email (or a custom `externalId`, or both) before the person " +
+      "ever signs in, and answers the addresses; the first sign-in with that email claims the user. Asked " +
+      "again for the same email or `externalId`, it answers the same user (`created: false`).",
+    {
+      email: z.email().max(254).optional(),
+      externalId: z
+        .string()
+        .min(1)
+        .max(200)
+        .regex(/^[\x21-\x7e]+$/, "externalId is printable ASCII without spaces")
+        .optional(),
+    },
+    z.object({
+      user: userSummary,
+      externalId: z.string().nullable(),
+      created: z.boolean(),
+      /** When the person first signed in (claimed the user); null until then. */
+      claimedAt: z.number().nullable(),
+      walletId: z.string(),
+      address: z.string(),
+      solanaAddress: z.string(),
+    }),
+  ),
 } as const;
 
 export type AdminEndpointName = keyof typeof adminApi;

@@ -107,6 +107,54 @@ export const ErrorCode = {
   WEBHOOK_DELIVERY_NOT_FOUND: "WEBHOOK_DELIVERY_NOT_FOUND",
   /** get_policy: the app's signing policy has no rule with this id. */
   POLICY_NOT_FOUND: "POLICY_NOT_FOUND",
+  /** Admin console: no enrolment link has this token. */
+  ENROLMENT_LINK_UNKNOWN: "ENROLMENT_LINK_UNKNOWN",
+  /** Admin console: the enrolment link enrolled a passkey already (each link is single use). */
+  ENROLMENT_LINK_USED: "ENROLMENT_LINK_USED",
+  /** Admin console: the enrolment link has expired; `latchkey admin create` prints a new one. */
+  ENROLMENT_LINK_EXPIRED: "ENROLMENT_LINK_EXPIRED",
+  /**
+   * import_wallet: the encrypted bundle is malformed, names no import key of this user (from
+   * init_import_wallet), or does not open with it.
+   */
+  INVALID_IMPORT_BUNDLE: "INVALID_IMPORT_BUNDLE",
+  /** import_wallet: the import key was used already (each key imports once); ask for a new one. */
+  IMPORT_KEY_USED: "IMPORT_KEY_USED",
+  /** import_wallet: the import key is past its life (`IMPORT_KEY_TTL_MS`); ask for a new one. */
+  IMPORT_KEY_EXPIRED: "IMPORT_KEY_EXPIRED",
+  /** import_wallet: the sealed secret is not a 12- or 24-word BIP-39 phrase, or not a key of its kind. */
+  INVALID_IMPORT_SECRET: "INVALID_IMPORT_SECRET",
+  /** import_wallet: the imported accounts are already in this user's account. */
+  WALLET_ALREADY_IMPORTED: "WALLET_ALREADY_IMPORTED",
+  /** Admin API pregenerate_user: the external id is another user's (with another email). */
+  EXTERNAL_ID_IN_USE: "EXTERNAL_ID_IN_USE",
+  /** Backend API: the stamp's key is none of an app's server keys (`serverKeys`). */
+  SERVER_KEY_REQUIRED: "SERVER_KEY_REQUIRED",
+  /** Grants: the app has no grant with this id. */
+  GRANT_NOT_FOUND: "GRANT_NOT_FOUND",
+  /** Grants: the grant is another user's than the one the request names. */
+  GRANT_USER_MISMATCH: "GRANT_USER_MISMATCH",
+  /** Grants: the user revoked the grant; nothing is signed under it any more. */
+  GRANT_REVOKED: "GRANT_REVOKED",
+  /** Grants: the grant's `expiresAt` has passed. */
+  GRANT_EXPIRED: "GRANT_EXPIRED",
+  /**
+   * Grants: what was asked is outside what the grant allows (another chain, contract or function, a
+   * message or typed data it does not allow): `data.ruleId` names the part of the grant, `data.activityId`
+   * the refused activity.
+   */
+  GRANT_DENIED: "GRANT_DENIED",
+  /**
+   * Grants: one of its caps is reached: `data.limit` is "valuePerTransaction", "valuePerDay" or
+   * "maxOperations", with `data.max` and `data.used` (and `data.resetsAt` for a daily cap).
+   */
+  GRANT_LIMIT_EXCEEDED: "GRANT_LIMIT_EXCEEDED",
+  /** Grants: too many signatures under one grant at once; try again. */
+  GRANT_BUSY: "GRANT_BUSY",
+  /** A user operation the bundler or the chain refused (`data.reason`): it was not sent. */
+  USER_OPERATION_REJECTED: "USER_OPERATION_REJECTED",
+  /** A user operation's sponsorship was refused (`data.reason`, a `SponsorshipErrorCode`). */
+  SPONSORSHIP_DENIED: "SPONSORSHIP_DENIED",
   INTERNAL: "INTERNAL",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -190,6 +238,25 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   SESSION_NOT_FOUND: 404,
   WEBHOOK_DELIVERY_NOT_FOUND: 404,
   POLICY_NOT_FOUND: 404,
+  ENROLMENT_LINK_UNKNOWN: 400,
+  ENROLMENT_LINK_USED: 400,
+  ENROLMENT_LINK_EXPIRED: 400,
+  INVALID_IMPORT_BUNDLE: 400,
+  IMPORT_KEY_USED: 400,
+  IMPORT_KEY_EXPIRED: 400,
+  INVALID_IMPORT_SECRET: 400,
+  WALLET_ALREADY_IMPORTED: 409,
+  EXTERNAL_ID_IN_USE: 409,
+  SERVER_KEY_REQUIRED: 403,
+  GRANT_NOT_FOUND: 404,
+  GRANT_USER_MISMATCH: 403,
+  GRANT_REVOKED: 403,
+  GRANT_EXPIRED: 403,
+  GRANT_DENIED: 403,
+  GRANT_LIMIT_EXCEEDED: 403,
+  GRANT_BUSY: 409,
+  USER_OPERATION_REJECTED: 400,
+  SPONSORSHIP_DENIED: 403,
   INTERNAL: 500,
 };
 
@@ -330,6 +397,21 @@ export const SponsorshipErrorCode = {
    * (EVM) is not the stamp's user, or the stamp's user signs nothing in the transaction (Solana).
    */
   STAMP_USER_MISMATCH: "STAMP_USER_MISMATCH",
+  /**
+   * import_wallet: the encrypted bundle is malformed, names no import key of this user (from
+   * init_import_wallet), or does not open with it.
+   */
+  INVALID_IMPORT_BUNDLE: "INVALID_IMPORT_BUNDLE",
+  /** import_wallet: the import key was used already (each key imports once); ask for a new one. */
+  IMPORT_KEY_USED: "IMPORT_KEY_USED",
+  /** import_wallet: the import key is past its life (`IMPORT_KEY_TTL_MS`); ask for a new one. */
+  IMPORT_KEY_EXPIRED: "IMPORT_KEY_EXPIRED",
+  /** import_wallet: the sealed secret is not a 12- or 24-word BIP-39 phrase, or not a key of its kind. */
+  INVALID_IMPORT_SECRET: "INVALID_IMPORT_SECRET",
+  /** import_wallet: the imported accounts are already in this user's account. */
+  WALLET_ALREADY_IMPORTED: "WALLET_ALREADY_IMPORTED",
+  /** Admin API pregenerate_user: the external id is another user's (with another email). */
+  EXTERNAL_ID_IN_USE: "EXTERNAL_ID_IN_USE",
   INTERNAL: "INTERNAL",
 } as const;
 export type SponsorshipErrorCode = (typeof SponsorshipErrorCode)[keyof typeof SponsorshipErrorCode];

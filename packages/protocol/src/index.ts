@@ -4,6 +4,7 @@
  * only) every request and answer shape. It holds no schema library: validation schemas are at
  * `@latchkey/protocol/schemas`, so a client bundle never ships them.
  */
+export * from "./adminRoutes";
 export * from "./constants";
 export * from "./crypto";
 export * from "./errors";

@@ -5,6 +5,8 @@
  * keep working; the admin API's requests (`adminApi`), which an operator's key signs, refuse them.
  */
 export * from "./adminApi";
+export * from "./adminConsoleApi";
+export * from "./backendApi";
 export * from "./common";
 export * from "./keyManagement";
 export * from "./signerApi";

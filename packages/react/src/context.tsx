@@ -1,6 +1,6 @@
 import {
   createSigner,
-  type ExternalWalletsOptions,
+  type ExternalWalletsConfig,
   type Signer,
   type SignerOptions,
   type SmartAccountChainConfig,
@@ -9,6 +9,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
 import { type ResolvedUiConfig, resolveUiConfig } from "./config";
 import { checkService } from "./flow/checkService";
+import { externalWalletsWarning } from "./flow/configWarnings";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { watchForMissingAuthModal } from "./flow/modalPresence";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
@@ -52,13 +53,16 @@ export interface LatchkeyConfig {
    */
   smartAccount?: SignerOptions["smartAccount"];
   /**
-   * External wallets (EOA): injected wallets the page announces and WalletConnect (`{ walletConnect:
-   * { projectId, relayUrl? } }`); users connect them from an `external_wallets` section of the modal.
+   * External wallets (EOA): injected wallets the page announces and WalletConnect, as
+   * `externalWallets({ chains?, walletConnect?: walletConnect({ projectId }) })` of
+   * `@latchkey/core/external-wallets` (and `@latchkey/core/walletconnect`) makes them; users connect them
+   * from an `external_wallets` section of the modal. Needs `@wagmi/core` installed.
    */
-  externalWallets?: ExternalWalletsOptions;
+  externalWallets?: ExternalWalletsConfig;
   /**
-   * The user's Solana wallet: `{ rpcUrl, policyId?, chain? }` (`policyId` names a Solana sponsorship
-   * policy of this app on the service: its fee payer pays the fees). `useSolanaTransaction` sends there.
+   * The user's Solana wallet, as `solana({ rpcUrl, policyId?, chain? })` of `@latchkey/core/solana` makes
+   * it (`policyId` names a Solana sponsorship policy of this app on the service: its fee payer pays the
+   * fees). `useSolanaTransaction` sends there. Needs `@solana/kit` installed.
    */
   solana?: SignerOptions["solana"];
   ui?: UiConfig;
@@ -130,7 +134,7 @@ export function LatchkeyProvider({
         ...(config.chains ? { chains: config.chains } : {}),
         ...(config.smartAccount ? { smartAccount: config.smartAccount } : {}),
         ...(config.solana ? { solana: config.solana } : {}),
-        ...externalWalletsOf(config),
+        ...(config.externalWallets ? { externalWallets: config.externalWallets } : {}),
       });
     const store = createAuthUiStore();
     // The latest `ui` and texts, for the flow: it outlives a render.
@@ -159,6 +163,11 @@ export function LatchkeyProvider({
     // Development builds only (dropped from production ones): the modal opened with no <AuthModal /> to show it.
     if (process.env.NODE_ENV !== "production") return watchForMissingAuthModal(own.store);
   }, [own.store]);
+  const configWarning = process.env.NODE_ENV !== "production" ? externalWalletsWarning(config) : undefined;
+  useEffect(() => {
+    // Development builds only: a wallet section whose wallets were never configured fails on the first pick.
+    if (configWarning) console.warn(configWarning);
+  }, [configWarning]);
   const ui = resolveUiConfig(config.ui);
   own.uiRef.current = ui;
   own.textsRef.current = texts;
@@ -187,13 +196,6 @@ function sessionSettingsOf(config: LatchkeyConfig): Partial<SignerOptions> {
   const settings: Partial<Record<(typeof SESSION_SETTINGS)[number], unknown>> = {};
   for (const name of SESSION_SETTINGS) if (config[name] !== undefined) settings[name] = config[name];
   return settings as Partial<SignerOptions>;
-}
-
-/** The signer's external wallets: as configured, or the defaults when the modal has a wallet section. */
-function externalWalletsOf(config: LatchkeyConfig): { externalWallets?: ExternalWalletsOptions } {
-  if (config.externalWallets) return { externalWallets: config.externalWallets };
-  const wanted = config.ui?.sections?.some((s) => s.some((m) => m.type === "external_wallets"));
-  return wanted ? { externalWallets: {} } : {};
 }
 
 /** The locale object for the `locale` prop: a shipped one by code is loaded after mount. */

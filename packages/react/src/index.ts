@@ -3,9 +3,11 @@
 export { AuthCard } from "./components/AuthCard";
 export { AuthModal } from "./components/AuthModal";
 export { ExportAccount } from "./components/ExportAccount";
+export { ImportWallet } from "./components/ImportWallet";
 export { DEFAULT_SECTIONS, type ResolvedUiConfig, resolveUiConfig } from "./config";
 export { type LatchkeyConfig, LatchkeyProvider, type LatchkeyProviderProps } from "./context";
 export type { AuthStep, AuthStepStatus, AuthStepType } from "./flow/step";
+export { GrantDeclinedError } from "./flow/transitions/grant";
 export { useAddOauthProvider } from "./hooks/useAddOauthProvider";
 export { useAddPasskey } from "./hooks/useAddPasskey";
 export { type UseAuditEventsResult, useAuditEvents } from "./hooks/useAuditEvents";
@@ -15,11 +17,15 @@ export { type UseAuthMethodsResult, useAuthMethods } from "./hooks/useAuthMethod
 export { useAuthModal } from "./hooks/useAuthModal";
 export { useExportAccount } from "./hooks/useExportAccount";
 export { useExternalWallet } from "./hooks/useExternalWallet";
+export { useGrantConsent } from "./hooks/useGrantConsent";
+export { type UseGrantsResult, useGrants } from "./hooks/useGrants";
+export { useImportWallet } from "./hooks/useImportWallet";
 export { useLogout } from "./hooks/useLogout";
 export { useMfa } from "./hooks/useMfa";
 export { useRemoveEmail } from "./hooks/useRemoveEmail";
 export { useRemoveOauthProvider } from "./hooks/useRemoveOauthProvider";
 export { useRemovePasskey } from "./hooks/useRemovePasskey";
+export { useRevokeGrant } from "./hooks/useRevokeGrant";
 export { type UseSendUserOperationOptions, useSendUserOperation } from "./hooks/useSendUserOperation";
 export { useSetEmail } from "./hooks/useSetEmail";
 export { useSigner } from "./hooks/useSigner";
@@ -34,6 +40,11 @@ export { useWaitForUserOperationTransaction } from "./hooks/useWaitForUserOperat
 export { type AuthenticateVariables, authenticateMutationOptions } from "./query/authenticate";
 export { exportWalletMutationOptions } from "./query/exportWallet";
 export { switchExternalWalletChainMutationOptions } from "./query/externalWallet";
+export {
+  importWalletMutationOptions,
+  type SubmitImportVariables,
+  submitImportMutationOptions,
+} from "./query/importWallet";
 export { logoutMutationOptions } from "./query/logout";
 export { type SignMessageVariables, signMessageMutationOptions } from "./query/signMessage";
 export { type SignTypedDataVariables, signTypedDataMutationOptions } from "./query/signTypedData";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isLoopbackAnyPort } from "@latchkey/protocol";
 import { z } from "zod";
+import { serverKeysSchema } from "./features/grants/config";
 import { oauthProviderConfigSchema } from "./features/oauth/config";
 import { sponsorshipConfigSchema } from "./features/sponsorship/config";
 import { chainsSchema } from "./features/sponsorship/evm/config";
@@ -71,6 +72,8 @@ export const appConfigSchema = z.object({
   signingPolicy: signingPolicySchema.optional(),
   /** Endpoints the app's events are POSTed to, signed per Standard Webhooks (features/webhooks). */
   webhooks: webhooksConfigSchema.default([]),
+  /** Keys the app's backend signs backend-API requests with: signing for users within their grants. */
+  serverKeys: serverKeysSchema,
 });
 /** An app as written in a config file (defaults may be left out). */
 export type AppConfig = z.input<typeof appConfigSchema>;

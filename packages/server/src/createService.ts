@@ -93,7 +93,11 @@ export interface Service {
   ctx: ServiceContext;
   http: FastifyInstance;
   /** Set in dev mode: the dev app and its API key. */
-  devApp?: { app: App; apiKey: string };
+  /**
+   * Dev mode's app: its API key, and the file of its server key (the backend API's, for a local bot
+   * acting within users' grants).
+   */
+  devApp?: { app: App; apiKey: string; serverKeyFile?: string };
   /**
    * The address of the key the service signs sponsored user operations with (made on first use, sealed at
    * rest): add it to the paymaster's signers.

@@ -2,7 +2,7 @@
  * `GET /openapi.json`: a valid OpenAPI 3.1 document, generated from the protocol's tables, that describes
  * every signer-API route and every key-management query and activity, with its body, answer and errors.
  */
-import { activityTypes, adminApi, querySchemas, signerApi } from "@latchkey/protocol/schemas";
+import { activityTypes, adminApi, backendApi, querySchemas, signerApi } from "@latchkey/protocol/schemas";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../../../test-support/service";
@@ -53,6 +53,7 @@ describe("GET /openapi.json", () => {
       ...Object.keys(querySchemas).map((name) => `/public/v1/query/${name}`),
       ...Object.values(activityTypes).map((a) => `/public/v1/submit/${a.path}`),
       ...Object.values(adminApi).map((e) => e.path),
+      ...Object.values(backendApi).map((e) => e.path),
     ];
     // Plus the one GET: the key of Sign-In with Ethereum tokens.
     expect(Object.keys(doc.paths).sort()).toEqual([...expected, "/.well-known/jwks.json"].sort());
@@ -75,7 +76,9 @@ describe("GET /openapi.json", () => {
           ? ["appApiKey"]
           : path.startsWith("/admin/")
             ? ["adminKeyStamp"]
-            : ["apiKeyStamp", "passkeyStamp"],
+            : path.startsWith("/backend/")
+              ? ["serverKeyStamp"]
+              : ["apiKeyStamp", "passkeyStamp"],
       );
     }
   });

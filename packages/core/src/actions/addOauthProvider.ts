@@ -1,10 +1,10 @@
 import { linkProvider, rememberLinkIntent } from "../authMethods/oauth/linkProvider";
-import type { OauthParams } from "../authMethods/oauth/url";
 import type { AuthMethods } from "../client/types";
 import type { OauthError, SignerApiError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { StepUp } from "../signer/stepUp";
 import type { SignerBase } from "../signer/types";
+import type { OauthParams } from "../types/oauth";
 
 /**
  * Links a social sign-in to the signed-in user: an ID token that this app's OAuth callback issued

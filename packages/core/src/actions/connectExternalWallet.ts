@@ -1,7 +1,7 @@
 import type { ExternalWalletError } from "../errors/externalWallet";
-import { loadWalletsConfig } from "../externalWallets/load";
-import type { ConnectParams, ConnectResult } from "../externalWallets/types";
+import { loadExternalWallets } from "../externalWallets/load";
 import type { SignerBase } from "../signer/types";
+import type { ConnectParams, ConnectResult } from "../types/externalWallets";
 
 /** What `connectExternalWallet` takes: the wallet, optionally a chain, an abort signal, a URI callback. */
 export type ConnectExternalWalletParameters = ConnectParams;
@@ -14,7 +14,8 @@ export type ConnectExternalWalletErrorType = ExternalWalletError;
  * Connects an external wallet (spec §4 "External wallet"): the state goes connecting → connected (or
  * back on failure), the most recent connector id is kept in a cookie for 400 days, the wallet is moved
  * to a configured chain, and the user signs a Sign-In with Ethereum message the service verifies (unless
- * `externalWallets.siwe` is false). Loads the connectors on first use; WalletConnect only when chosen,
+ * `externalWallets.siwe` is false). Loads the connectors on first use (EXTERNAL_WALLETS_NOT_CONFIGURED without `externalWallets()` in
+ * the options); WalletConnect only when chosen,
  * with its pairing URI passed to `onDisplayUri` for a QR code.
  *
  * @example
@@ -24,9 +25,5 @@ export async function connectExternalWallet(
   signer: SignerBase,
   params: ConnectExternalWalletParameters,
 ): Promise<ConnectExternalWalletReturnType> {
-  const [config, verb] = await Promise.all([
-    loadWalletsConfig(signer),
-    import("../externalWallets/actions/connectExternalWallet"),
-  ]);
-  return verb.connectExternalWallet(config, params);
+  return (await loadExternalWallets(signer)).connect(params);
 }

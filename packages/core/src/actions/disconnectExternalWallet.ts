@@ -1,4 +1,4 @@
-import { loadWalletsConfig } from "../externalWallets/load";
+import { loadExternalWallets } from "../externalWallets/load";
 import type { SignerBase } from "../signer/types";
 
 /**
@@ -14,9 +14,5 @@ export async function disconnectExternalWallet(signer: SignerBase): Promise<void
     !signer._internal.lazy.externalWallets
   )
     return;
-  const [config, verb] = await Promise.all([
-    loadWalletsConfig(signer),
-    import("../externalWallets/actions/disconnectExternalWallet"),
-  ]);
-  await verb.disconnectExternalWallet(config);
+  await (await loadExternalWallets(signer)).disconnect();
 }

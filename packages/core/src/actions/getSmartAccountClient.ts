@@ -3,7 +3,7 @@ import type { SmartAccountError } from "../errors/smartAccount";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 import { chainConfigFor } from "../smartAccounts/chainConfig";
-import type { LatchkeySmartAccountClient } from "../smartAccounts/types";
+import type { LatchkeySmartAccountClient } from "../types/smartAccounts";
 
 /** What `getSmartAccountClient` takes: a configured chain's id (the first configured chain by default). */
 export interface GetSmartAccountClientParameters {

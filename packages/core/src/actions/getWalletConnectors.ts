@@ -1,6 +1,6 @@
 import { walletDiscovery } from "../externalWallets/discovery";
-import type { WalletConnectorInfo } from "../externalWallets/types";
 import type { SignerBase } from "../signer/types";
+import type { WalletConnectorInfo } from "../types/externalWallets";
 
 /** The wallets the user can pick. */
 export type GetWalletConnectorsReturnType = WalletConnectorInfo[];

@@ -1,9 +1,9 @@
+import { toSolanaSigner } from "../accounts/toSolanaSigner";
 import type { SignerApiError, SignerError } from "../errors";
 import { SolanaError } from "../errors/solana";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
-import type { SolanaInstructionInput, SolanaRpcLike } from "../solana/types";
-import { type SolanaSigner, toSolanaSigner } from "./toSolanaSigner";
+import type { SolanaInstructionInput, SolanaRpcLike, SolanaSigner } from "../types/solana";
 
 /** What `sendSolanaTransaction` takes: instructions or a transfer, and optionally who signs, where, and who pays. */
 export interface SendSolanaTransactionParameters {
@@ -37,10 +37,11 @@ export type SendSolanaTransactionErrorType =
  * `sendTransaction` and `getSignatureStatuses` polling (HTTP only). With a policy id the service's fee
  * payer pays the fee: the transaction goes to the service first, and what it answers is checked to hold
  * the same instructions before the user signs. An expired blockhash is retried once with a fresh one.
- * Fails with a `SolanaError`: SOLANA_CONNECTION_MISSING, SOLANA_POLICY_MISSING, INSUFFICIENT_FUNDS,
+ * Fails with a `SolanaError`: SOLANA_NOT_CONFIGURED (no `solana()` of `@latchkey/core/solana` in the
+ * signer's options), SOLANA_CONNECTION_MISSING, SOLANA_POLICY_MISSING, INSUFFICIENT_FUNDS,
  * INSUFFICIENT_FUNDS_FOR_RENT, BLOCKHASH_EXPIRED, SPONSORSHIP_REFUSED (with the service's `reason`), …
  *
- * @solana/kit is loaded on the first call, so an app that never sends does not ship it.
+ * @solana/kit is loaded on the first call (through `solana()`), so an app that never sends does not ship it.
  *
  * @example
  * const { signature } = await sendSolanaTransaction(signer, {
@@ -61,12 +62,17 @@ export async function sendSolanaTransaction(
     await requireUser(signer);
     solanaSigner = toSolanaSigner(signer);
   }
-  const defaults = signer._internal.options.solana ?? {};
+  const solana = signer._internal.options.solana;
+  if (typeof solana?.load !== "function")
+    throw new SolanaError("SOLANA_NOT_CONFIGURED", {
+      ...(solana ? { details: "solana must be made by solana() of @latchkey/core/solana" } : {}),
+    });
+  const defaults = solana;
   const connection = params.connection ?? defaults.rpcUrl;
   if (!connection) throw new SolanaError("SOLANA_CONNECTION_MISSING");
   const policyId = params.policyId ?? defaults.policyId;
   if (params.sponsored === true && !policyId) throw new SolanaError("SOLANA_POLICY_MISSING");
-  const { sendSolana } = await import("../solana/send");
+  const { sendSolana } = await solana.load();
   return sendSolana({
     signer: solanaSigner,
     ...(params.instructions ? { instructions: params.instructions } : {}),

@@ -2,12 +2,12 @@ import type { Hex } from "viem";
 import type { SignerError } from "../errors";
 import { ExternalWalletError } from "../errors/externalWallet";
 import type { SmartAccountError } from "../errors/smartAccount";
-import { loadWalletsConfig } from "../externalWallets/load";
-import type { EoaTransactionRequest } from "../externalWallets/types";
+import { loadExternalWallets } from "../externalWallets/load";
 import type { SignerBase } from "../signer/types";
 import { chainConfigFor } from "../smartAccounts/chainConfig";
-import type { PaymasterServiceInput, SentUserOperation, UserOperationInput } from "../smartAccounts/types";
 import { toUserOperationRequest } from "../smartAccounts/userOperation";
+import type { EoaTransactionRequest } from "../types/externalWallets";
+import type { PaymasterServiceInput, SentUserOperation, UserOperationInput } from "../types/smartAccounts";
 import { getSmartAccountClient } from "./getSmartAccountClient";
 
 /** What `sendUserOperation` takes (spec §3 "Send-user-operation input", §7 "Client actions"). */
@@ -65,11 +65,7 @@ export async function sendUserOperation(
     if (typeof uo === "string" || Array.isArray(uo))
       throw new ExternalWalletError("EOA_USER_OPERATION_UNSUPPORTED");
     const call = uo as Exclude<typeof uo, string | readonly unknown[]>;
-    const [config, verb] = await Promise.all([
-      loadWalletsConfig(signer),
-      import("../externalWallets/actions/sendExternalTransaction"),
-    ]);
-    const sent = await verb.sendExternalTransaction(config, {
+    const sent = await (await loadExternalWallets(signer)).sendTransaction({
       request: {
         to: call.target,
         ...(call.data ? { data: call.data } : {}),

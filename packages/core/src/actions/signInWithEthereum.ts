@@ -1,6 +1,6 @@
-import { loadWalletsConfig } from "../externalWallets/load";
-import type { SiweSession } from "../externalWallets/types";
+import { loadExternalWallets } from "../externalWallets/load";
 import type { SignerBase } from "../signer/types";
+import type { SiweSession } from "../types/externalWallets";
 
 /**
  * Proves the connected external wallet's address to the service again (EIP-4361): after the user changed
@@ -11,9 +11,5 @@ import type { SignerBase } from "../signer/types";
  * const { token } = await signInWithEthereum(signer); // send it to your backend
  */
 export async function signInWithEthereum(signer: SignerBase): Promise<SiweSession> {
-  const [config, verb] = await Promise.all([
-    loadWalletsConfig(signer),
-    import("../externalWallets/actions/signInWithEthereum"),
-  ]);
-  return verb.signInWithEthereum(config);
+  return (await loadExternalWallets(signer)).signInWithEthereum();
 }

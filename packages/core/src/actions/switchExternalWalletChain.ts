@@ -1,5 +1,5 @@
 import type { ExternalWalletError } from "../errors/externalWallet";
-import { loadWalletsConfig } from "../externalWallets/load";
+import { loadExternalWallets } from "../externalWallets/load";
 import type { SignerBase } from "../signer/types";
 
 /** What `switchExternalWalletChain` takes: a configured chain's id. */
@@ -22,9 +22,5 @@ export async function switchExternalWalletChain(
   signer: SignerBase,
   { chainId }: SwitchExternalWalletChainParameters,
 ): Promise<number> {
-  const [config, verb] = await Promise.all([
-    loadWalletsConfig(signer),
-    import("../externalWallets/actions/switchExternalWalletChain"),
-  ]);
-  return verb.switchExternalWalletChain(config, chainId);
+  return (await loadExternalWallets(signer)).switchChain(chainId);
 }

@@ -9,10 +9,8 @@ import {
   type RouteRequest,
   type RouteResponse,
   SDK_VERSION_HEADER,
-  type SignerRoutes,
   type StampedRequest,
   type StampedRoute,
-  signerRoutes,
 } from "@latchkey/protocol/wire";
 import { ActivityError, SignerApiError } from "../errors";
 import type { KeyHolder } from "../keyHolders/types";
@@ -147,20 +145,6 @@ export class SignerClient {
     } catch (e) {
       throw kind === "submit" ? activityErrorOf(e) : e;
     }
-  }
-
-  /** A single-use Sign-In with Ethereum nonce for this app, address and chain (EIP-4361). */
-  siweNonce(
-    params: RouteRequest<SignerRoutes["siweNonce"]>,
-  ): Promise<RouteResponse<SignerRoutes["siweNonce"]>> {
-    return this.call(signerRoutes.siweNonce, params);
-  }
-
-  /** Verifies a signed SIWE message; answers the service's token for the app's backend. */
-  siweVerify(
-    params: RouteRequest<SignerRoutes["siweVerify"]>,
-  ): Promise<RouteResponse<SignerRoutes["siweVerify"]>> {
-    return this.call(signerRoutes.siweVerify, params);
   }
 
   /**

@@ -66,6 +66,8 @@ export type SmartAccountErrorCode = keyof typeof SmartAccountErrorMessages;
 
 /** Sending Solana transactions and the embedded Solana wallet (wallet standard). */
 export const SolanaErrorMessages = {
+  SOLANA_NOT_CONFIGURED:
+    "Solana is not configured: pass solana: solana({ rpcUrl }) of @latchkey/core/solana to createSigner or LatchkeyProvider (and npm i @solana/kit)",
   SOLANA_CONNECTION_MISSING:
     "Missing connection: no Solana RPC (pass connection, or set solana.rpcUrl in the signer options)",
   SOLANA_POLICY_MISSING:
@@ -105,6 +107,8 @@ export const ExternalWalletErrorMessages = {
   EOA_USER_OPERATION_UNSUPPORTED:
     "Batch and hex user operations cannot be sent from an external wallet: send one call {target, data, value}",
   SIWE_FAILED: "Sign-In with Ethereum failed",
+  EXTERNAL_WALLETS_NOT_CONFIGURED:
+    "External wallets are not configured: pass externalWallets: externalWallets() of @latchkey/core/external-wallets to createSigner or LatchkeyProvider (and npm i @wagmi/core)",
 } as const;
 /** Codes of external-wallet errors (`ExternalWalletError`). */
 export type ExternalWalletErrorCode = keyof typeof ExternalWalletErrorMessages;

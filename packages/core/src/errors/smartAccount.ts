@@ -1,4 +1,4 @@
-import type { SentUserOperation } from "../smartAccounts/types";
+import type { SentUserOperation } from "../types/smartAccounts";
 import { LatchkeyError, messageWithDetails } from "./base";
 import { type SmartAccountErrorCode, SmartAccountErrorMessages } from "./codes";
 

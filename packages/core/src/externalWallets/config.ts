@@ -1,19 +1,18 @@
-// Loaded on first use (load.ts imports it with `import()`): wagmi's store and connectors stay out of an
-// app's initial JavaScript, and so do the verbs in actions/ (each loaded by the action that runs it).
+// Loaded on first use (engine.ts, itself loaded by `externalWallets()`): wagmi's store and connectors stay
+// out of an app's initial JavaScript, and so do the verbs in actions/ (each loaded on its first call).
 import { type Config, type Connector, createConfig, createStorage, getAccount, http } from "@wagmi/core";
 import type { Chain } from "viem";
 import { ExternalWalletError } from "../errors/externalWallet";
 import type { SignerBase } from "../signer/types";
+import type { ExternalWalletChain, WalletConnectorInfo } from "../types/externalWallets";
 import { signInWithEthereum } from "./siwe";
 import { saveSiwe, WALLET_STORAGE_KEY, walletStorage } from "./storage";
-import type { ExternalWalletChain, WalletConnectorInfo, WalletsConfig } from "./types";
-import { latchkeyWalletConnect } from "./walletConnect";
+import type { ExternalWalletsParameters, WalletConnectConnectorFactory, WalletsConfig } from "./types";
 
-function chainsOf(signer: SignerBase): ExternalWalletChain[] {
-  const { options } = signer._internal;
+function chainsOf(signer: SignerBase, options: ExternalWalletsParameters): ExternalWalletChain[] {
   return [
-    ...(options.externalWallets?.chains ??
-      (options.chains ?? []).map((c) => ({ chain: c.chain, rpcUrl: c.rpcUrl }))),
+    ...(options.chains ??
+      (signer._internal.options.chains ?? []).map((c) => ({ chain: c.chain, rpcUrl: c.rpcUrl }))),
   ];
 }
 
@@ -35,17 +34,22 @@ export function requireWagmi(config: WalletsConfig): Config {
 
 /**
  * The external wallets of one signer: a wagmi config (EIP-6963 wallets discovered by wagmi, WalletConnect
- * when configured) whose account and chain are mirrored into the signer's store as `externalWallet`.
+ * when configured: `latchkeyWalletConnect`, loaded by engine.ts) whose account and chain are mirrored into
+ * the signer's store as `externalWallet`.
  */
-export function createWalletsConfig(signer: SignerBase): WalletsConfig {
-  const options = signer._internal.options.externalWallets ?? {};
-  const chains = chainsOf(signer);
+export function createWalletsConfig(
+  signer: SignerBase,
+  options: ExternalWalletsParameters,
+  latchkeyWalletConnect: WalletConnectConnectorFactory | undefined,
+): WalletsConfig {
+  const chains = chainsOf(signer, options);
   const rpcUrls: Record<number, string> = Object.fromEntries(
     chains.map((c) => [c.chain.id, c.rpcUrl ?? c.chain.rpcUrls.default.http[0] ?? ""]),
   );
-  const walletConnect = options.walletConnect?.projectId
-    ? latchkeyWalletConnect({ ...options.walletConnect, rpcUrls })
-    : undefined;
+  const walletConnect =
+    options.walletConnect?.projectId && latchkeyWalletConnect
+      ? latchkeyWalletConnect({ ...options.walletConnect, rpcUrls })
+      : undefined;
   const wagmi = chains.length
     ? createConfig({
         chains: chains.map((c) => c.chain) as [Chain, ...Chain[]],
@@ -109,7 +113,8 @@ export function createWalletsConfig(signer: SignerBase): WalletsConfig {
         attempting--;
       };
     },
-    proveAddress: (address, chainId) => signInWithEthereum(signer, requireWagmi(config), address, chainId),
+    proveAddress: (address, chainId) =>
+      signInWithEthereum(signer, options, requireWagmi(config), address, chainId),
     announceConnected: (event) => signer._internal.emitter.emit("externalWalletConnected", event),
   };
   return config;

@@ -1,4 +1,4 @@
-import type { AnnouncedWallet } from "./types";
+import type { AnnouncedWallet } from "../types/externalWallets";
 
 interface DiscoveryWindow {
   addEventListener(type: string, listener: (event: Event) => void): void;

@@ -1,5 +1,5 @@
 import type { ReturnHandler, SignerBase } from "../signer/types";
-import { loadWalletsConfig } from "./load";
+import { loadExternalWallets } from "./load";
 import { hasStoredConnection, readRecentConnectorId } from "./storage";
 
 /**
@@ -8,11 +8,7 @@ import { hasStoredConnection, readRecentConnectorId } from "./storage";
  */
 export async function restoreExternalWallet(signer: SignerBase): Promise<void> {
   if (!readRecentConnectorId() || !hasStoredConnection()) return;
-  const [config, { reconnectExternalWallet }] = await Promise.all([
-    loadWalletsConfig(signer),
-    import("./actions/reconnectExternalWallet"),
-  ]);
-  await reconnectExternalWallet(config);
+  await (await loadExternalWallets(signer)).reconnect();
 }
 
 /**

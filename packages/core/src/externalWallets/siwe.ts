@@ -1,10 +1,12 @@
+import { signerRoutes } from "@latchkey/protocol/wire";
 import { type Config, signMessage } from "@wagmi/core";
 import type { Address, Hex } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { ExternalWalletError } from "../errors/externalWallet";
 import type { SignerBase } from "../signer/types";
+import type { SiweSession } from "../types/externalWallets";
 import { toExternalWalletError } from "./toExternalWalletError";
-import type { SiweSession } from "./types";
+import type { ExternalWalletsParameters } from "./types";
 
 /** The message, and so the service's token, lasts a day (the service's own cap) unless configured. */
 const DEFAULT_EXPIRATION_SECONDS = 86_400;
@@ -17,17 +19,17 @@ const DEFAULT_STATEMENT = "Sign in with your wallet.";
  */
 export async function signInWithEthereum(
   signer: SignerBase,
+  options: ExternalWalletsParameters,
   config: Config,
   address: Address,
   chainId: number,
 ): Promise<SiweSession> {
   const location = (globalThis as { location?: { host: string; origin: string } }).location;
   if (!location) throw new ExternalWalletError("SIWE_FAILED", { details: "needs a browser page" });
-  const siwe = signer._internal.options.externalWallets?.siwe;
-  const settings = typeof siwe === "object" ? siwe : {};
+  const settings = typeof options.siwe === "object" ? options.siwe : {};
   let nonce: { nonce: string };
   try {
-    nonce = await signer.client.siweNonce({ address, chainId });
+    nonce = await signer.client.call(signerRoutes.siweNonce, { address, chainId });
   } catch (error) {
     throw new ExternalWalletError("SIWE_FAILED", { cause: error, details: (error as Error).message });
   }
@@ -52,7 +54,7 @@ export async function signInWithEthereum(
     throw toExternalWalletError(error);
   }
   try {
-    const verified = await signer.client.siweVerify({ message, signature });
+    const verified = await signer.client.call(signerRoutes.siweVerify, { message, signature });
     return { ...verified, address: verified.address as Address };
   } catch (error) {
     throw new ExternalWalletError("SIWE_FAILED", { cause: error, details: (error as Error).message });

@@ -1,4 +1,4 @@
-import type { SiweSession } from "./types";
+import type { SiweSession } from "../types/externalWallets";
 
 /**
  * Where the external-wallet connection is kept (spec §3, §9): the most recent connector id in a cookie for

@@ -1,6 +1,7 @@
+import type { Grant, GrantPermissionsInput } from "@latchkey/protocol";
 import type { Address, Chain, EIP1193EventMap, EIP1193Provider } from "viem";
 import type { SignerBase } from "../signer/types";
-import type { SmartAccountChainConfig } from "../smartAccounts/types";
+import type { SmartAccountChainConfig } from "../types/smartAccounts";
 import type { CallsRegistry } from "./calls";
 
 /**
@@ -36,6 +37,13 @@ export interface CreateEip1193ProviderOptions {
    * without one). Without it, a signed-out `eth_requestAccounts` fails with 4100.
    */
   requestAccounts?: () => Promise<void>;
+  /**
+   * Called by `wallet_grantPermissions` (ERC-7715) with the grant the dapp asks for: shows the user what
+   * is granted (e.g. the modal's consent step, `useGrantConsent` in @latchkey/react) and resolves with the
+   * grant made, or rejects when the user declines (4001). Without it, `wallet_grantPermissions` fails with
+   * 4200.
+   */
+  requestGrant?: (permissions: GrantPermissionsInput) => Promise<Grant>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AuthMethods } from "../client/types";
-import type { WalletConnectorInfo } from "../externalWallets/types";
 import type { User } from "../session/types";
+import type { WalletConnectorInfo } from "../types/externalWallets";
 import type { SignerStatus } from "./status";
 
 /**

@@ -1,19 +1,23 @@
 import type { EmailMode } from "@latchkey/protocol";
-import type { OauthParams } from "../authMethods/oauth/url";
 import type { SignerClient } from "../client/signerClient";
 import type { MultiFactorCode, PasskeyCredentials } from "../client/types";
-import type { ExternalWalletState, ExternalWalletsOptions, WalletsConfig } from "../externalWallets/types";
 import type { KeyHolder } from "../keyHolders/types";
 import type { Clock } from "../session/clock";
 import type { SessionEventTarget, SessionManager } from "../session/sessionManager";
 import type { SessionStorageLike } from "../session/storage";
 import type { SessionType, User } from "../session/types";
 import type {
+  ExternalWalletState,
+  ExternalWalletsEngine,
+  ExternalWalletsOptions,
+} from "../types/externalWallets";
+import type { OauthParams } from "../types/oauth";
+import type {
   LatchkeySmartAccountClient,
   SmartAccountChainConfig,
   SmartAccountOptions,
-} from "../smartAccounts/types";
-import type { SolanaOptions } from "../solana/options";
+} from "../types/smartAccounts";
+import type { SolanaConfig } from "../types/solana";
 import type { Emitter, SignerEvents, SignerStateError } from "./events";
 import type { SignerStatus } from "./status";
 import type { Store } from "./store";
@@ -76,15 +80,27 @@ export interface SignerOptions {
    */
   smartAccount?: SmartAccountOptions;
   /**
-   * External wallets (EOA): injected wallets the page announces (EIP-6963) and WalletConnect. Their
-   * chains are `chains` unless `externalWallets.chains` says otherwise.
+   * External wallets (EOA): injected wallets the page announces (EIP-6963) and WalletConnect, as
+   * `externalWallets({ … })` of `@latchkey/core/external-wallets` makes them (wagmi is loaded then, on
+   * first use; this entry never names it). Their chains are `chains` unless `externalWallets.chains` says
+   * otherwise.
    */
-  externalWallets?: ExternalWalletsOptions;
+  externalWallets?: ExternalWalletsConfig;
   /**
-   * Solana: the RPC URL to send through, the sponsorship policy (fees paid by the service's fee payer)
-   * and the cluster the wallet-standard wallet announces.
+   * Solana, as `solana({ rpcUrl, policyId, chain })` of `@latchkey/core/solana` makes it: the RPC URL to
+   * send through, the sponsorship policy (fees paid by the service's fee payer), the cluster the
+   * wallet-standard wallet announces, and the sending code (@solana/kit, loaded on the first send).
    */
-  solana?: SolanaOptions;
+  solana?: SolanaConfig;
+}
+
+/**
+ * External wallets as `externalWallets()` of `@latchkey/core/external-wallets` makes them: their options,
+ * and the loader of the engine (wagmi's config and the verbs), which the app's import of that entry brings.
+ */
+export interface ExternalWalletsConfig extends ExternalWalletsOptions {
+  /** @internal Loads the engine for one signer, on first use; not a stable API. */
+  readonly load: (signer: SignerBase) => Promise<ExternalWalletsEngine>;
 }
 
 /** What the signer's store holds (spec §3); `signer.getState()` answers it. */
@@ -260,8 +276,8 @@ export interface SignerInternals {
    * after the auth methods' own.
    */
   readonly returnHandlers: readonly ReturnHandler[];
-  /** Parts loaded on first use: the external wallets' config (wagmi and the connectors). */
-  readonly lazy: { externalWallets?: Promise<WalletsConfig> };
+  /** Parts loaded on first use: the external wallets' engine (wagmi and the connectors). */
+  readonly lazy: { externalWallets?: Promise<ExternalWalletsEngine> };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SmartAccountError } from "../errors/smartAccount";
 import type { SignerBase } from "../signer/types";
-import type { SmartAccountChainConfig } from "./types";
+import type { SmartAccountChainConfig } from "../types/smartAccounts";
 
 /**
  * The configured chain `chainId` names, or the first configured chain. Throws the spec's "missing

@@ -18,17 +18,17 @@ import {
   type SmartAccount,
 } from "viem/account-abstraction";
 import { getCode, getTransactionCount } from "viem/actions";
-import { toViemAccount } from "../actions/toViemAccount";
+import { toViemAccount } from "../accounts/toViemAccount";
 import { SmartAccountError } from "../errors/smartAccount";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
-import { toLatchkeySimpleAccount } from "./latchkeySimpleAccount";
 import type {
   LatchkeySmartAccountClient,
   SmartAccountChainConfig,
   SmartAccountContract,
   SmartAccountKind,
-} from "./types";
+} from "../types/smartAccounts";
+import { toLatchkeySimpleAccount } from "./latchkeySimpleAccount";
 
 const DEFAULT_POLLING_INTERVAL_MS = 1_000;
 

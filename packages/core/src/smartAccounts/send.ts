@@ -3,14 +3,14 @@ import { type Hex, isHex } from "viem";
 import { formatUserOperationRequest } from "viem/account-abstraction";
 import { SmartAccountError } from "../errors/smartAccount";
 import type { SignerBase } from "../signer/types";
-import { paymasterClientFor, signedAuthorizationFor } from "./client";
-import { decodeRevertData, revertReasonOf, toSmartAccountError } from "./toSmartAccountError";
 import type {
   LatchkeySmartAccountClient,
   PaymasterServiceInput,
   SentUserOperation,
   SmartAccountChainConfig,
-} from "./types";
+} from "../types/smartAccounts";
+import { paymasterClientFor, signedAuthorizationFor } from "./client";
+import { decodeRevertData, revertReasonOf, toSmartAccountError } from "./toSmartAccountError";
 import type { UserOperationRequest } from "./userOperation";
 
 /** The service's (or the configured) paymaster URL, to tell its refusals from the bundler's errors. */

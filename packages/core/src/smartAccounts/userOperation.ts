@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import type { UserOperationCallInput, UserOperationInput } from "./types";
+import type { UserOperationCallInput, UserOperationInput } from "../types/smartAccounts";
 
 /** A user operation's calls as viem takes them, or the account's call data as it is. */
 export type UserOperationRequest =

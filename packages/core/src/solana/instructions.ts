@@ -1,8 +1,8 @@
 // Loaded with ./send: instructions as @solana/kit wants them.
 import { type AccountMeta, AccountRole, type Address, address, type Instruction } from "@solana/kit";
 import { SolanaError } from "../errors/solana";
+import type { SolanaInstructionInput, Web3TransactionInstructionInput } from "../types/solana";
 import { SYSTEM_PROGRAM_ADDRESS } from "./failures";
-import type { SolanaInstructionInput, Web3TransactionInstructionInput } from "./types";
 
 const U64_MAX = 2n ** 64n - 1n;
 /** The System program's `Transfer` instruction index (u32, little-endian). */
@@ -56,7 +56,14 @@ export function toKitInstructions(inputs: readonly SolanaInstructionInput[]): In
     return {
       programAddress: toAddress(input.programAddress, `instructions[${i}].programAddress`),
       ...(input.accounts
-        ? { accounts: input.accounts.map((a): AccountMeta => ({ address: a.address, role: a.role })) }
+        ? {
+            accounts: input.accounts.map(
+              (a, k): AccountMeta => ({
+                address: toAddress(a.address, `instructions[${i}].accounts[${k}]`),
+                role: a.role,
+              }),
+            ),
+          }
         : {}),
       ...(input.data ? { data: input.data } : {}),
     };

@@ -1,21 +1,38 @@
 // Loaded on first use (by ./send and the wallet): the send primitives over a @solana/kit Rpc. HTTP only:
 // confirmation polls `getSignatureStatuses`, so no WebSocket is needed in the browser.
-import { type Base64EncodedWireTransaction, createSolanaRpc, type Signature } from "@solana/kit";
+import {
+  type Base64EncodedWireTransaction,
+  createSolanaRpc,
+  type GetBlockHeightApi,
+  type GetLatestBlockhashApi,
+  type GetSignatureStatusesApi,
+  type Rpc,
+  type SendTransactionApi,
+  type Signature,
+} from "@solana/kit";
 import { SolanaError } from "../errors/solana";
+import type { SolanaCommitment, SolanaRpcLike } from "../types/solana";
 import { type ProgramsByIndex, toConfirmedFailure, toSendError } from "./failures";
-import type { SolanaCommitment, SolanaRpcLike } from "./types";
 
 /** How often a sent transaction's status is asked for (short: a browser waits on it). */
 export const CONFIRMATION_POLL_INTERVAL_MS = 200;
 
-/** The Rpc to use: `connection` itself, or one over its URL; a missing connection is an error. */
-export function resolveRpc(connection: string | SolanaRpcLike | undefined): SolanaRpcLike {
+/** The @solana/kit `Rpc` sending uses: the methods `SolanaRpcLike` names, with kit's own types. */
+export type KitRpc = Rpc<
+  GetLatestBlockhashApi & SendTransactionApi & GetSignatureStatusesApi & GetBlockHeightApi
+>;
+
+/**
+ * The Rpc to use: `connection` itself, or one over its URL; a missing connection is an error. The app's
+ * `Rpc` comes typed as `SolanaRpcLike` (the main entry's structural type, free of kit's): it is kit's.
+ */
+export function resolveRpc(connection: string | SolanaRpcLike | undefined): KitRpc {
   if (!connection) throw new SolanaError("SOLANA_CONNECTION_MISSING");
-  return typeof connection === "string" ? createSolanaRpc(connection) : connection;
+  return typeof connection === "string" ? createSolanaRpc(connection) : (connection as unknown as KitRpc);
 }
 
 /** The latest blockhash at `confirmed`, and the last block height it is valid at. */
-export async function latestBlockhash(rpc: SolanaRpcLike) {
+export async function latestBlockhash(rpc: KitRpc) {
   try {
     const { value } = await rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
     return value;
@@ -38,7 +55,7 @@ export interface SendWireOptions {
  * INSUFFICIENT_FUNDS_FOR_RENT, SOLANA_TRANSACTION_FAILED; anything else SOLANA_SEND_FAILED.
  */
 export async function sendWireTransaction(
-  rpc: SolanaRpcLike,
+  rpc: KitRpc,
   wire: string,
   options: SendWireOptions = {},
 ): Promise<string> {
@@ -73,7 +90,7 @@ export interface ConfirmOptions {
  * passes `lastValidBlockHeight` without it.
  */
 export async function confirmSignature(
-  rpc: SolanaRpcLike,
+  rpc: KitRpc,
   signature: string,
   options: ConfirmOptions,
 ): Promise<void> {
@@ -104,7 +121,7 @@ export async function confirmSignature(
   }
 }
 
-async function signatureStatus(rpc: SolanaRpcLike, signature: string) {
+async function signatureStatus(rpc: KitRpc, signature: string) {
   const { value } = await rpc.getSignatureStatuses([signature as Signature]).send();
   return value[0] ?? null;
 }

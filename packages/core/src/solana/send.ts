@@ -12,24 +12,11 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   type Transaction,
 } from "@solana/kit";
-import type { SolanaSigner } from "../actions/toSolanaSigner";
-import type { SignerClient } from "../client/signerClient";
 import { SolanaError } from "../errors/solana";
+import type { SolanaSendRequest } from "../types/solana";
 import { type PartialSigner, partialSignersOf, toKitInstructions, transferInstruction } from "./instructions";
-import { confirmSignature, latestBlockhash, resolveRpc, sendWireTransaction } from "./rpc";
+import { confirmSignature, type KitRpc, latestBlockhash, resolveRpc, sendWireTransaction } from "./rpc";
 import { sponsorTransaction } from "./sponsor";
-import type { SolanaInstructionInput, SolanaRpcLike } from "./types";
-
-/** A send with everything resolved: who signs, where to, and the policy when sponsored. */
-export interface SolanaSendRequest {
-  signer: SolanaSigner;
-  instructions?: readonly SolanaInstructionInput[];
-  transfer?: { toAddress: string; amount: bigint | number };
-  connection: string | SolanaRpcLike | undefined;
-  /** Sponsored under this policy; unsponsored without. */
-  policyId: string | undefined;
-  client: SignerClient;
-}
 
 /** Sends once with a fresh blockhash; an expired blockhash is retried once, then BLOCKHASH_EXPIRED. */
 export async function sendSolana(request: SolanaSendRequest): Promise<{ signature: string }> {
@@ -54,7 +41,7 @@ export async function sendSolana(request: SolanaSendRequest): Promise<{ signatur
 }
 
 async function sendOnce(
-  rpc: SolanaRpcLike,
+  rpc: KitRpc,
   request: SolanaSendRequest,
   instructions: readonly Instruction[],
   partialSigners: ReadonlyMap<string, PartialSigner>,

@@ -1,3 +1,4 @@
+import { base58Decode } from "@latchkey/protocol/codecs";
 import {
   SolanaSignAndSendTransaction,
   type SolanaSignAndSendTransactionFeature,
@@ -27,14 +28,18 @@ import {
   type StandardEventsNames,
 } from "@wallet-standard/features";
 import { ReadonlyWalletAccount } from "@wallet-standard/wallet";
-import { type SolanaSigner, toSolanaSigner } from "../actions/toSolanaSigner";
+import { toSolanaSigner } from "../accounts/toSolanaSigner";
 import { SignerError } from "../errors";
 import { SolanaError } from "../errors/solana";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
-import { base58Decode } from "./base58";
-import type { SolanaChain } from "./options";
-import type { SolanaCommitment, SolanaRpcLike } from "./types";
+import type {
+  SolanaChain,
+  SolanaCommitment,
+  SolanaOptions,
+  SolanaRpcLike,
+  SolanaSigner,
+} from "../types/solana";
 
 /** The Latchkey key on a dark tile (the EIP-6963 announcement's icon), as wallet-standard wants it: base64. */
 export const LATCHKEY_WALLET_ICON: WalletIcon =
@@ -86,7 +91,7 @@ export class LatchkeySolanaWallet implements Wallet {
   #account: ReadonlyWalletAccount | null = null;
 
   constructor(signer: SignerBase, options: LatchkeySolanaWalletOptions = {}) {
-    const defaults = signer._internal.options.solana ?? {};
+    const defaults: SolanaOptions = signer._internal.options.solana ?? {};
     this.#signer = signer;
     this.name = options.name ?? "Latchkey";
     this.icon = options.icon ?? LATCHKEY_WALLET_ICON;
@@ -134,13 +139,16 @@ export class LatchkeySolanaWallet implements Wallet {
   #currentAccount(): ReadonlyWalletAccount | null {
     const address = this.#signer.store.getState().user?.solanaAddress;
     if (!address) return null;
-    if (this.#account?.address !== address)
+    if (this.#account?.address !== address) {
+      const publicKey = base58Decode(address);
+      if (!publicKey) throw new TypeError(`Not base58: ${address}`);
       this.#account = new ReadonlyWalletAccount({
         address,
-        publicKey: base58Decode(address),
+        publicKey,
         chains: [...this.chains],
         features: [...ACCOUNT_FEATURES],
       });
+    }
     return this.#account;
   }
 

@@ -6,10 +6,9 @@ import {
   getTransactionEncoder,
   type Transaction,
 } from "@solana/kit";
-import type { SolanaSigner } from "../actions/toSolanaSigner";
 import { SolanaError } from "../errors/solana";
+import type { SolanaCommitment, SolanaRpcLike, SolanaSigner } from "../types/solana";
 import { confirmSignature, latestBlockhash, resolveRpc, sendWireTransaction } from "./rpc";
-import type { SolanaCommitment, SolanaRpcLike } from "./types";
 
 /** Adds the user's signature to a wire transaction (legacy or v0); answers it decoded and as wire bytes. */
 export async function signWireTransaction(

@@ -30,7 +30,7 @@ export function encodeBase64url(bytes: Uint8Array): string {
 }
 
 /** Throws a TypeError for anything that is not the canonical unpadded base64url of some bytes. */
-export function decodeBase64url(text: string): Uint8Array {
+export function decodeBase64url(text: string): Uint8Array<ArrayBuffer> {
   const len = text.length;
   if (len % 4 === 1) throw new TypeError("base64url: invalid length");
   const out = new Uint8Array(Math.floor((len * 3) / 4));
@@ -51,4 +51,12 @@ export function decodeBase64url(text: string): Uint8Array {
   // Leftover bits must be zero: otherwise two texts would decode to the same bytes.
   if ((acc & ((1 << bits) - 1)) !== 0) throw new TypeError("base64url: non-zero trailing bits");
   return out;
+}
+
+/**
+ * Reads base64url or standard base64, padded or not (WebAuthn libraries and Chrome's DevTools protocol
+ * spell credential ids either way), then as {@link decodeBase64url}.
+ */
+export function decodeBase64urlLenient(text: string): Uint8Array<ArrayBuffer> {
+  return decodeBase64url(text.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, ""));
 }

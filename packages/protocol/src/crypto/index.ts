@@ -12,12 +12,35 @@ export { BundleError, StampFormatError } from "./errors";
 export { EXPORT_BUNDLE_VERSION, type ExportBundle, openExportBundle, sealExportBundle } from "./exportBundle";
 export { fromHex, toHex } from "./hex";
 export {
+  type EncryptedImportBundle,
+  encryptToImportKey,
+  IMPORT_BUNDLE_VERSION,
+  IMPORT_KEY_TTL_MS,
+  type ImportBundle,
+  type ImportBundleData,
+  openEncryptedImportBundle,
+  readEncryptedImportBundle,
+  sealImportBundle,
+  verifyImportBundle,
+} from "./importBundle";
+export {
+  decodeImportSecret,
+  encodeImportSecret,
+  IMPORT_SECRET_KINDS,
+  type ImportSecret,
+  ImportSecretError,
+  type ImportSecretErrorCode,
+  type ImportSecretKind,
+  parseImportSecret,
+} from "./importSecret";
+export {
   compressP256PublicKey,
   generateP256PrivateKey,
   p256PublicKeyFromPrivate,
   p256PublicKeysOnce,
   uncompressP256PublicKey,
 } from "./p256";
+export { passkeyStampChallenge, passkeyStampChallengeBytes } from "./passkeyChallenge";
 export {
   type ApiKeyStamp,
   compactToCanonicalDerP256,
@@ -25,7 +48,6 @@ export {
   decodeStamp,
   derToCompactP256,
   encodeStamp,
-  passkeyStampChallenge,
   STAMP_HEADER_NAME,
   STAMP_SCHEME,
   type StampHeader,

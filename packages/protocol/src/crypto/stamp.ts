@@ -179,11 +179,3 @@ export function compactToCanonicalDerP256(compact: Uint8Array): Uint8Array {
     throw new TypeError("invalid compact P-256 signature", { cause });
   }
 }
-
-/**
- * The WebAuthn challenge a passkey stamp signs (DESIGN §3.2): the UTF-8 bytes of hex(sha256(body)),
- * as base64url without padding. Client and server compute it with this one function.
- */
-export function passkeyStampChallenge(body: string): string {
-  return encodeBase64url(utf8ToBytes(toHex(sha256(utf8ToBytes(body)))));
-}

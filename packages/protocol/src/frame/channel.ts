@@ -64,3 +64,48 @@ export interface ExportFrameRequest {
 export interface ExportFrameShown {
   wordCount: number;
 }
+
+/** `<meta name=…>` of the import frame: the service's import-signing public key it pins (uncompressed hex). */
+export const IMPORT_SIGNER_META = "latchkey-import-signer";
+
+/**
+ * The import frame's methods (`/frames/import`): check an import bundle and show the field for the secret
+ * (`injectImportBundle`), then read, check and seal what the user typed to the bundle's key
+ * (`extractEncryptedBundle`). Answers never carry a secret: only the sealed bundle.
+ */
+export type ImportFrameMethod = "injectImportBundle" | "extractEncryptedBundle" | "clear";
+
+/** What is imported: a BIP-39 recovery phrase, an EVM private key, a Solana private key. */
+export type ImportFrameKind = "mnemonic" | "evm_private_key" | "solana_private_key";
+
+/** Labels the import frame shows, from the host's texts (set as text, never as markup). */
+export interface ImportFrameTexts {
+  /** The field's label, e.g. 'Recovery phrase'. */
+  label?: string;
+  placeholder?: string;
+  /** Shown when what was typed is not a 12- or 24-word BIP-39 phrase. */
+  invalidPhrase?: string;
+  invalidEvmKey?: string;
+  invalidSolanaKey?: string;
+  /** Shown when the import bundle fails its checks (another key, another user, expired). */
+  invalidBundle?: string;
+}
+
+export interface ImportFrameRequest {
+  id: number;
+  method: ImportFrameMethod;
+  params: {
+    importBundle?: string;
+    organizationId?: string;
+    userId?: string;
+    kind?: ImportFrameKind;
+    texts?: ImportFrameTexts;
+  };
+}
+
+/** What `extractEncryptedBundle` answers: the secret sealed to the import key, and its kind. */
+export interface ImportFrameExtracted {
+  /** JSON of `EncryptedImportBundle`: what `import_wallet` takes. */
+  encryptedBundle: string;
+  kind: ImportFrameKind;
+}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { initOtpRequestSchema, verifyOtpRequestSchema } from "./contact";
 import { type Endpoint, withSchema } from "./defineEndpoint";
 import { authRequestSchema, emailSignupRequestSchema, lookupRequestSchema, otpRequestSchema } from "./email";
+import { createGrantRequestSchema, listGrantsRequestSchema, revokeGrantRequestSchema } from "./grants";
 import { mfaDeleteSchema, mfaListSchema, mfaRequestSchema, mfaValidateSchema, mfaVerifySchema } from "./mfa";
 import { prepareOauthRequestSchema } from "./oauth";
 import { passkeySignupRequestSchema } from "./passkeys";
@@ -37,12 +38,16 @@ export const signerApi = {
   siweNonce: withSchema(signerRoutes.siweNonce, siweNonceRequestSchema),
   siweVerify: withSchema(signerRoutes.siweVerify, siweVerifyRequestSchema),
   siweSession: withSchema(signerRoutes.siweSession, siweSessionRequestSchema),
+  createGrant: withSchema(signerRoutes.createGrant, createGrantRequestSchema),
+  listGrants: withSchema(signerRoutes.listGrants, listGrantsRequestSchema),
+  revokeGrant: withSchema(signerRoutes.revokeGrant, revokeGrantRequestSchema),
 } as const satisfies Record<SignerEndpointName, Endpoint>;
 export type SignerApi = typeof signerApi;
 
 export * from "./contact";
 export * from "./defineEndpoint";
 export * from "./email";
+export * from "./grants";
 export * from "./mfa";
 export * from "./oauth";
 export * from "./passkeys";

@@ -4,6 +4,7 @@ import type { SignerErrorBody } from "../errors";
 import { schemaFor } from "../schemaFor";
 import type { InitOtpResponse, VerifyOtpResponse } from "./contact";
 import type { AuthResponse, LookupResponse, OtpResponse, SignupResponse } from "./email";
+import { type Grant, type GrantResponse, type GrantsResponse, grantSchema } from "./grants";
 import {
   type MultiFactor,
   type MultiFactorsResponse,
@@ -193,6 +194,14 @@ export const siweSessionResponseSchema = schemaFor<SiweSessionResponse>()(
   }),
 );
 
+/** `/v1/grants/create` and `/v1/grants/revoke`: the grant as it now is. */
+export const grantResponseSchema = schemaFor<GrantResponse>()(
+  z.object({ grant: schemaFor<Grant>()(grantSchema) }),
+);
+
+/** `/v1/grants/list`: the user's grants, newest first. */
+export const grantsResponseSchema = schemaFor<GrantsResponse>()(z.object({ grants: z.array(grantSchema) }));
+
 /** Every signer-API route's answer (2xx), by route name: checked against the table's response types. */
 export const signerResponses = {
   signerConfig: signerConfigResponseSchema,
@@ -217,6 +226,9 @@ export const signerResponses = {
   siweNonce: siweNonceResponseSchema,
   siweVerify: siweVerifyResponseSchema,
   siweSession: siweSessionResponseSchema,
+  createGrant: grantResponseSchema,
+  listGrants: grantsResponseSchema,
+  revokeGrant: grantResponseSchema,
 } as const satisfies { [N in SignerEndpointName]: z.ZodType<RouteResponse<SignerRoutes[N]>> };
 
 /** Body of every non-2xx answer of the signer API: `{error, code, data?}`. */

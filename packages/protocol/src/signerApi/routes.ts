@@ -23,6 +23,14 @@ import type {
   SignupResponse,
 } from "./email";
 import type {
+  createGrantRequestSchema,
+  GrantResponse,
+  GrantsResponse,
+  grantOperations,
+  listGrantsRequestSchema,
+  revokeGrantRequestSchema,
+} from "./grants";
+import type {
   MultiFactorsResponse,
   mfaDeleteSchema,
   mfaListSchema,
@@ -124,6 +132,14 @@ const operation = (type: keyof typeof multiFactorOperations): StampedBinding => 
   type,
   kind: "operation",
 });
+/** A grant change (create, revoke), named by its operation `type`; its stamp is single use. */
+const grantOperation = (type: keyof typeof grantOperations): StampedBinding => ({
+  url: WHOAMI_URL,
+  type,
+  kind: "operation",
+});
+/** The parameters of a grant change, as a client writes them. */
+type GrantOperationInput<T extends keyof typeof grantOperations> = z.input<(typeof grantOperations)[T]>;
 /** A submit binding: the activity `type` at its key-management `path`. */
 const submit = (path: string, type: ActivityType): StampedBinding => ({
   url: `/public/v1/submit/${path}`,
@@ -135,6 +151,7 @@ const submit = (path: string, type: ActivityType): StampedBinding => ({
 export const signerQueryTypes = {
   listAuthMethods: "QUERY_TYPE_LIST_AUTH_METHODS",
   listMultiFactors: "QUERY_TYPE_LIST_MULTI_FACTORS",
+  listGrants: "QUERY_TYPE_LIST_GRANTS",
 } as const;
 
 /**
@@ -206,6 +223,20 @@ export const signerRoutes = {
     path: "/v1/siwe/session",
     backendOnly: true,
   }),
+  createGrant: stamped<
+    typeof createGrantRequestSchema,
+    GrantResponse,
+    GrantOperationInput<"OPERATION_TYPE_CREATE_GRANT">
+  >("/v1/grants/create", grantOperation("OPERATION_TYPE_CREATE_GRANT")),
+  listGrants: stamped<typeof listGrantsRequestSchema, GrantsResponse>(
+    "/v1/grants/list",
+    query(signerQueryTypes.listGrants),
+  ),
+  revokeGrant: stamped<
+    typeof revokeGrantRequestSchema,
+    GrantResponse,
+    GrantOperationInput<"OPERATION_TYPE_REVOKE_GRANT">
+  >("/v1/grants/revoke", grantOperation("OPERATION_TYPE_REVOKE_GRANT")),
 } as const;
 export type SignerRoutes = typeof signerRoutes;
 export type SignerEndpointName = keyof SignerRoutes;

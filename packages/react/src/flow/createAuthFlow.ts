@@ -1,4 +1,4 @@
-import type { Signer, WalletConnectorInfo } from "@latchkey/core";
+import type { Grant, Signer, WalletConnectorInfo } from "@latchkey/core";
 import type { ResolvedUiConfig } from "../config";
 import { enTexts } from "../texts/en";
 import type { Texts } from "../texts/types";
@@ -7,6 +7,12 @@ import { type AuthUiStore, createAuthUiStore } from "./store";
 import { registerTriggers } from "./triggers";
 
 export type EmailMode = "otp" | "magicLink";
+
+/** A grant request waiting for the consent step's answer (`useGrantConsent`). */
+export interface PendingGrant {
+  resolve(grant: Grant): void;
+  reject(reason: Error): void;
+}
 
 export interface PasskeyRequest {
   /** Create a new passkey and account with it (sign-up), instead of signing in with one. */
@@ -49,6 +55,8 @@ export interface AuthFlow {
   };
   /** The email mode of the service's signer config: asked once, asked again after a failure. */
   emailMode: Promise<EmailMode> | undefined;
+  /** The grant request the consent step answers, while it waits (transitions/grant.ts). */
+  readonly grants: { pending?: PendingGrant };
   /**
    * Starts the triggers (flow/triggers.ts) unless running already; the returned release stops them
    * once every holder has released. AuthModal and AuthCard both hold them.
@@ -83,6 +91,7 @@ export function createAuthFlow({
     attempts: {},
     last: {},
     emailMode: undefined,
+    grants: {},
     holdTriggers() {
       if (triggers) triggers.holders++;
       else triggers = { holders: 1, release: registerTriggers({ signer, store, getUi }) };

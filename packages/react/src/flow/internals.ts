@@ -25,6 +25,8 @@ export interface FlowInternals {
   setTimer(fn: () => void, ms: number): unknown;
   /** What the last attempt of each kind asked for: Try again repeats it. */
   readonly last: AuthFlow["last"];
+  /** The grant request the consent step answers, while it waits. */
+  readonly grants: AuthFlow["grants"];
   readonly step: AuthStep;
   go(step: AuthStep): void;
   /** Opens the modal at `step`. */
@@ -51,7 +53,7 @@ export interface FlowInternals {
 
 /** The flow with the shared moves, over its own state: no state of its own, so binding again is free. */
 export function flowInternals(flow: AuthFlow): FlowInternals {
-  const { signer, store, attempts, getUi, getTexts, setTimer, last } = flow;
+  const { signer, store, attempts, getUi, getTexts, setTimer, last, grants } = flow;
   const internals: FlowInternals = {
     signer,
     store,
@@ -59,6 +61,7 @@ export function flowInternals(flow: AuthFlow): FlowInternals {
     getTexts,
     setTimer,
     last,
+    grants,
     get step() {
       return store.getState().step;
     },

@@ -1,4 +1,5 @@
 import type { WalletConnectorInfo } from "@latchkey/core";
+import type { GrantPermissionsInput } from "@latchkey/protocol";
 import type { OauthConfig } from "../types";
 
 /** Where a step is: waiting for the user, verifying, or done. */
@@ -42,6 +43,8 @@ export type AuthStep =
   | { type: "eoa_connect"; connector: WalletConnectorInfo; error?: Error }
   /** WalletConnect: the pairing `uri` as a QR code once the relay gave it. */
   | { type: "wallet_connect"; connector: WalletConnectorInfo; uri?: string; error?: Error }
+  /** The consent step: what the app's backend asks to sign for the signed-in user (`useGrantConsent`). */
+  | { type: "grant_consent"; permissions: GrantPermissionsInput; status?: AuthStepStatus; error?: Error }
   | { type: "complete" };
 
 /** Steps of the modal (spec §2). */

@@ -3,6 +3,7 @@ import type { AuthStepType } from "../flow/step";
 import { EmailCompletingStep } from "./EmailCompleting";
 import { EmailVerifyStep } from "./EmailVerify";
 import { EoaConnectStep } from "./EoaConnect";
+import { GrantConsentStep } from "./GrantConsent";
 import { InitialStep } from "./Initial";
 import { OauthCompletingStep } from "./OauthCompleting";
 import { OtpVerifyStep } from "./OtpVerify";
@@ -33,6 +34,7 @@ export const STEP_VIEWS: {
   pick_eoa: PickEoaStep,
   eoa_connect: EoaConnectStep,
   wallet_connect: WalletConnectStep,
+  grant_consent: GrantConsentStep,
   // `complete` closes the modal: it has no view.
   complete: undefined,
 };

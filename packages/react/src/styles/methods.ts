@@ -15,6 +15,12 @@ export const methodCss = `
 .lk-benefits svg{color:var(--lk-accent)}
 .lk-benefits strong{display:block;font-weight:650;font-size:13px}
 .lk-benefits span{color:var(--lk-muted);font-size:12px;line-height:1.4}
+.lk-grant{margin:14px 0 0;width:100%;display:grid;gap:6px;text-align:left;font-size:13px}
+.lk-grant div{display:flex;justify-content:space-between;gap:12px;padding:8px 12px;border:1px solid var(--lk-border);border-radius:calc(var(--lk-radius)*.625);background:var(--lk-surface)}
+.lk-grant dt{color:var(--lk-muted);white-space:nowrap}
+.lk-grant dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere}
+.lk-grant-description{font-weight:600}
+.lk-grant-hint{font-size:12px;margin-top:10px}
 .lk-actions{display:flex;flex-direction:column;gap:8px;width:100%;margin-top:18px}
 .lk-btn-ghost{height:38px;background:transparent;color:var(--lk-muted);border-color:transparent}
 .lk-btn-ghost:hover:not(:disabled){color:var(--lk-fg);background:var(--lk-surface)}

@@ -100,6 +100,39 @@ export interface Texts {
   exportSolanaKeyTitle: string;
   /** The export frame refused the bundle (a signature or organisation that does not match). */
   exportInvalid: string;
+  /** `<ImportWallet />`: its heading, what can be imported, the warning and its buttons. */
+  importTitle: string;
+  importBody: string;
+  importKindLabel: string;
+  importKindPhrase: string;
+  importKindEvmKey: string;
+  importKindSolanaKey: string;
+  importContinue: string;
+  /** What a phrase import replaces: '… instead of your current one ({addresses}) …'. */
+  importWarnPhrase: (addresses: string) => string;
+  importWarnEvmKey: (address: string) => string;
+  importWarnSolanaKey: (address: string) => string;
+  importConfirm: string;
+  /** Shown in the import frame: the field's label and placeholder, by kind. */
+  importFieldPhrase: string;
+  importPlaceholderPhrase: string;
+  importFieldEvmKey: string;
+  importPlaceholderEvmKey: string;
+  importFieldSolanaKey: string;
+  importPlaceholderSolanaKey: string;
+  /** Shown in the import frame when what was typed is not of its kind. */
+  importInvalidPhrase: string;
+  importInvalidEvmKey: string;
+  importInvalidSolanaKey: string;
+  /** The import could not go on (the frame refused the service's key, or it expired): start again. */
+  importInvalidBundle: string;
+  importSubmit: string;
+  importing: string;
+  importStepUpBody: string;
+  importDone: string;
+  /** 'The app now uses {addresses}.' */
+  importDoneBody: (addresses: string) => string;
+  importFinish: string;
   /** The re-authentication prompt an export asks for when the sign-in is older than five minutes. */
   stepUpTitle: string;
   stepUpBody: string;
@@ -112,6 +145,30 @@ export interface Texts {
    * Texts for the service's errors, by their stable code (`ErrorCode`). A code without a text shows the
    * service's own (English) message, as English does for every code.
    */
+  /** The consent step (grant_consent): what the app's backend may sign for the user. */
+  grantTitle: string;
+  grantIntro: string;
+  grantNetworks: string;
+  grantNetwork: (chainId: string) => string;
+  grantContracts: string;
+  grantAnyContract: string;
+  grantFunctions: string;
+  grantAnyFunction: string;
+  grantValuePerTransaction: string;
+  grantValuePerDay: string;
+  grantNoValue: string;
+  grantValue: (amount: string) => string;
+  grantOperations: string;
+  grantOperationsAtMost: (count: string) => string;
+  grantNoOperationLimit: string;
+  grantAlso: string;
+  grantMessages: string;
+  grantTypedData: string;
+  grantUntil: string;
+  grantRevokeHint: string;
+  grantAllow: string;
+  grantDecline: string;
+  grantFailed: string;
   errors: Partial<Record<string, string>>;
 }
 

@@ -98,8 +98,11 @@ export function newApiKey(): string {
   return `lk_${randomBytes(24).toString("base64url")}`;
 }
 
-/** An `apps` row as `toApp` reads it: every column but the timestamps, its JSON still text. */
-type AppRow = Omit<Selectable<AppsTable>, "created_at" | "updated_at">;
+/**
+ * An `apps` row as `toApp` reads it: every column but the timestamps and the server keys (read by
+ * features/grants/serverKeys.ts), its JSON still text.
+ */
+type AppRow = Omit<Selectable<AppsTable>, "created_at" | "updated_at" | "server_keys">;
 
 function toApp(row: AppRow): App {
   const allowedOrigins = JSON.parse(row.allowed_origins) as string[];
@@ -169,6 +172,7 @@ export async function upsertApp(
           ? JSON.stringify(cfg.sponsorship)
           : null,
       signing_policy: cfg.signingPolicy ? JSON.stringify(cfg.signingPolicy) : null,
+      server_keys: cfg.serverKeys.length ? JSON.stringify(cfg.serverKeys) : null,
       updated_at: now,
     };
     if (existing) {

@@ -1,5 +1,6 @@
+import { base58 } from "@scure/base";
 import type { Keyring } from "../crypto/keyring";
-import { deriveAccounts } from "../crypto/wallet";
+import { deriveAccounts, ed25519PublicKey, evmAddressFromPrivateKey } from "../crypto/wallet";
 import type { Db } from "../db";
 import type { SealedAccount } from "../db/schema";
 
@@ -43,6 +44,7 @@ export async function verifyBackup(params: { db: Db; keyring: Keyring }): Promis
   // the derived key.
   const checkWallet = async (kind: string, id: string, sealedMnemonic: string, accounts: SealedAccount[]) => {
     count(kind);
+    if (sealedMnemonic === "") return checkKeyWallet(kind, id, accounts);
     const mnemonic = await open(sealedMnemonic, `wallet:${id}`);
     if (!mnemonic) return fail(kind, id, "the mnemonic does not open");
     const derived = deriveAccounts(mnemonic.toString("utf8"));
@@ -64,6 +66,22 @@ export async function verifyBackup(params: { db: Db; keyring: Keyring }): Promis
       }
       d.privateKey.fill(0);
     }
+  };
+
+  // A wallet imported as a key (no phrase): one account, whose key opens and gives its stored address.
+  const checkKeyWallet = async (kind: string, id: string, accounts: SealedAccount[]) => {
+    if (accounts.length !== 1)
+      return fail(kind, id, `${accounts.length} account(s) stored for one imported key`);
+    const row = accounts[0] as SealedAccount;
+    count("wallet_account");
+    const key = await open(row.sealed_private_key, `wallet_account:${row.id}`);
+    if (!key) return fail("wallet_account", row.id, "the private key does not open");
+    const address =
+      row.address_format === "ADDRESS_FORMAT_ETHEREUM"
+        ? evmAddressFromPrivateKey(key).address
+        : base58.encode(ed25519PublicKey(key));
+    key.fill(0);
+    if (address !== row.address) fail("wallet_account", row.id, "the address is not the imported key's");
   };
 
   const accounts = await db.selectFrom("wallet_accounts").selectAll().execute();

@@ -1,4 +1,5 @@
 import { activityCommand } from "./activity";
+import { adminCreateCommand, adminRemoveCommand } from "./admin";
 import { adminKeyCreateCommand } from "./adminKey";
 import { appCreateCommand } from "./app";
 import { backupCommand, verifyBackupCommand } from "./backup";
@@ -7,7 +8,9 @@ import { hsmCommand } from "./hsm";
 import { migrateCommand } from "./migrate";
 import { rotateMasterKeyCommand } from "./rotateMasterKey";
 import { serveCommand } from "./serve";
+import { serverKeyCreateCommand } from "./serverKey";
 import { paymasterSignerCommand, solanaFeePayerCommand } from "./serviceKeys";
+import { usersImportCommand } from "./usersImport";
 
 /**
  * Every `latchkey` command, in the order `latchkey --help` lists them. A new command is a file in this
@@ -23,8 +26,12 @@ const COMMANDS: readonly CliCommand[] = [
   solanaFeePayerCommand,
   activityCommand,
   adminKeyCreateCommand,
+  serverKeyCreateCommand,
+  adminCreateCommand,
+  adminRemoveCommand,
   backupCommand,
   verifyBackupCommand,
+  usersImportCommand,
 ];
 
 const USAGE = `Usage: latchkey <command> [options]

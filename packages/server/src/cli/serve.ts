@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { type FileConfig, readConfigFile } from "../config";
 import type { ServiceOptions } from "../createService";
+import { consoleLines } from "./admin";
 import { type CliCommand, DEFAULT_DB, databaseOf, ENVIRONMENT } from "./command";
 import { devLines, policyLines, seedsLine, signingLine } from "./serveStatus";
 
@@ -122,6 +123,7 @@ async function serve(args: string[]): Promise<number> {
       };
       lines.push(...devLines(service.devApp, shown, idp, options.devOrigins));
     }
+    lines.push(...(await consoleLines(service, shown)));
     if ((options.chains ?? []).some((c) => c.paymaster))
       lines.push(
         `Paymaster signer: ${await service.paymasterSignerAddress()} (add it to the paymaster's signers)`,

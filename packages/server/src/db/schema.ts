@@ -1,5 +1,11 @@
-import type { ActivitiesTable, AuditLogTable } from "./tables/activities";
+import type { ActivitiesTable, AuditLogTable, GrantsTable } from "./tables/activities";
 import type { AppApiKeysTable, AppsTable } from "./tables/apps";
+import type {
+  ConsoleAdminsTable,
+  ConsoleEnrolmentsTable,
+  ConsolePasskeysTable,
+  ConsoleSessionsTable,
+} from "./tables/console";
 import type { DataKeysTable, RateLimitsTable, ServiceKeysTable } from "./tables/service";
 import type {
   ApiKeysTable,
@@ -18,7 +24,13 @@ import type {
   SponsorshipSpendTable,
   SponsorshipUsageTable,
 } from "./tables/sponsorship";
-import type { UsersTable, WalletAccountsTable, WalletReserveTable, WalletsTable } from "./tables/users";
+import type {
+  ImportKeysTable,
+  UsersTable,
+  WalletAccountsTable,
+  WalletReserveTable,
+  WalletsTable,
+} from "./tables/users";
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -28,6 +40,7 @@ import type {
 
 export type * from "./tables/activities";
 export type * from "./tables/apps";
+export type * from "./tables/console";
 export type * from "./tables/service";
 export type * from "./tables/signIn";
 export type * from "./tables/sponsorship";
@@ -40,6 +53,10 @@ export type * from "./tables/webhooks";
  * Times are milliseconds since the epoch (int8 in PostgreSQL, integer in SQLite). JSON is stored as text.
  */
 export interface Database {
+  console_admins: ConsoleAdminsTable;
+  console_enrolments: ConsoleEnrolmentsTable;
+  console_passkeys: ConsolePasskeysTable;
+  console_sessions: ConsoleSessionsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -62,10 +79,12 @@ export interface Database {
   wallets: WalletsTable;
   wallet_accounts: WalletAccountsTable;
   wallet_reserve: WalletReserveTable;
+  import_keys: ImportKeysTable;
   api_keys: ApiKeysTable;
   otps: OtpsTable;
   contact_otps: ContactOtpsTable;
   activities: ActivitiesTable;
+  grants: GrantsTable;
   rate_limits: RateLimitsTable;
   audit_log: AuditLogTable;
 }

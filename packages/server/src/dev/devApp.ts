@@ -5,6 +5,7 @@ import type { ServiceContext } from "../context";
 import type { ServiceOptions } from "../createService";
 import type { ChainConfig } from "../features/sponsorship/evm/config";
 import type { SolanaConfig } from "../features/sponsorship/solana/config";
+import { devServerKey } from "./devServerKey";
 import { DEV_SIGNING_POLICY } from "./devSigningPolicy";
 
 /** The dev app's id. */
@@ -45,8 +46,10 @@ export async function ensureDevApp(
   ctx: ServiceContext,
   opts: ServiceOptions,
   env: NodeJS.ProcessEnv,
-): Promise<{ app: App; apiKey: string }> {
+): Promise<{ app: App; apiKey: string; serverKeyFile: string }> {
   const dataDir = opts.dataDir ?? ".latchkey";
+  // Dev only: a server key kept in the data folder, so a local bot can sign within users' grants.
+  const serverKey = devServerKey(dataDir);
   const keyFile = join(dataDir, "dev-api-key");
   let apiKey = opts.devApiKey ?? env.LATCHKEY_DEV_API_KEY;
   if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, "utf8").trim();
@@ -69,6 +72,7 @@ export async function ensureDevApp(
       },
       // Dev only: a signing policy that refuses transactions to the burn address (the demo shows it).
       signingPolicy: DEV_SIGNING_POLICY,
+      serverKeys: [{ name: "dev-bot", publicKey: serverKey.publicKey }],
     },
   );
   if (!apiKey) {
@@ -84,5 +88,5 @@ export async function ensureDevApp(
     .executeTakeFirst();
   if (!row || row.revoked_at !== null)
     throw new Error("The dev API key is revoked; delete .latchkey/dev-api-key");
-  return { app, apiKey };
+  return { app, apiKey, serverKeyFile: serverKey.file };
 }

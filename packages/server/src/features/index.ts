@@ -4,6 +4,7 @@ import { authMethodsFeature } from "./authMethods/routes";
 import type { Feature } from "./defineFeature";
 import { emailFeature } from "./email/routes";
 import { framesFeature } from "./frames/routes";
+import { grantsFeature } from "./grants/routes";
 import { healthFeature } from "./health/routes";
 import { mfaFeature } from "./mfa/routes";
 import { oauthFeature } from "./oauth/routes";
@@ -13,6 +14,7 @@ import { sessionFeature } from "./session/routes";
 import { signingFeature } from "./signing/routes";
 import { siweFeature } from "./siwe/routes";
 import { sponsorshipFeature } from "./sponsorship/routes";
+import { userImportFeature } from "./userImport/routes";
 
 /**
  * Every feature the service serves, registered in this order: a new feature is a folder plus one line.
@@ -33,4 +35,6 @@ export const features: readonly Feature[] = [
   sponsorshipFeature,
   siweFeature,
   adminFeature,
+  userImportFeature,
+  grantsFeature,
 ];

@@ -17,6 +17,8 @@ export type ActivityContext = Pick<
   | "audit"
   | "limits"
   | "serviceKeys"
+  /** Derives wallets (an imported recovery phrase: import_wallet). */
+  | "wallets"
 >;
 
 export interface ActivityInput<T extends ActivityType> {

@@ -132,6 +132,13 @@ function rules(now: number, windowSeconds: number, r: Retention): SweepRule[] {
       where: sql`day < ${sponsorshipDay}`,
     },
     { name: "sponsorship_usage", table: "sponsorship_usage", where: sql`day < ${sponsorshipDay}` },
+    // The admin console's enrolment links (used or not) and sessions (features/admin/console).
+    byExpiry("console_enrolments"),
+    {
+      name: "console_sessions",
+      table: "console_sessions",
+      where: sql`expires_at < ${now - r.sessionsDays * DAY_MS}`,
+    },
   ];
 }
 

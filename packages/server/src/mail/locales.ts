@@ -49,6 +49,11 @@ export interface MailTexts {
     body(app: string): string;
     advice: string;
   };
+  walletImported: {
+    subject(app: string): string;
+    body(app: string): string;
+    advice: string;
+  };
 }
 
 export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
@@ -99,6 +104,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       advice:
         "Anyone who has the recovery phrase controls the wallet. If this was not you, move your funds to a new wallet and contact the app's support.",
     },
+    walletImported: {
+      subject: (app) => `A wallet was imported into your ${app} account`,
+      body: (app) =>
+        `A wallet was just imported into your ${app} account on a device where you are signed in. ${app} now uses the imported wallet; your earlier wallet is kept but no longer shown.`,
+      advice:
+        "If this was not you, someone signed in as you: secure your account and contact the app's support before you receive funds at the new address.",
+    },
   },
   de: {
     protectedBy: "Geschützt durch Latchkey",
@@ -147,6 +159,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
         `Die Wiederherstellungsphrase deiner ${app}-Wallet wurde gerade auf einem Gerät angezeigt, auf dem du angemeldet bist.`,
       advice:
         "Wer die Wiederherstellungsphrase kennt, kontrolliert die Wallet. Wenn du das nicht warst, verschiebe dein Guthaben in eine neue Wallet und wende dich an den Support der App.",
+    },
+    walletImported: {
+      subject: (app) => `In dein ${app}-Konto wurde eine Wallet importiert`,
+      body: (app) =>
+        `In dein ${app}-Konto wurde gerade auf einem Gerät, auf dem du angemeldet bist, eine Wallet importiert. ${app} verwendet jetzt die importierte Wallet; deine bisherige Wallet bleibt erhalten, wird aber nicht mehr angezeigt.`,
+      advice:
+        "Wenn du das nicht warst, hat sich jemand als du angemeldet: Sichere dein Konto und wende dich an den Support der App, bevor du Guthaben an die neue Adresse erhältst.",
     },
   },
   fr: {
@@ -197,6 +216,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       advice:
         "Quiconque possède la phrase de récupération contrôle le portefeuille. Si ce n’était pas vous, transférez vos fonds vers un nouveau portefeuille et contactez l’assistance de l’application.",
     },
+    walletImported: {
+      subject: (app) => `Un portefeuille a été importé dans votre compte ${app}`,
+      body: (app) =>
+        `Un portefeuille vient d’être importé dans votre compte ${app} sur un appareil où vous êtes connecté. ${app} utilise désormais le portefeuille importé ; votre portefeuille précédent est conservé mais n’est plus affiché.`,
+      advice:
+        "Si ce n’était pas vous, quelqu’un s’est connecté à votre place : sécurisez votre compte et contactez l’assistance de l’application avant de recevoir des fonds à la nouvelle adresse.",
+    },
   },
   es: {
     protectedBy: "Protegido por Latchkey",
@@ -244,6 +270,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
         `La frase de recuperación de tu monedero de ${app} se acaba de mostrar en un dispositivo donde has iniciado sesión.`,
       advice:
         "Quien tenga la frase de recuperación controla el monedero. Si no fuiste tú, mueve tus fondos a un monedero nuevo y contacta con el soporte de la aplicación.",
+    },
+    walletImported: {
+      subject: (app) => `Se importó un monedero en tu cuenta de ${app}`,
+      body: (app) =>
+        `Se acaba de importar un monedero en tu cuenta de ${app} en un dispositivo donde has iniciado sesión. ${app} usa ahora el monedero importado; tu monedero anterior se conserva, pero ya no se muestra.`,
+      advice:
+        "Si no fuiste tú, alguien inició sesión en tu nombre: protege tu cuenta y contacta con el soporte de la aplicación antes de recibir fondos en la nueva dirección.",
     },
   },
 };

@@ -128,3 +128,22 @@ export function walletExportedMail(opts: MailContext): Mail {
     ),
   };
 }
+
+/** A security notice to the account's email: a wallet was imported and is now the one the app uses. */
+export function walletImportedMail(opts: MailContext): Mail {
+  const { to, appName, locale = "en" } = opts;
+  const t = MAIL_TEXTS[locale].walletImported;
+  const heading = MAIL_TEXTS[locale].emailChanged.heading;
+  return {
+    to,
+    subject: t.subject(appName),
+    text: `${t.body(appName)}\n\n${t.advice}\n`,
+    html: layout(
+      locale,
+      t.subject(appName),
+      `<h1 style="font-size:20px;margin:0 0 12px">${escapeHtml(heading)}</h1>
+<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(t.body(appName))}</p>
+<p style="${NOTE_STYLE}">${escapeHtml(t.advice)}</p>`,
+    ),
+  };
+}

@@ -18,6 +18,8 @@ const CURVES = {
   siwe: "p256",
   solanaFeePayer: "ed25519",
   exportSigner: "p256",
+  /** Signs import bundles (a fresh key per wallet import), which the import frame checks against the key it pins. */
+  importSigner: "p256",
   /** Signs the identity token of a sign-in through an OAuth 2.0 provider that has no ID token (Facebook…). */
   oauthIdentity: "p256",
 } as const;

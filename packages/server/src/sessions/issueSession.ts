@@ -33,11 +33,20 @@ export async function issueSession(
   // A user an app admin disabled (admin API) gets no session, whichever way they sign in.
   const state = await ctx.db
     .selectFrom("users")
-    .select("disabled_at")
+    .select(["disabled_at", "pregenerated_at", "claimed_at"])
     .where("id", "=", user.id)
     .executeTakeFirst();
   if (state?.disabled_at != null) throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
   const now = ctx.now();
+  // A user the app's backend made ahead (pregenerated) is claimed by the first sign-in, which proved the
+  // email: the admin API then answers `claimedAt`.
+  if (params.signedInBy && state?.pregenerated_at != null && state.claimed_at == null)
+    await ctx.db
+      .updateTable("users")
+      .set({ claimed_at: now })
+      .where("id", "=", user.id)
+      .where("claimed_at", "is", null)
+      .execute();
   const { privateKey, publicKeyHex: publicKey } = newP256KeyPair();
   const credentialBundle = await sealCredentialBundle({ plaintext: privateKey, targetPublicKey });
   privateKey.fill(0);

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../context";
-import { newMnemonic } from "../crypto/wallet";
+import { type DerivedAccount, newMnemonic } from "../crypto/wallet";
 import type { SealedAccount, SealedWallet } from "../db/schema";
 
 /**
@@ -9,24 +9,37 @@ import type { SealedAccount, SealedWallet } from "../db/schema";
 export async function sealNewWallet(
   ctx: Pick<ServiceContext, "keyring" | "random" | "wallets">,
 ): Promise<SealedWallet> {
+  return sealWalletOf(ctx, newMnemonic());
+}
+
+/** The wallet of `mnemonic` (a new one, or one a user imports), sealed as {@link sealNewWallet} seals. */
+export async function sealWalletOf(
+  ctx: Pick<ServiceContext, "keyring" | "random" | "wallets">,
+  mnemonic: string,
+): Promise<SealedWallet> {
   const { keyring, random } = ctx;
-  const mnemonic = newMnemonic();
   const id = random.uuid();
   const sealedMnemonic = keyring.seal(new TextEncoder().encode(mnemonic), `wallet:${id}`);
-  const accounts = (await ctx.wallets.derive(mnemonic)).map((a): SealedAccount => {
-    const accountId = random.uuid();
-    const row = {
-      id: accountId,
-      curve: a.curve,
-      path: a.path,
-      address_format: a.addressFormat,
-      address: a.address,
-      address_key: a.addressFormat === "ADDRESS_FORMAT_ETHEREUM" ? a.address.toLowerCase() : a.address,
-      public_key: a.publicKey,
-      sealed_private_key: keyring.seal(a.privateKey, `wallet_account:${accountId}`),
-    };
-    a.privateKey.fill(0);
-    return row;
-  });
+  const accounts = (await ctx.wallets.derive(mnemonic)).map((a) => sealAccount(ctx, a));
   return { id, sealedMnemonic, accounts };
+}
+
+/** One derived account as its row, its private key sealed to the row's id (and wiped here). */
+export function sealAccount(
+  ctx: Pick<ServiceContext, "keyring" | "random">,
+  a: DerivedAccount,
+): SealedAccount {
+  const accountId = ctx.random.uuid();
+  const row = {
+    id: accountId,
+    curve: a.curve,
+    path: a.path,
+    address_format: a.addressFormat,
+    address: a.address,
+    address_key: a.addressFormat === "ADDRESS_FORMAT_ETHEREUM" ? a.address.toLowerCase() : a.address,
+    public_key: a.publicKey,
+    sealed_private_key: ctx.keyring.seal(a.privateKey, `wallet_account:${accountId}`),
+  };
+  a.privateKey.fill(0);
+  return row;
 }

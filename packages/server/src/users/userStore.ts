@@ -162,7 +162,10 @@ export async function findUserByOrg(db: Db, orgId: string): Promise<UserRecord |
   return row ? { id: row.id, orgId: row.org_id, appId: row.app_id, email: row.email } : null;
 }
 
-/** The user's primary addresses: the first EVM and the first Solana account. */
+/**
+ * The user's addresses in use: of each chain, the account added last — the one of the wallet made at
+ * sign-up, until the user imports a wallet or a key of that chain (keyManagement/activities/importWallet.ts).
+ */
 export async function userAddresses(
   db: Db,
   orgId: string,
@@ -171,7 +174,7 @@ export async function userAddresses(
     .selectFrom("wallet_accounts")
     .select(["address", "address_format"])
     .where("org_id", "=", orgId)
-    .orderBy("created_at")
+    .orderBy("created_at", "desc")
     .execute();
   const evm = rows.find((r) => r.address_format === "ADDRESS_FORMAT_ETHEREUM");
   const sol = rows.find((r) => r.address_format === "ADDRESS_FORMAT_SOLANA");

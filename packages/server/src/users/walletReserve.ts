@@ -87,6 +87,27 @@ export class WalletReserve {
     return { id: row.id, sealedMnemonic: row.sealed_mnemonic, accounts: JSON.parse(row.accounts) };
   }
 
+  /**
+   * Takes up to `n` wallets out of the reserve inside `trx` (a bulk import's transaction: `latchkey users
+   * import`), as `claim` takes one: fewer when it holds fewer; concurrent claimers get different ones.
+   */
+  async claimMany(trx: Db, n: number): Promise<SealedWallet[]> {
+    if (n <= 0) return [];
+    const first = trx.selectFrom("wallet_reserve").select("id").orderBy("id").limit(n);
+    const ids = this.#ctx.dbKind === "postgres" ? first.forUpdate().skipLocked() : first;
+    const rows = await trx
+      .deleteFrom("wallet_reserve")
+      .where("id", "in", ids)
+      .returning(["id", "sealed_mnemonic", "accounts"])
+      .execute();
+    this.#stock = rows.length < n ? 0 : Math.max(0, this.#stock - rows.length);
+    return rows.map((row) => ({
+      id: row.id,
+      sealedMnemonic: row.sealed_mnemonic,
+      accounts: JSON.parse(row.accounts),
+    }));
+  }
+
   /** How many wallets the reserve holds (all processes). */
   async count(): Promise<number> {
     const row = await this.#ctx.db

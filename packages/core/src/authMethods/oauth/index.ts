@@ -11,12 +11,12 @@ import type {
   ReturnHandler,
   SignerBase,
 } from "../../signer/types";
+import type { OauthParams } from "../../types/oauth";
 import { createAttemptRunner } from "./attempt";
 import { linkingPromptReturn, promptAuthLinking } from "./linkingPrompt";
 import { linkRedirectReturn } from "./linkProvider";
 import { openOauthPopup } from "./popup";
 import { fetchedIdToken, oauthRoundTrip, oauthWindow } from "./roundTrip";
-import type { OauthParams } from "./url";
 
 /** What the pop-up (or the redirect) answered (spec §4, pop-up outcomes). */
 async function onOauthMessage(

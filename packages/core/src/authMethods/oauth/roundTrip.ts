@@ -3,8 +3,9 @@ import { signerRoutes } from "@latchkey/protocol/wire";
 import { OauthCancelledError, OauthError } from "../../errors";
 import type { PopupClaim, SignerBase } from "../../signer/types";
 import { readAuthUrlParams } from "../../signer/urlParams";
+import type { OauthParams } from "../../types/oauth";
 import { redirectToOauth, waitForPopupMessage } from "./popup";
-import { buildOauthUrl, type OauthParams, sha256Hex } from "./url";
+import { buildOauthUrl, sha256Hex } from "./url";
 
 /** The window social sign-in needs (pop-up, messages, navigation), or null outside a browser. */
 export function oauthWindow(signer: SignerBase): Window | null {

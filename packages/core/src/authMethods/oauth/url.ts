@@ -1,25 +1,7 @@
 import type { PrepareOauthResponse } from "@latchkey/protocol";
+import { encodeBase64url } from "@latchkey/protocol/codecs";
 import { OauthError } from "../../errors";
-
-/** How a social sign-in reaches the provider: a pop-up, or a redirect of the whole page. */
-export type OauthMode = "popup" | "redirect";
-
-/** What `authenticate({type: "oauth", ...})` takes (spec §3, OAuth config). */
-export interface OauthParams {
-  authProviderId: "google" | "facebook" | "apple" | "twitch" | "auth0" | "github" | "discord" | (string & {});
-  mode: OauthMode;
-  displayName?: string;
-  auth0Connection?: string;
-  logoUrl?: string;
-  logoUrlDark?: string;
-  /** Overrides the provider's default scope. */
-  scope?: string;
-  /** Redirect mode: where the provider flow returns (an allow-listed URL); defaults to this page. */
-  redirectUrl?: string;
-  expirationSeconds?: number;
-  /** Adding a provider while signed in: only an ID token comes back. */
-  fetchIdTokenOnly?: boolean;
-}
+import type { OauthParams } from "../../types/oauth";
 
 /**
  * Default scopes by provider (spec §7: per-provider defaults), for a service that does not say; the
@@ -41,10 +23,7 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 function base64UrlJson(value: object): string {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64url(new TextEncoder().encode(JSON.stringify(value)));
 }
 
 /**

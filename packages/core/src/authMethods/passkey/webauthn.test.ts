@@ -11,22 +11,12 @@ describe("passkey helpers", () => {
     ]).toEqual([PASSKEY_TIMEOUT_MS, CHALLENGE_BYTES, WEBAUTHN_STAMP_HEADER_NAME]);
   });
 
-  it("base64url round-trips any bytes, without padding", () => {
+  it("spells what the authenticator answers as base64url without padding", () => {
     for (let n = 0; n < 70; n++) {
       const bytes = webauthn.randomBytes(n);
-      const text = webauthn.toBase64Url(bytes);
-      expect(text).toBe(Buffer.from(bytes).toString("base64url"));
-      expect(webauthn.fromBase64Url(text)).toEqual(bytes);
-      // Padded standard base64 (as CDP spells credential ids) reads the same.
-      expect(webauthn.fromBase64Url(Buffer.from(bytes).toString("base64"))).toEqual(bytes);
+      expect(webauthn.toBase64Url(bytes)).toBe(Buffer.from(bytes).toString("base64url"));
+      expect(webauthn.toBase64Url(bytes.buffer)).toBe(Buffer.from(bytes).toString("base64url"));
     }
-  });
-
-  it("the stamp challenge is the UTF-8 of hex(sha256(body))", async () => {
-    const challenge = await webauthn.stampChallenge('{"a":1}');
-    expect(new TextDecoder().decode(challenge)).toBe(
-      "015abd7f5cc57a2dd94b7590f04ad8084273905ee33ec5cebeae62276a97f862",
-    );
   });
 
   it("maps browser errors: dismissed or aborted prompts are cancels", () => {

@@ -1,9 +1,12 @@
 // Plain WebAuthn for passkey sign-up, login stamps and adding passkeys. The signer loads this module on
 // first use (dynamic import), so apps that never touch passkeys do not ship it in their first bundle.
-// It imports no values from @latchkey/protocol: without code splitting (esbuild iife), esbuild wraps a
-// lazily imported module's dependencies in lazy initialisers, and static imports that resolve through
-// protocol's `export *` then skip the init (the first request went out with an `undefined` header).
-// The constants are the spec's (§9) and DESIGN §3.2's; webauthn.test.ts checks them against protocol.
+// Its protocol values come from `@latchkey/protocol/codecs` and `/crypto`, whose exports are named one
+// by one: without code splitting (esbuild iife), esbuild wraps a lazily imported module's dependencies in
+// lazy initialisers, and static imports that resolve through protocol's `export *` (its root) then skip
+// the init (the first request went out with an `undefined` header). The constants are the spec's (§9)
+// and DESIGN §3.2's; webauthn.test.ts checks them against protocol.
+import { decodeBase64urlLenient, encodeBase64url } from "@latchkey/protocol/codecs";
+import { passkeyStampChallengeBytes } from "@latchkey/protocol/crypto";
 import type { PasskeyAttestation, PasskeyCredentials } from "../../client/types";
 import { PasskeyCancelledError, PasskeyError } from "../../errors";
 
@@ -19,31 +22,13 @@ const PUB_KEY_CRED_PARAMS: PublicKeyCredentialParameters[] = [
   { type: "public-key", alg: -257 },
 ];
 
+/** base64url without padding of what the authenticator answered (an ArrayBuffer) or of bytes. */
 export function toBase64Url(bytes: ArrayBuffer | Uint8Array): string {
-  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  let binary = "";
-  for (const b of view) binary += String.fromCharCode(b);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
-  const b64 = text.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
-  const binary = atob(b64 + "===".slice((b64.length + 3) % 4));
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
+  return encodeBase64url(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
 }
 
 export function randomBytes(n = CHALLENGE_BYTES): Uint8Array<ArrayBuffer> {
   return crypto.getRandomValues(new Uint8Array(n));
-}
-
-/** The challenge a passkey stamp signs: the UTF-8 bytes of hex(sha256(body)) (DESIGN §3.2). */
-export async function stampChallenge(body: string): Promise<Uint8Array<ArrayBuffer>> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
-  let hex = "";
-  for (const b of digest) hex += b.toString(16).padStart(2, "0");
-  return new TextEncoder().encode(hex);
 }
 
 /** Maps what `navigator.credentials` throws to our errors; a dismissed or aborted prompt is a cancel. */
@@ -93,7 +78,7 @@ export async function createPasskey(
         },
         excludeCredentials: (params.excludeCredentials ?? []).map((c) => ({
           type: "public-key",
-          id: fromBase64Url(c.credentialId),
+          id: decodeBase64urlLenient(c.credentialId),
           ...(c.transports?.length ? { transports: c.transports as AuthenticatorTransport[] } : {}),
         })),
         timeout: PASSKEY_TIMEOUT_MS,
@@ -135,7 +120,7 @@ export async function stampWithPasskey(
   body: string,
   params: PasskeyStampParams,
 ): Promise<{ stampHeaderName: string; stampHeaderValue: string; credentialId: string }> {
-  const challenge = await stampChallenge(body);
+  const challenge = passkeyStampChallengeBytes(body);
   let credential: Credential | null;
   try {
     credential = await params.credentials.get({
@@ -144,7 +129,7 @@ export async function stampWithPasskey(
         rpId: params.rpId,
         allowCredentials: (params.allowCredentials ?? []).map((c) => ({
           type: "public-key",
-          id: fromBase64Url(c.credentialId),
+          id: decodeBase64urlLenient(c.credentialId),
           ...(c.transports?.length ? { transports: c.transports as AuthenticatorTransport[] } : {}),
         })),
         userVerification: "preferred",

@@ -1,10 +1,11 @@
 import { connect, disconnect, getAccount, switchChain } from "@wagmi/core";
 import type { Address } from "viem";
 import { ExternalWalletError } from "../../errors/externalWallet";
+import type { ConnectParams, ConnectResult, SiweSession } from "../../types/externalWallets";
 import { infoOf, requireWagmi } from "../config";
 import { saveSiwe } from "../storage";
 import { toExternalWalletError } from "../toExternalWalletError";
-import type { ConnectParams, ConnectResult, SiweSession, WalletsConfig } from "../types";
+import type { WalletsConfig } from "../types";
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 120_000;
 
@@ -42,7 +43,8 @@ export async function connectExternalWallet(
   // 1.
   if (connectorId === "walletConnect" && !config.walletConnect)
     throw new ExternalWalletError("WALLETCONNECT_CONFIG_MISSING", {
-      details: "set externalWallets.walletConnect.projectId",
+      details:
+        "give externalWallets() a walletConnect({ projectId }) of @latchkey/core/walletconnect, with your project id",
     });
   const wagmi = requireWagmi(config);
   if (chainId !== undefined && !wagmi.chains.some((c) => c.id === chainId))

@@ -1,18 +1,10 @@
 import { getAccount, sendTransaction, waitForTransactionReceipt } from "@wagmi/core";
 import type { Hex } from "viem";
 import { ExternalWalletError } from "../../errors/externalWallet";
+import type { EoaTransactionRequest, SendExternalTransactionParameters } from "../../types/externalWallets";
 import { requireWagmi } from "../config";
 import { toExternalWalletError } from "../toExternalWalletError";
-import type { EoaTransactionRequest, WalletsConfig } from "../types";
-
-/** What `sendExternalTransaction` takes: one call, on the wallet's chain unless it names a configured one. */
-export interface SendExternalTransactionParameters {
-  request: Omit<EoaTransactionRequest, "chainId"> & { chainId?: number };
-  /** Wait until the transaction is in a block. */
-  waitForTxn: boolean;
-  /** How long the wait may take, in ms (viem's default otherwise). */
-  timeout?: number | undefined;
-}
+import type { WalletsConfig } from "../types";
 
 /** Sends one call from the connected wallet as a plain transaction; answers its hash and what was sent. */
 export async function sendExternalTransaction(

@@ -1,9 +1,10 @@
 import { getAccount } from "@wagmi/core";
 import { ExternalWalletError } from "../../errors/externalWallet";
+import type { SiweSession } from "../../types/externalWallets";
 import { requireWagmi } from "../config";
 import { saveSiwe } from "../storage";
 import { toExternalWalletError } from "../toExternalWalletError";
-import type { SiweSession, WalletsConfig } from "../types";
+import type { WalletsConfig } from "../types";
 
 /** Proves the connected wallet's address again (EIP-4361), and keeps the proof in the state and storage. */
 export async function signInWithEthereum(config: WalletsConfig): Promise<SiweSession> {

@@ -1,6 +1,7 @@
 import type { MethodHandler } from "../types";
 import { ethAccounts, ethCoinbase, ethRequestAccounts } from "./accounts";
 import { ethChainId, netVersion, walletAddEthereumChain, walletSwitchEthereumChain } from "./chain";
+import { walletGrantPermissions, walletRevokePermissions } from "./permissions";
 import { ethSendTransaction } from "./sendTransaction";
 import { ethSignTypedDataV4, personalSign } from "./sign";
 import { walletGetCallsStatus, walletGetCapabilities, walletSendCalls } from "./walletCalls";
@@ -22,6 +23,8 @@ export const walletMethods: Readonly<Record<string, MethodHandler>> = {
   wallet_sendCalls: walletSendCalls,
   wallet_getCallsStatus: walletGetCallsStatus,
   wallet_getCapabilities: walletGetCapabilities,
+  wallet_grantPermissions: walletGrantPermissions,
+  wallet_revokePermissions: walletRevokePermissions,
 };
 
 /** ERC-4337 bundler methods: forwarded to the current chain's bundler. */

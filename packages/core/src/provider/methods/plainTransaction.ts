@@ -1,5 +1,5 @@
 import { createWalletClient, type Hex, http } from "viem";
-import { toViemAccount } from "../../actions/toViemAccount";
+import { toViemAccount } from "../../accounts/toViemAccount";
 import type { ProviderChainConfig, ProviderContext } from "../types";
 import { asHex, asQuantity } from "./params";
 

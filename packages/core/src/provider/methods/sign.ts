@@ -7,8 +7,8 @@ import {
   isHex,
   type TypedDataDefinition,
 } from "viem";
+import { toViemAccount } from "../../accounts/toViemAccount";
 import { getSmartAccountClient } from "../../actions/getSmartAccountClient";
-import { toViemAccount } from "../../actions/toViemAccount";
 import { requireUser } from "../../signer/guards";
 import { invalidParams, unauthorizedAddress } from "../errors";
 import type { MethodHandler, ProviderContext } from "../types";

@@ -1,6 +1,6 @@
 import { type Hex, isAddressEqual, isHex, numberToHex, size } from "viem";
 import { sendUserOperation } from "../../actions/sendUserOperation";
-import type { PaymasterServiceInput, UserOperationCallInput } from "../../smartAccounts/types";
+import type { PaymasterServiceInput, UserOperationCallInput } from "../../types/smartAccounts";
 import { callsStatusOf, type RpcUserOperationReceiptLike } from "../calls";
 import { invalidParams, ProviderRpcError, ProviderRpcErrorCode, unauthorizedAddress } from "../errors";
 import type { MethodHandler, ProviderContext } from "../types";

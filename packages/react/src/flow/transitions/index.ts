@@ -2,6 +2,7 @@ import type { AuthFlow } from "../createAuthFlow";
 import { flowInternals } from "../internals";
 import { emailTransitions } from "./email";
 import { eoaTransitions } from "./eoa";
+import { grantTransitions } from "./grant";
 import { navigationTransitions } from "./navigation";
 import { oauthTransitions } from "./oauth";
 import { otpTransitions } from "./otp";
@@ -24,6 +25,7 @@ export function authTransitions(instance: AuthFlow) {
     passkeyOnSignup: passkeyOnSignupTransitions(flow),
     oauth: oauthTransitions(flow),
     eoa: eoaTransitions(flow),
+    grant: grantTransitions(flow),
   };
 }
 

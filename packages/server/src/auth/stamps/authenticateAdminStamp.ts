@@ -54,12 +54,14 @@ export async function authenticateAdminStamp(
  * app (else `unknownKey`: a valid key without the right); the body is a JSON object addressed to that
  * app's organisation (else 403).
  */
-export async function openAdminStamp(
+export async function openAdminStamp<K extends AppAdminKey = AppAdminKey>(
   ctx: Pick<ServiceContext, "apps">,
   body: string,
   headerValue: string,
   unknownKey: { code: ErrorCode; message: string },
-): Promise<{ key: AppAdminKey; record: Record<string, unknown> }> {
+  /** Who a verified key is, when not only the apps' admin keys may stamp (the admin API's console sessions). */
+  resolveKey: (publicKey: string) => Promise<K | null> = (k) => ctx.apps.adminKey(k) as Promise<K | null>,
+): Promise<{ key: K; record: Record<string, unknown> }> {
   let stamp: ReturnType<typeof decodeStamp>;
   try {
     stamp = decodeStamp(headerValue);
@@ -72,7 +74,7 @@ export async function openAdminStamp(
   if (!(await verifyP256Der(body, stamp.publicKey, stamp.signature))) {
     throw apiError(ErrorCode.INVALID_STAMP, "The stamp's signature does not match the body");
   }
-  const key = await ctx.apps.adminKey(stamp.publicKey);
+  const key = await resolveKey(stamp.publicKey);
   if (!key) throw apiError(unknownKey.code, unknownKey.message);
   const record = parseJsonObject(body, "stamped body");
   if (record.organizationId !== key.orgId) {

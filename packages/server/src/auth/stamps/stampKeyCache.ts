@@ -1,4 +1,5 @@
 import type { ServiceContext, StampKeyRow } from "../../context";
+import { prepared } from "../../db/prepared";
 
 /** A stamp key's row, with whether an app admin disabled its user (admin API). */
 export type StampKeyState = StampKeyRow & { disabled_at: number | null };
@@ -13,7 +14,13 @@ export async function stampKeys(
   ctx: Pick<ServiceContext, "db">,
   publicKey: string,
 ): Promise<StampKeyState[]> {
-  const rows = await ctx.db
+  const rows = await keysByPublicKey(ctx.db, { publicKey });
+  return rows.map((r) => ({ ...r, disabled_at: r.disabled_at ?? null }));
+}
+
+// Every stamped request runs it: compiled once (db/prepared.ts), not built and compiled per request.
+const keysByPublicKey = prepared((db, $) =>
+  db
     .selectFrom("api_keys")
     .innerJoin("users", "users.id", "api_keys.user_id")
     .select([
@@ -25,11 +32,9 @@ export async function stampKeys(
       "users.email",
       "users.disabled_at",
     ])
-    .where("api_keys.public_key", "=", publicKey)
-    .where("api_keys.revoked_at", "is", null)
-    .execute();
-  return rows.map((r) => ({ ...r, disabled_at: r.disabled_at ?? null }));
-}
+    .where("api_keys.public_key", "=", $("publicKey"))
+    .where("api_keys.revoked_at", "is", null),
+);
 
 /** Called on every key revocation or new session: clears what older versions cached (nothing is read from it). */
 export function forgetStampKeys(ctx: Pick<ServiceContext, "caches">): void {

@@ -21,6 +21,9 @@ import { m0019 } from "./0019_smart_account_kind";
 import { m0021 } from "./0021_webhooks";
 import { m0022 } from "./0022_admin";
 import { m0023 } from "./0023_retention";
+import { m0024 } from "./0024_grants";
+import { m0025 } from "./0025_wallet_import";
+import { m0026 } from "./0026_admin_console";
 
 /**
  * Forward-only, versioned migrations, one file each. Each runs in its own transaction; names sort in order.
@@ -49,6 +52,9 @@ const migrations: Record<string, Migration> = {
   "0021_webhooks": m0021,
   "0022_admin": m0022,
   "0023_retention": m0023,
+  "0024_grants": m0024,
+  "0025_wallet_import": m0025,
+  "0026_admin_console": m0026,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,4 +1,4 @@
-// Activities (keyManagement/): what users and apps asked for, the audit log.
+// Activities (keyManagement/): what users and apps asked for, the grants behind them, the audit log.
 // Times are milliseconds since the epoch (int8 in PostgreSQL, integer in SQLite). JSON is stored as text.
 
 export interface ActivitiesTable {
@@ -13,6 +13,36 @@ export interface ActivitiesTable {
   failure: string | null;
   created_at: number;
   updated_at: number;
+  /** The grant a signature by the app's backend was made under (features/grants); null otherwise. */
+  grant_id?: string | null;
+}
+/**
+ * A user's permission grant to the app's backend (features/grants). Its caps are counted here and
+ * changed only by a compare-and-set on `version`.
+ */
+export interface GrantsTable {
+  id: string;
+  app_id: string;
+  user_id: string;
+  org_id: string;
+  /** JSON of the grant's permissions (protocol's GrantPermissions). */
+  permissions: string;
+  /** "active" or "revoked"; an active grant past `expires_at` answers "expired". */
+  status: string;
+  expires_at: number;
+  max_operations: number | null;
+  operations_used: number;
+  /** Decimal wei. */
+  value_per_transaction: string;
+  value_per_day: string | null;
+  /** The UTC day (`YYYY-MM-DD`) `value_spent` counts for. */
+  spend_day: string | null;
+  /** Decimal wei moved on `spend_day`. */
+  value_spent: string;
+  version: number;
+  created_at: number;
+  updated_at: number;
+  revoked_at: number | null;
 }
 export interface AuditLogTable {
   id: string;

@@ -12,6 +12,12 @@ export interface UsersTable {
   smart_account_kind?: string | null;
   /** When an app admin disabled the user (admin API): no sign-in, no signature; null when enabled. */
   disabled_at?: number | null;
+  /** The app's own id for the user (pregenerated or imported users), unique per app; null otherwise. */
+  external_id?: string | null;
+  /** When the app's backend made the user before the person signed in (features/userImport). */
+  pregenerated_at?: number | null;
+  /** When a pregenerated user first signed in (sessions/issueSession.ts); null until then. */
+  claimed_at?: number | null;
 }
 export interface WalletsTable {
   id: string;
@@ -19,6 +25,24 @@ export interface WalletsTable {
   user_id: string;
   name: string;
   sealed_mnemonic: string;
+  created_at: number;
+  /**
+   * What an imported wallet came from: "mnemonic", "evm_private_key" or "solana_private_key"; null for a
+   * wallet the service made. A key's wallet has no phrase (`sealed_mnemonic` is empty).
+   */
+  imported?: string | null;
+}
+/** One wallet import's key (init_import_wallet): single use, short-lived, sealed like every secret. */
+export interface ImportKeysTable {
+  id: string;
+  user_id: string;
+  org_id: string;
+  /** Uncompressed P-256 hex. */
+  public_key: string;
+  /** Sealed under `import_key:<id>`; emptied once the key is used. */
+  sealed_private_key: string;
+  expires_at: number;
+  used_at: number | null;
   created_at: number;
 }
 /** An account of a wallet not yet anyone's: its `wallet_accounts` row without the owner and the time. */

@@ -5,14 +5,17 @@ import {
   adminApi,
 } from "@latchkey/protocol/schemas";
 import type { FastifyInstance } from "fastify";
-import type { AppAdminKey } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
 import { parseOrThrow } from "../../http/parse";
 import { authenticateAdmin } from "./authenticateAdmin";
+import type { AdminStamper } from "./console/consoleSession";
 
-/** What an admin API handler is given: the app admin who stamped, and the body its schema parsed. */
+/**
+ * What an admin API handler is given: the app admin who stamped (an admin key, or a console session:
+ * `admin.consoleSessionId`), and the body its schema parsed.
+ */
 export interface AdminInput<N extends AdminEndpointName> {
-  admin: AppAdminKey;
+  admin: AdminStamper;
   body: AdminRequest<N>;
   ip: string;
 }

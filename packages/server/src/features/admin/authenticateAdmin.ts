@@ -1,16 +1,17 @@
 import { ErrorCode, STAMP_HEADER_NAME } from "@latchkey/protocol";
 import type { FastifyRequest } from "fastify";
-import type { AppAdminKey } from "../../apps/appDirectory";
 import { openAdminStamp } from "../../auth/stamps/authenticateAdminStamp";
 import { assertFreshTimestamp } from "../../auth/stamps/freshness";
 import { assertBoundTo } from "../../auth/stamps/operationBinding";
 import { consumeBody } from "../../auth/stamps/replayLedger";
 import type { ServiceContext } from "../../context";
 import { apiError } from "../../errors";
+import { type AdminStamper, consoleSessionKey } from "./console/consoleSession";
 
 /** Who stamped an admin API request, and the body they signed (parsed, not yet validated). */
 export interface AdminRequestCaller {
-  admin: AppAdminKey;
+  /** An app admin key, or an admin's console session (`consoleSessionId`), scoped to its app alike. */
+  admin: AdminStamper;
   body: Record<string, unknown>;
 }
 
@@ -18,7 +19,9 @@ export interface AdminRequestCaller {
  * Who sent an admin API request, checked in the order of DESIGN §3.2 against the apps' admin keys (a
  * user's session key never passes, an admin key passes nowhere else):
  *  1. the stamp is `X-Stamp`, decodes canonically, and its signature covers the exact body bytes;
- *  2. its key is an admin key of some app (else 403 ADMIN_KEY_REQUIRED: a session key, an unknown key);
+ *  2. its key is an admin key of some app, or a live console session of an app's admin (else 403
+ *     ADMIN_KEY_REQUIRED: a user's session key, an unknown key; 401 SESSION_EXPIRED: a console session
+ *     that expired or was signed out);
  *  3. the body is a JSON object addressed to that app's organisation (else 403 FORBIDDEN: another app);
  *  4. its `type` is this endpoint's (400 STAMP_WRONG_OPERATION otherwise);
  *  5. its `timestampMs` is within 5 minutes before and 1 minute after now (401 STAMP_EXPIRED / _IN_FUTURE);
@@ -36,10 +39,16 @@ export async function authenticateAdmin(
     throw apiError(ErrorCode.INVALID_STAMP, "Admin requests are stamped by an app admin key (X-Stamp)");
   }
   // 1.–3.
-  const { key: admin, record } = await openAdminStamp(ctx, body, headerValue, {
-    code: ErrorCode.ADMIN_KEY_REQUIRED,
-    message: "The admin API is stamped by an app admin key (signingPolicy.adminKeys)",
-  });
+  const { key: admin, record } = await openAdminStamp<AdminStamper>(
+    ctx,
+    body,
+    headerValue,
+    {
+      code: ErrorCode.ADMIN_KEY_REQUIRED,
+      message: "The admin API is stamped by an app admin key (signingPolicy.adminKeys) or a console session",
+    },
+    async (publicKey) => (await ctx.apps.adminKey(publicKey)) ?? consoleSessionKey(ctx, publicKey),
+  );
   // 4.
   assertBoundTo(record, { kind: "operation", type });
   // 5.

@@ -1,8 +1,11 @@
 import { defineFeature } from "../defineFeature";
 import { adminRoute } from "./adminRoute";
 import { approveActivity } from "./approveActivity";
+import { consoleRoutes } from "./console/routes";
+import { dailyStats } from "./dailyStats";
 import { disableUser } from "./disableUser";
 import { enableUser } from "./enableUser";
+import { getApp } from "./getApp";
 import { getUser } from "./getUser";
 import { listActivities } from "./listActivities";
 import { listAuditEvents } from "./listAuditEvents";
@@ -12,6 +15,7 @@ import { redeliverWebhook } from "./redeliverWebhook";
 import { rejectActivity } from "./rejectActivity";
 import { revokeSessions } from "./revokeSessions";
 import { searchUsers } from "./searchUsers";
+import { signOut } from "./signOut";
 import { sponsorshipSpend } from "./sponsorshipSpend";
 
 /**
@@ -35,5 +39,10 @@ export const adminFeature = defineFeature({
     adminRoute(app, ctx, listWebhookDeliveries);
     adminRoute(app, ctx, listWebhookAttempts);
     adminRoute(app, ctx, redeliverWebhook);
+    adminRoute(app, ctx, dailyStats);
+    adminRoute(app, ctx, getApp);
+    adminRoute(app, ctx, signOut);
+    // The console (`/admin`): its pages, and how an admin enrols a passkey and signs in.
+    consoleRoutes(app, ctx);
   },
 });

@@ -4,7 +4,8 @@ import { DEFAULT_PAGE, pageOf, readCursor, toUserSummary } from "./shared";
 /**
  * `search_users`: the app's users newest first, keyset-paged on (created_at, id) (index
  * `users_app_created`); narrowed to the one with this email (stored lower-case: `users_app_email`), this
- * wallet address (EVM in any case, Solana as written: `wallet_accounts_address_key`) or this id.
+ * wallet address (EVM in any case, Solana as written: `wallet_accounts_address_key`, then the holders by
+ * `users.org_id`) or this id.
  */
 export const searchUsers = defineAdminHandler({
   name: "search_users",
@@ -20,8 +21,19 @@ export const searchUsers = defineAdminHandler({
     if (body.address !== undefined) {
       const address = body.address.trim();
       const key = /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address;
-      q = q.where("users.org_id", "in", (eb) =>
-        eb.selectFrom("wallet_accounts").select("wallet_accounts.org_id").where("address_key", "=", key),
+      // The organisations holding the address first, then their users by `users.org_id`: as one query
+      // with a subquery, SQLite walked the app's users in order (users_app_created) testing each against
+      // it, a scan that grew with the users (bench/scale.ts: 4 ms at 1,000 users, 160 ms at 50,000).
+      const orgs = await ctx.db
+        .selectFrom("wallet_accounts")
+        .select("org_id")
+        .where("address_key", "=", key)
+        .execute();
+      if (orgs.length === 0) return { items: [], nextCursor: null };
+      q = q.where(
+        "users.org_id",
+        "in",
+        orgs.map((o) => o.org_id),
       );
     }
     if (cursor)

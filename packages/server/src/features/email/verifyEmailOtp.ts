@@ -29,6 +29,7 @@ export async function verifyEmailOtp(
     code: request.otpCode,
     now,
     onBurn: () => ctx.audit("otp.burned", { appId: app.id, userId: otp.user_id, ip }),
+    onWrong: () => ctx.audit("otp.failed", { appId: app.id, userId: otp.user_id, ip }),
   });
   const user = await findUserByOrg(ctx.db, otp.org_id);
   if (!user) throw invalidOtp();

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { toHex, uncompressP256PublicKey } from "@latchkey/protocol";
-import { ALLOWED_ORIGINS_META, EXPORT_SIGNER_META } from "@latchkey/protocol/frame";
+import { ALLOWED_ORIGINS_META, EXPORT_SIGNER_META, IMPORT_SIGNER_META } from "@latchkey/protocol/frame";
 import { hasControlCharacter } from "@latchkey/protocol/schemas";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { defineFeature } from "../defineFeature";
@@ -19,7 +19,7 @@ interface BuiltScript {
   js: string;
   hash: string;
 }
-type FrameName = "auth" | "export";
+type FrameName = "auth" | "export" | "import";
 const scripts = new Map<FrameName, Promise<BuiltScript>>();
 
 async function frameSource(name: FrameName): Promise<string> {
@@ -75,6 +75,18 @@ const EXPORT_STYLE = [
   "button,code{background:#2c2c2e;color:#eee;border-color:#555}}",
 ].join("");
 const EXPORT_STYLE_HASH = createHash("sha256").update(EXPORT_STYLE, "utf8").digest("base64");
+
+// The import frame's only style, allowed by its hash like the export frame's.
+const IMPORT_STYLE = [
+  "body{margin:0;padding:12px;font:14px/1.4 system-ui,sans-serif;color:#111;background:#fff}",
+  "label{display:block;font-weight:600;margin:0 0 6px}",
+  "textarea{box-sizing:border-box;width:100%;min-height:96px;padding:8px;border:1px solid #bbb;border-radius:6px;",
+  "font:13px/1.4 ui-monospace,monospace;resize:vertical}",
+  ".error{color:#b00020;margin:8px 0 0}",
+  "@media (prefers-color-scheme:dark){body{color:#eee;background:#1c1c1e}textarea{background:#2c2c2e;color:#eee;",
+  "border-color:#555}}",
+].join("");
+const IMPORT_STYLE_HASH = createHash("sha256").update(IMPORT_STYLE, "utf8").digest("base64");
 
 const escapeAttr = (s: string) =>
   s.replace(
@@ -166,6 +178,23 @@ export const framesFeature = defineFeature({
           script: await getScript("export"),
           meta: `<meta name="${EXPORT_SIGNER_META}" content="${signer}">`,
           style: { css: EXPORT_STYLE, hash: EXPORT_STYLE_HASH },
+        });
+      },
+    );
+
+    // GET /frames/import: the import frame, the mirror of the export frame. It pins the service's
+    // import-signing key and seals what the user types only to an import key that key signed.
+    app.get(
+      "/frames/import",
+      async (req: FastifyRequest<{ Querystring: { appId?: string } }>, reply: FastifyReply) => {
+        const origins = await frameOrigins(req, reply);
+        if (!origins) return reply;
+        const signer = toHex(uncompressP256PublicKey(await ctx.serviceKeys.publicKey("importSigner")));
+        return sendFrame(reply, {
+          origins,
+          script: await getScript("import"),
+          meta: `<meta name="${IMPORT_SIGNER_META}" content="${signer}">`,
+          style: { css: IMPORT_STYLE, hash: IMPORT_STYLE_HASH },
         });
       },
     );

@@ -12,6 +12,8 @@ import {
   type AdminEndpointName,
   activityTypes,
   adminApi,
+  type BackendEndpointName,
+  backendApi,
   publicErrorBodySchema,
   queryResponseSchemas,
   querySchemas,
@@ -31,12 +33,14 @@ const TAGS = {
   query: "key-management query",
   submit: "key-management activity",
   admin: "admin",
+  backend: "backend",
 } as const;
 
 const APP_KEY = "appApiKey";
 const API_KEY_STAMP = "apiKeyStamp";
 const PASSKEY_STAMP = "passkeyStamp";
 const ADMIN_STAMP = "adminKeyStamp";
+const SERVER_STAMP = "serverKeyStamp";
 
 const securitySchemes: Record<string, SecurityScheme> = {
   [APP_KEY]: {
@@ -67,6 +71,15 @@ const securitySchemes: Record<string, SecurityScheme> = {
       "Admin stamp: an API-key stamp made by one of the app's admin keys (`signingPolicy.adminKeys`) over " +
       "the exact body bytes; the body names the endpoint's `type`, the app's `organizationId` and a fresh " +
       "`timestampMs`, and is accepted once.",
+  },
+  [SERVER_STAMP]: {
+    type: "apiKey",
+    in: "header",
+    name: STAMP_HEADER_NAME,
+    description:
+      "Server stamp: an API-key stamp made by one of the app's server keys (`serverKeys`) over the exact " +
+      "body bytes; the body names the endpoint's `type`, the app's `appId` and a fresh `timestampMs`, and " +
+      "is accepted once.",
   },
 };
 
@@ -206,6 +219,23 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
     });
   }
 
+  for (const name of Object.keys(backendApi) as BackendEndpointName[]) {
+    const endpoint = backendApi[name];
+    paths[endpoint.path] = operation({
+      id: `backend_${name}`,
+      summary: endpoint.summary,
+      description:
+        `Stamped by an app server key over the raw body, whose \`type\` is \`${endpoint.type}\`; the ` +
+        "body is single use and `timestampMs` must be within the stamp window. Signatures are made within " +
+        "the user's grant and recorded as activities of it.",
+      tag: TAGS.backend,
+      security: [{ [SERVER_STAMP]: [] }],
+      request: component(`Backend${pascal(name)}Request`, endpoint.request, "input"),
+      response: component(`Backend${pascal(name)}Response`, endpoint.response, "output"),
+      error: signerError,
+    });
+  }
+
   // The key of Sign-In with Ethereum tokens (features/siwe): for backends that check tokens themselves.
   const jwks = z.object({
     keys: z.array(
@@ -242,7 +272,8 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
       description:
         "Latchkey's signer API (`/signer/v1/*`, called by the browser with the app's API key) and " +
         "key-management API (`/public/v1/query/*`, `/public/v1/submit/*`, stamped by a session key or a " +
-        "passkey), and admin API (`/admin/v1/*`, stamped by an app admin key). Generated from " +
+        "passkey), admin API (`/admin/v1/*`, stamped by an app admin key) and backend API " +
+        "(`/backend/v1/*`, stamped by an app server key: signing within users' grants). Generated from " +
         "@latchkey/protocol's schemas.",
     },
     tags: [
@@ -250,6 +281,10 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
       { name: TAGS.query, description: "`POST /public/v1/query/*` (DESIGN §3.3)" },
       { name: TAGS.submit, description: "`POST /public/v1/submit/*` (DESIGN §3.3)" },
       { name: TAGS.admin, description: "`POST /admin/v1/*`, stamped by an app admin key" },
+      {
+        name: TAGS.backend,
+        description: "`POST /backend/v1/*`, stamped by an app server key: signing within users' grants",
+      },
     ],
     paths,
     components: {

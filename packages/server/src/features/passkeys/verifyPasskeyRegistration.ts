@@ -18,10 +18,11 @@ export interface VerifiedPasskey {
 
 /**
  * Verifies a registration (attestation) against the app's relying party: type, the client's challenge,
- * origin, rpIdHash, flags and the attestation statement (all by `verifyRegistrationResponse`).
+ * origin, rpIdHash, flags and the attestation statement (all by `verifyRegistrationResponse`). The admin
+ * console passes its own relying party (features/admin/console/enrol.ts).
  */
 export async function verifyPasskeyRegistration(
-  app: App,
+  app: Pick<App, "webauthn">,
   registration: z.output<typeof passkeyRegistrationSchema>,
 ): Promise<VerifiedPasskey> {
   let result: Awaited<ReturnType<typeof verifyRegistrationResponse>>;

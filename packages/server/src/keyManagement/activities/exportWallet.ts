@@ -1,9 +1,11 @@
 import { ErrorCode, sealExportBundle } from "@latchkey/protocol";
+import { base58 } from "@scure/base";
+import { ed25519PublicKey } from "../../crypto/wallet";
 import { apiError } from "../../errors";
 import { hit } from "../../limits/rateLimit";
 import { walletExportedMail } from "../../mail/templates";
 import { requireFreshSignIn, type StepUpProofUsed, spendStepUpToken } from "../../sessions/stepUp";
-import { defineActivity } from "../defineActivity";
+import { type ActivityContext, defineActivity } from "../defineActivity";
 
 interface Prepared {
   exportBundle: string;
@@ -41,7 +43,11 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
       appId: user.appId,
       proof: { verificationToken: params.verificationToken, multiFactor: params.multiFactor },
     });
-    const mnemonic = await ctx.keyring.open(wallet.sealed_mnemonic, `wallet:${wallet.id}`);
+    // A wallet the service made, or an imported phrase: the words. An imported key: that key, as JSON.
+    const mnemonic =
+      wallet.sealed_mnemonic === ""
+        ? await exportedKeys(ctx, wallet.id)
+        : await ctx.keyring.open(wallet.sealed_mnemonic, `wallet:${wallet.id}`);
     try {
       const exportBundle = await sealExportBundle({
         plaintext: mnemonic,
@@ -79,3 +85,30 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
     });
   },
 });
+
+/**
+ * The export of a wallet imported as a key (it has no phrase): JSON `{"evmPrivateKey": "0x…"}` or
+ * `{"solanaSecretKey": "<base58 of seed ‖ public key>"}`, the forms wallets import, which the export frame
+ * shows as they are.
+ */
+async function exportedKeys(
+  ctx: Pick<ActivityContext, "db" | "keyring">,
+  walletId: string,
+): Promise<Uint8Array> {
+  const accounts = await ctx.db
+    .selectFrom("wallet_accounts")
+    .select(["id", "address_format", "sealed_private_key"])
+    .where("wallet_id", "=", walletId)
+    .execute();
+  const out: { evmPrivateKey?: string; solanaSecretKey?: string } = {};
+  for (const a of accounts) {
+    const key = await ctx.keyring.open(a.sealed_private_key, `wallet_account:${a.id}`);
+    try {
+      if (a.address_format === "ADDRESS_FORMAT_ETHEREUM") out.evmPrivateKey = `0x${key.toString("hex")}`;
+      else out.solanaSecretKey = base58.encode(Buffer.concat([key, ed25519PublicKey(key)]));
+    } finally {
+      key.fill(0);
+    }
+  }
+  return new TextEncoder().encode(JSON.stringify(out));
+}

@@ -9,6 +9,8 @@ import { deleteApiKeys } from "./deleteApiKeys";
 import { deleteAuthenticators } from "./deleteAuthenticators";
 import { deleteOauthProviders } from "./deleteOauthProviders";
 import { exportWallet } from "./exportWallet";
+import { importWallet } from "./importWallet";
+import { initImportWallet } from "./initImportWallet";
 import { rejectActivity } from "./rejectActivity";
 import { signRawPayload } from "./signRawPayload";
 import { signRawPayloads } from "./signRawPayloads";
@@ -31,4 +33,6 @@ export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
   [deleteOauthProviders.type]: deleteOauthProviders,
   [updateUserEmail.type]: updateUserEmail,
   [exportWallet.type]: exportWallet,
+  [initImportWallet.type]: initImportWallet,
+  [importWallet.type]: importWallet,
 } as { [T in ActivityType]: ActivityHandler<T, never> };

@@ -6,8 +6,10 @@ export const listWallets = defineQuery({
   async run(ctx, { caller }) {
     const rows = await ctx.db
       .selectFrom("wallets")
-      .select(["id", "name", "created_at"])
+      .select(["id", "name", "created_at", "imported"])
       .where("org_id", "=", caller.user.orgId)
+      // Newest first: after an import, the imported wallet (the one the app uses) is the first.
+      .orderBy("created_at", "desc")
       .execute();
     return {
       wallets: rows.map((w) => ({
@@ -16,7 +18,7 @@ export const listWallets = defineQuery({
         createdAt: wireTimestamp(w.created_at),
         updatedAt: wireTimestamp(w.created_at),
         exported: false,
-        imported: false,
+        imported: w.imported != null,
       })),
     };
   },

@@ -1,46 +1,46 @@
 import { DEFAULT_SESSION_EXPIRATION_SECONDS } from "@latchkey/protocol/wire";
-import { type AddMfaParameters, type AddMfaReturnType, addMfa } from "../actions/addMfa";
+import { type AddMfaParameters, type AddMfaReturnType, addMfa } from "./actions/addMfa";
 import {
   type AddOauthProviderParameters,
   type AddOauthProviderReturnType,
   addOauthProvider,
-} from "../actions/addOauthProvider";
-import { type AddPasskeyParameters, addPasskey } from "../actions/addPasskey";
-import { authenticate } from "../actions/authenticate";
-import { type CheckConnectionReturnType, checkConnection } from "../actions/checkConnection";
-import { completeAuthWithBundle } from "../actions/completeAuthWithBundle";
-import { disconnect } from "../actions/disconnect";
-import type { ExportWalletParameters, ExportWalletReturnType } from "../actions/exportWallet";
-import { getMfaFactors } from "../actions/getMfaFactors";
-import { type GetPasskeyStatusReturnType, getPasskeyStatus } from "../actions/getPasskeyStatus";
-import { type ListAuthMethodsReturnType, listAuthMethods } from "../actions/listAuthMethods";
-import { preparePopupOauth } from "../actions/preparePopupOauth";
-import { type RemoveEmailParameters, type RemoveEmailReturnType, removeEmail } from "../actions/removeEmail";
-import { type RemoveMfaParameters, removeMfa } from "../actions/removeMfa";
-import { removeOauthProvider } from "../actions/removeOauthProvider";
-import { removePasskey } from "../actions/removePasskey";
-import { requireUser } from "../actions/requireUser";
+} from "./actions/addOauthProvider";
+import { type AddPasskeyParameters, addPasskey } from "./actions/addPasskey";
+import { authenticate } from "./actions/authenticate";
+import { type CheckConnectionReturnType, checkConnection } from "./actions/checkConnection";
+import { completeAuthWithBundle } from "./actions/completeAuthWithBundle";
+import { disconnect } from "./actions/disconnect";
+import type { ExportWalletParameters, ExportWalletReturnType } from "./actions/exportWallet";
+import { getMfaFactors } from "./actions/getMfaFactors";
+import { type GetPasskeyStatusReturnType, getPasskeyStatus } from "./actions/getPasskeyStatus";
+import { type ListAuthMethodsReturnType, listAuthMethods } from "./actions/listAuthMethods";
+import { preparePopupOauth } from "./actions/preparePopupOauth";
+import { type RemoveEmailParameters, type RemoveEmailReturnType, removeEmail } from "./actions/removeEmail";
+import { type RemoveMfaParameters, removeMfa } from "./actions/removeMfa";
+import { removeOauthProvider } from "./actions/removeOauthProvider";
+import { removePasskey } from "./actions/removePasskey";
+import { requireUser } from "./actions/requireUser";
 import {
   type SendVerificationCodeParameters,
   type SendVerificationCodeReturnType,
   sendVerificationCode,
-} from "../actions/sendVerificationCode";
-import { type SetEmailParameters, type SetEmailReturnType, setEmail } from "../actions/setEmail";
-import { type ValidateMultiFactorsParameters, validateMultiFactors } from "../actions/validateMultiFactors";
-import { type VerifyMfaParameters, verifyMfa } from "../actions/verifyMfa";
-import { createAuthMethods } from "../authMethods";
-import { SignerClient } from "../client/signerClient";
-import type { MultiFactor } from "../errors";
-import { externalWalletRestore } from "../externalWallets/restore";
-import { defaultKeyHolder } from "../keyHolders/default";
-import type { KeyHolder } from "../keyHolders/types";
-import { type SessionEventTarget, SessionManager } from "../session/sessionManager";
-import type { User } from "../session/types";
-import { Emitter, type SignerEvents } from "./events";
-import { createLifecycle } from "./lifecycle";
-import { deriveEvents, initialSignerState } from "./state";
-import type { SignerStatus } from "./status";
-import { createStore, type Store } from "./store";
+} from "./actions/sendVerificationCode";
+import { type SetEmailParameters, type SetEmailReturnType, setEmail } from "./actions/setEmail";
+import { type ValidateMultiFactorsParameters, validateMultiFactors } from "./actions/validateMultiFactors";
+import { type VerifyMfaParameters, verifyMfa } from "./actions/verifyMfa";
+import { createAuthMethods } from "./authMethods";
+import { SignerClient } from "./client/signerClient";
+import type { MultiFactor } from "./errors";
+import { externalWalletRestore } from "./externalWallets/restore";
+import { defaultKeyHolder } from "./keyHolders/default";
+import type { KeyHolder } from "./keyHolders/types";
+import { type SessionEventTarget, SessionManager } from "./session/sessionManager";
+import type { User } from "./session/types";
+import { Emitter, type SignerEvents } from "./signer/events";
+import { createLifecycle } from "./signer/lifecycle";
+import { deriveEvents, initialSignerState } from "./signer/state";
+import type { SignerStatus } from "./signer/status";
+import { createStore, type Store } from "./signer/store";
 import type {
   AuthenticateParams,
   AuthenticateResult,
@@ -49,8 +49,8 @@ import type {
   SignerInternals,
   SignerOptions,
   SignerState,
-} from "./types";
-import type { UrlWindow } from "./urlParams";
+} from "./signer/types";
+import type { UrlWindow } from "./signer/urlParams";
 
 function browserWindow(): (UrlWindow & SessionEventTarget) | null {
   const g = globalThis as { window?: UrlWindow & SessionEventTarget; document?: unknown };
@@ -220,7 +220,7 @@ export class Signer implements SignerBase {
   }
   /** Shows the recovery phrase in the service's export frame (needs a fresh sign-in); loaded on first use. */
   async exportWallet(params: ExportWalletParameters): Promise<ExportWalletReturnType> {
-    const { exportWallet } = await import("../actions/exportWallet");
+    const { exportWallet } = await import("./actions/exportWallet");
     return exportWallet(this, params);
   }
   /** Whether this page can use the service (API, origin, key, auth frame); never throws. */

@@ -1,9 +1,5 @@
 import type { SignerBase } from "../signer/types";
-import {
-  LatchkeySolanaWallet,
-  type LatchkeySolanaWalletOptions,
-  registerStandardWallet,
-} from "../solana/wallet";
+import { LatchkeySolanaWallet, type LatchkeySolanaWalletOptions, registerStandardWallet } from "./wallet";
 
 /** What `registerSolanaWallet` takes: the wallet's chain, RPC and commitment, name and icon. */
 export type RegisterSolanaWalletParameters = LatchkeySolanaWalletOptions;

@@ -1,55 +1,10 @@
 import { fromHex } from "@latchkey/protocol/wire";
+import { signRawMessage } from "../actions/signRawMessage";
 import { SignerError } from "../errors";
 import type { SignerBase } from "../signer/types";
-import { signRawMessage } from "./signRawMessage";
+import type { ReadonlyBytes, SolanaSigner, SolanaTransactionLike } from "../types/solana";
 
 const SIGNATURE_LENGTH = 64;
-
-/** A public key of @solana/web3.js v1 (only what is used here). */
-interface Web3PublicKeyLike {
-  toBase58(): string;
-}
-/** A legacy `Transaction` of @solana/web3.js v1. */
-export interface Web3LegacyTransactionLike {
-  serializeMessage(): Uint8Array;
-  signatures: { publicKey: Web3PublicKeyLike }[];
-  addSignature(publicKey: never, signature: never): void;
-}
-/** A `VersionedTransaction` of @solana/web3.js v1. */
-export interface Web3VersionedTransactionLike {
-  version: unknown;
-  message: { serialize(): Uint8Array; staticAccountKeys: Web3PublicKeyLike[] };
-  signatures: Uint8Array[];
-}
-/** Kit hands out bytes typed read-only. */
-export type ReadonlyBytes = Omit<Uint8Array, "copyWithin" | "fill" | "reverse" | "set" | "sort">;
-/** A compiled transaction of @solana/kit. */
-export interface KitTransactionLike {
-  messageBytes: ReadonlyBytes;
-  signatures: Readonly<Record<string, Uint8Array | null>>;
-}
-/** A Solana transaction from `@solana/kit` or `@solana/web3.js` v1 (legacy or versioned). */
-export type SolanaTransactionLike =
-  | Web3LegacyTransactionLike
-  | Web3VersionedTransactionLike
-  | KitTransactionLike;
-
-/** The user's Solana account as a signer: its address, and message and transaction signatures made by the service. */
-export interface SolanaSigner {
-  /** The user's Solana address (base58). */
-  readonly address: string;
-  /** The 64-byte ed25519 signature of `message`. */
-  signMessage(message: ReadonlyBytes): Promise<Uint8Array>;
-  /**
-   * Adds the user's signature to a transaction: a @solana/web3.js v1 `Transaction` or
-   * `VersionedTransaction` (signed in place and returned), or a @solana/kit transaction (a new object).
-   */
-  signTransaction<T extends SolanaTransactionLike>(transaction: T): Promise<T>;
-  /** @solana/kit `TransactionPartialSigner`. */
-  signTransactions(transactions: readonly KitTransactionLike[]): Promise<Record<string, Uint8Array>[]>;
-  /** @solana/kit `MessagePartialSigner`. */
-  signMessages(messages: readonly { content: ReadonlyBytes }[]): Promise<Record<string, Uint8Array>[]>;
-}
 
 /**
  * The signed-in user's Solana wallet. Throws 'no solana address' when the user has none.

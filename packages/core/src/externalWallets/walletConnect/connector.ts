@@ -1,10 +1,10 @@
-// Loaded with the connectors (externalWallets/config.ts), and WalletConnect's client only when the user
+// Loaded with the connectors (through `walletConnect()`, index.ts), and WalletConnect's client only when the user
 // picks WalletConnect: it is the heaviest part of the wallet sign-in.
 import { ChainNotConfiguredError, createConnector, SwitchChainNotSupportedError } from "@wagmi/core";
 import type UniversalProvider from "@walletconnect/universal-provider";
 import { type Address, getAddress, numberToHex, UserRejectedRequestError } from "viem";
-import { ExternalWalletError } from "../errors/externalWallet";
-import type { WalletConnectOptions } from "./types";
+import { ExternalWalletError } from "../../errors/externalWallet";
+import type { WalletConnectOptions } from "../../types/externalWallets";
 
 /** What the wallet is asked to allow: sending, signing and switching (EIP-1193 methods). */
 const METHODS = [

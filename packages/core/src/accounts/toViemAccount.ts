@@ -8,10 +8,10 @@ import type {
   SignableMessage,
   TransactionSerializable,
 } from "viem";
+import { signRawMessage } from "../actions/signRawMessage";
 import { ActivityError, SignerError } from "../errors";
 import { requireUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
-import { signRawMessage } from "./signRawMessage";
 
 // viem loads with the first signature, not with the modal: the account itself is plain data (what
 // viem's `toAccount` returns), and every method is async anyway.

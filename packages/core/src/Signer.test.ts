@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { KeyHolder } from "../keyHolders/types";
-import { createMemoryStorage } from "../session/storage";
-import type { Session, User } from "../session/types";
-import { Signer } from "./signer";
+import type { KeyHolder } from "./keyHolders/types";
+import { Signer } from "./Signer";
+import { createMemoryStorage } from "./session/storage";
+import type { Session, User } from "./session/types";
 
 // No service: a key holder that accepts any bundle, and a session already in storage.
 const keyHolder: KeyHolder = {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { stampedEndpoint } from "./stampedEndpoint";
 
 /**
  * The admin API (`POST /admin/v1/*`): what an app's admin keys (its signing policy's `adminKeys`, P-256)
@@ -6,10 +7,7 @@ import { z } from "zod";
  * (`X-Stamp` over the exact bytes) and carries `type` (the endpoint's, `ADMIN_<NAME>`), `organizationId`
  * (the app's organisation) and `timestampMs` (within the stamp window); each body is used once.
  */
-const envelope = z.object({
-  organizationId: z.string().min(1).max(100),
-  timestampMs: z.string().regex(/^\d{1,16}$/, "timestampMs is a decimal string of milliseconds"),
-});
+const endpoint = stampedEndpoint("ADMIN", "/admin/v1", { organizationId: z.string().min(1).max(100) });
 
 const id = z.string().min(1).max(200);
 const limit = z.number().int().min(1).max(200).optional();
@@ -63,24 +61,6 @@ const webhookDelivery = z.object({
   deliveredAt: z.number().nullable(),
   createdAt: z.number(),
 });
-
-function endpoint<N extends string, Q extends z.ZodRawShape, R extends z.ZodType>(
-  name: N,
-  path: string,
-  summary: string,
-  params: Q,
-  response: R,
-) {
-  const type = `ADMIN_${name.toUpperCase()}` as `ADMIN_${Uppercase<N>}`;
-  return {
-    name,
-    path: `/admin/v1${path}`,
-    type,
-    summary,
-    request: envelope.extend({ type: z.literal(type), ...params }).strict(),
-    response,
-  } as const;
-}
 
 /** Every admin API endpoint: its path, the `type` its bodies carry, its request and its answer. */
 export const adminApi = {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { grantSchema, weiStringSchema } from "./signerApi/grants";
+import { stampedEndpoint } from "./stampedEndpoint";
 
 /**
  * The backend API (`POST /backend/v1/*`): what an app's backend does for its users within the grants they
@@ -8,10 +9,7 @@ import { grantSchema, weiStringSchema } from "./signerApi/grants";
  * endpoint's, `BACKEND_<NAME>`), `appId` (the app the key belongs to) and `timestampMs` (within the
  * stamp window); each body is used once. Every signature is an activity attributed to its grant.
  */
-const envelope = z.object({
-  appId: z.string().min(1).max(64),
-  timestampMs: z.string().regex(/^\d{1,16}$/, "timestampMs is a decimal string of milliseconds"),
-});
+const endpoint = stampedEndpoint("BACKEND", "/backend/v1", { appId: z.string().min(1).max(64) });
 
 const id = z.string().min(1).max(200);
 const hex = z
@@ -27,24 +25,6 @@ const underGrant = { grantId: id, userId: id };
 
 /** What a signature answers: the signature, the activity that records it, and the address that signed. */
 const signed = z.object({ signature: signatureHex, activityId: z.string(), address: z.string() });
-
-function endpoint<N extends string, Q extends z.ZodRawShape, R extends z.ZodType>(
-  name: N,
-  path: string,
-  summary: string,
-  params: Q,
-  response: R,
-) {
-  const type = `BACKEND_${name.toUpperCase()}` as `BACKEND_${Uppercase<N>}`;
-  return {
-    name,
-    path: `/backend/v1${path}`,
-    type,
-    summary,
-    request: envelope.extend({ type: z.literal(type), ...params }).strict(),
-    response,
-  } as const;
-}
 
 /** Every backend API endpoint: its path, the `type` its bodies carry, its request and its answer. */
 export const backendApi = {

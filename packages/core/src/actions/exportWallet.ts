@@ -6,10 +6,10 @@ import {
   type SignerApiError,
   type SignerError,
 } from "../errors";
-import { openFrameChannel } from "../keyHolders/frameChannel";
 import { requireUser } from "../signer/guards";
 import { type StepUp, withStepUp } from "../signer/stepUp";
 import type { SignerBase } from "../signer/types";
+import { openServiceFrame } from "./serviceFrame";
 
 /** The export frame's element id unless `iframeId` says otherwise (spec §9: a fixed id). */
 export const DEFAULT_EXPORT_IFRAME_ID = "latchkey-export-iframe";
@@ -81,22 +81,16 @@ export async function exportWallet(
   params: ExportWalletParameters,
 ): Promise<ExportWalletReturnType> {
   const user = await requireUser(signer);
-  const { client, _internal } = signer;
+  const { client } = signer;
   const walletId =
     params.walletId ??
     (await client.query<{ wallets: { walletId: string }[] }>("list_wallets", { organizationId: user.orgId }))
       .wallets[0]?.walletId;
-  const frameUrl = new URL(`${client.baseUrl}/frames/export`);
-  if (_internal.options.appId) frameUrl.searchParams.set("appId", _internal.options.appId);
-  const channel = await openFrameChannel({
-    frameUrl: frameUrl.toString(),
+  const channel = await openServiceFrame(signer, {
+    page: "export",
     container: params.iframeContainer,
     iframeId: params.iframeId ?? DEFAULT_EXPORT_IFRAME_ID,
     title: "Wallet export",
-    name: "export frame",
-    hidden: false,
-    timeoutMs: 15_000,
-    answerTimeoutMs: 1_500,
   });
   try {
     const targetPublicKey = await channel.call<string>("getTargetPublicKey");

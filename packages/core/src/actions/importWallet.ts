@@ -8,11 +8,11 @@ import {
   type SignerApiError,
   type SignerError,
 } from "../errors";
-import { openFrameChannel } from "../keyHolders/frameChannel";
 import type { User } from "../session/types";
 import { requireUser } from "../signer/guards";
 import { type StepUp, withStepUp } from "../signer/stepUp";
 import type { SignerBase } from "../signer/types";
+import { openServiceFrame } from "./serviceFrame";
 
 /** The import frame's element id unless `iframeId` says otherwise. */
 export const DEFAULT_IMPORT_IFRAME_ID = "latchkey-import-iframe";
@@ -106,19 +106,13 @@ export async function importWallet(
   params: ImportWalletParameters,
 ): Promise<ImportWalletReturnType> {
   const user = await requireUser(signer);
-  const { client, _internal } = signer;
+  const { client } = signer;
   const kind = params.kind ?? "mnemonic";
-  const frameUrl = new URL(`${client.baseUrl}/frames/import`);
-  if (_internal.options.appId) frameUrl.searchParams.set("appId", _internal.options.appId);
-  const channel = await openFrameChannel({
-    frameUrl: frameUrl.toString(),
+  const channel = await openServiceFrame(signer, {
+    page: "import",
     container: params.iframeContainer,
     iframeId: params.iframeId ?? DEFAULT_IMPORT_IFRAME_ID,
     title: "Wallet import",
-    name: "import frame",
-    hidden: false,
-    timeoutMs: 15_000,
-    answerTimeoutMs: 1_500,
   });
   channel.iframe.style.height = kind === "mnemonic" ? "190px" : "150px";
   try {

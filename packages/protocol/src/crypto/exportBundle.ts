@@ -1,10 +1,8 @@
-import { p256 } from "@noble/curves/nist";
-import { sha256 } from "@noble/hashes/sha2";
-import { bytesToUtf8, utf8ToBytes } from "@noble/hashes/utils";
 import { hpkeOpenBase, hpkeSealBase } from "./bundle";
 import { BundleError } from "./errors";
 import { fromHex, toHex } from "./hex";
 import { uncompressP256PublicKey } from "./p256";
+import { signBundle, verifySignedBundle } from "./signedBundle";
 
 /** The one export bundle version (DESIGN §3.4). */
 export const EXPORT_BUNDLE_VERSION = "v1.0.0";
@@ -57,14 +55,12 @@ export async function sealExportBundle(args: {
     ciphertext: toHex(ciphertext),
     organizationId: args.organizationId,
   };
-  const dataBytes = utf8ToBytes(JSON.stringify(data));
-  const bundle: ExportBundle = {
+  return signBundle({
     version: EXPORT_BUNDLE_VERSION,
-    data: toHex(dataBytes),
-    dataSignature: toHex(await args.sign(dataBytes)),
-    enclaveQuorumPublic: toHex(uncompressP256PublicKey(args.signerPublicKey)),
-  };
-  return JSON.stringify(bundle);
+    data,
+    signerPublicKey: args.signerPublicKey,
+    sign: args.sign,
+  });
 }
 
 /**
@@ -85,48 +81,13 @@ export async function openExportBundle(args: {
   organizationId: string;
   signerPublicKey: string;
 }): Promise<Uint8Array> {
-  if (typeof args.exportBundle !== "string" || args.exportBundle.length > MAX_EXPORT_BUNDLE_CHARS)
-    throw new BundleError("export bundle has an invalid length");
-  let bundle: Partial<ExportBundle>;
-  try {
-    bundle = JSON.parse(args.exportBundle) as Partial<ExportBundle>;
-  } catch (cause) {
-    throw new BundleError("export bundle is not JSON", { cause });
-  }
-  if (bundle?.version !== EXPORT_BUNDLE_VERSION) throw new BundleError("export bundle has another version");
-  if (
-    typeof bundle.data !== "string" ||
-    typeof bundle.dataSignature !== "string" ||
-    typeof bundle.enclaveQuorumPublic !== "string"
-  )
-    throw new BundleError("export bundle is missing a field");
-  let pinned: string;
-  let dataBytes: Uint8Array;
-  let signature: Uint8Array;
-  try {
-    pinned = toHex(uncompressP256PublicKey(fromHex(args.signerPublicKey)));
-    dataBytes = fromHex(bundle.data);
-    signature = fromHex(bundle.dataSignature);
-  } catch (cause) {
-    throw new BundleError("export bundle is not hex", { cause });
-  }
-  if (bundle.enclaveQuorumPublic.toLowerCase() !== pinned)
-    throw new BundleError("export bundle is signed by another key");
-  let valid = false;
-  try {
-    valid = p256.verify(signature, sha256(dataBytes), fromHex(pinned), {
-      prehash: false,
-      lowS: false,
-      format: "der",
-    });
-  } catch {}
-  if (!valid) throw new BundleError("export bundle signature is not valid");
-  let data: Partial<ExportBundleData>;
-  try {
-    data = JSON.parse(bytesToUtf8(dataBytes)) as Partial<ExportBundleData>;
-  } catch (cause) {
-    throw new BundleError("export bundle data is not JSON", { cause });
-  }
+  const data = verifySignedBundle<ExportBundleData>({
+    kind: "export",
+    bundle: args.exportBundle,
+    version: EXPORT_BUNDLE_VERSION,
+    maxChars: MAX_EXPORT_BUNDLE_CHARS,
+    signerPublicKey: args.signerPublicKey,
+  });
   if (data.organizationId !== args.organizationId)
     throw new BundleError("export bundle is for another organization");
   if (typeof data.encappedPublic !== "string" || typeof data.ciphertext !== "string")

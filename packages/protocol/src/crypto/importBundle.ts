@@ -1,10 +1,8 @@
-import { p256 } from "@noble/curves/nist";
-import { sha256 } from "@noble/hashes/sha2";
-import { bytesToUtf8, utf8ToBytes } from "@noble/hashes/utils";
 import { hpkeOpenBase, hpkeSealBase } from "./bundle";
 import { BundleError } from "./errors";
 import { fromHex, toHex } from "./hex";
 import { uncompressP256PublicKey } from "./p256";
+import { signBundle, verifySignedBundle } from "./signedBundle";
 
 /** The one import bundle version: the shape of Turnkey's `init_import_wallet` answer. */
 export const IMPORT_BUNDLE_VERSION = "v1.0.0";
@@ -69,14 +67,12 @@ export async function sealImportBundle(args: {
     userId: args.userId,
     expiresAtMs: args.expiresAtMs,
   };
-  const dataBytes = utf8ToBytes(JSON.stringify(data));
-  const bundle: ImportBundle = {
+  return signBundle({
     version: IMPORT_BUNDLE_VERSION,
-    data: toHex(dataBytes),
-    dataSignature: toHex(await args.sign(dataBytes)),
-    enclaveQuorumPublic: toHex(uncompressP256PublicKey(args.signerPublicKey)),
-  };
-  return JSON.stringify(bundle);
+    data,
+    signerPublicKey: args.signerPublicKey,
+    sign: args.sign,
+  });
 }
 
 /**
@@ -96,48 +92,13 @@ export function verifyImportBundle(args: {
   signerPublicKey: string;
   nowMs: number;
 }): { targetPublicKey: string; expiresAtMs: number } {
-  if (typeof args.importBundle !== "string" || args.importBundle.length > MAX_BUNDLE_CHARS)
-    throw new BundleError("import bundle has an invalid length");
-  let bundle: Partial<ImportBundle>;
-  try {
-    bundle = JSON.parse(args.importBundle) as Partial<ImportBundle>;
-  } catch (cause) {
-    throw new BundleError("import bundle is not JSON", { cause });
-  }
-  if (bundle?.version !== IMPORT_BUNDLE_VERSION) throw new BundleError("import bundle has another version");
-  if (
-    typeof bundle.data !== "string" ||
-    typeof bundle.dataSignature !== "string" ||
-    typeof bundle.enclaveQuorumPublic !== "string"
-  )
-    throw new BundleError("import bundle is missing a field");
-  let pinned: string;
-  let dataBytes: Uint8Array;
-  let signature: Uint8Array;
-  try {
-    pinned = toHex(uncompressP256PublicKey(fromHex(args.signerPublicKey)));
-    dataBytes = fromHex(bundle.data);
-    signature = fromHex(bundle.dataSignature);
-  } catch (cause) {
-    throw new BundleError("import bundle is not hex", { cause });
-  }
-  if (bundle.enclaveQuorumPublic.toLowerCase() !== pinned)
-    throw new BundleError("import bundle is signed by another key");
-  let valid = false;
-  try {
-    valid = p256.verify(signature, sha256(dataBytes), fromHex(pinned), {
-      prehash: false,
-      lowS: false,
-      format: "der",
-    });
-  } catch {}
-  if (!valid) throw new BundleError("import bundle signature is not valid");
-  let data: Partial<ImportBundleData>;
-  try {
-    data = JSON.parse(bytesToUtf8(dataBytes)) as Partial<ImportBundleData>;
-  } catch (cause) {
-    throw new BundleError("import bundle data is not JSON", { cause });
-  }
+  const data = verifySignedBundle<ImportBundleData>({
+    kind: "import",
+    bundle: args.importBundle,
+    version: IMPORT_BUNDLE_VERSION,
+    maxChars: MAX_BUNDLE_CHARS,
+    signerPublicKey: args.signerPublicKey,
+  });
   if (data.organizationId !== args.organizationId || data.userId !== args.userId)
     throw new BundleError("import bundle is for another user");
   if (typeof data.expiresAtMs !== "number" || !(args.nowMs < data.expiresAtMs))

@@ -6,11 +6,15 @@ import {
   idSchema,
   multilineTextSchema,
   orgIdSchema,
-  otpCodeSchema,
   p256PublicKeyHexSchema,
   textSchema,
   timestampMsSchema,
 } from "../common";
+import { multiFactorProofSchema, stepUpProofFields } from "./stepUpProof";
+import { importWalletParametersSchema, initImportWalletParametersSchema } from "./walletImport";
+
+export * from "./stepUpProof";
+export * from "./walletImport";
 
 /** Key-management activities (`POST /public/v1/submit/*`, DESIGN §3.3): parameters and the activity table. */
 /**
@@ -85,21 +89,6 @@ export const createReadWriteSessionParametersSchema = z.object({
   expirationSeconds: expirationSecondsSchema.optional(),
   invalidateExisting: z.boolean().optional(),
 });
-/**
- * A step-up proof (a fresh sign-in), for export and for changes to how the user signs in: a
- * `verificationToken` (`/v1/init-otp` → `/v1/verify-otp` for the user's current email, verified within
- * `STEP_UP_MAX_AGE_MS`, spent by the change), or a `multiFactor` code of an authenticator-app factor the
- * user had before. A passkey-stamped request, or a session from an email, passkey or authenticator-app
- * sign-in within that time, needs neither.
- */
-export const multiFactorProofSchema = z.object({
-  multiFactorId: idSchema(128),
-  multiFactorCode: otpCodeSchema,
-});
-export const stepUpProofFields = {
-  verificationToken: textSchema(4096).optional(),
-  multiFactor: multiFactorProofSchema.optional(),
-};
 
 /** `create_api_keys`: long-lived keys of the user; needs a step-up proof (`stepUpProofFields`). */
 export const createApiKeysParametersSchema = z.object({
@@ -197,46 +186,6 @@ export interface ExportWalletResult {
   walletId: string;
   /** JSON of {@link ExportBundle}. */
   exportBundle: string;
-}
-
-/**
- * `init_import_wallet`: a fresh import key for one wallet import (single use, for `IMPORT_KEY_TTL_MS`),
- * answered as an import bundle signed by the service's import-signing key, which the import frame
- * (`/frames/import`) pins. The frame checks it and seals the secret the user types to that key.
- */
-export const initImportWalletParametersSchema = z.object({
-  userId: idSchema(128),
-});
-
-/** What `init_import_wallet` answers (`initImportWalletResult`). */
-export interface InitImportWalletResult {
-  /** JSON of {@link ImportBundle}. */
-  importBundle: string;
-}
-
-/**
- * `import_wallet`: the user's recovery phrase or private key, sealed by the import frame to an import key
- * from `init_import_wallet` (`encryptedBundle`, JSON of `EncryptedImportBundle`). The imported accounts
- * become the ones the app uses: a phrase brings an EVM and a Solana account (m/44'/60'/0'/0/0,
- * m/44'/501'/0'/0'), a key the account of its chain; the user's earlier wallet stays theirs, no longer
- * shown. Needs a fresh sign-in (step-up, `stepUpProofFields`), as `export_wallet` does; the key is spent.
- */
-export const importWalletParametersSchema = z.object({
-  userId: idSchema(128),
-  encryptedBundle: textSchema(16_384).pipe(z.string().min(2)),
-  ...stepUpProofFields,
-});
-
-/** What `import_wallet` answers (`importWalletResult`): the new wallet and the accounts the app now uses. */
-export interface ImportWalletResult {
-  walletId: string;
-  kind: "mnemonic" | "evm_private_key" | "solana_private_key";
-  /** The EVM address in use after the import (the imported one, or the earlier one for a Solana key). */
-  address: string;
-  /** The Solana address in use after the import (the imported one, or the earlier one for an EVM key). */
-  solanaAddress: string;
-  /** The addresses the import brought: two for a phrase, one for a key. */
-  importedAddresses: string[];
 }
 
 /**

@@ -6,18 +6,13 @@ import {
   stepUpMethodsOf,
 } from "@latchkey/core";
 import { useEffect, useRef, useState } from "react";
-import { useLatchkeyContext } from "../context";
 import { useExportAccount } from "../hooks/useExportAccount";
-import { useUser } from "../hooks/useUser";
 import type { Texts } from "../texts/types";
 import { useTexts } from "../texts/useTexts";
-import { OtpInput } from "./OtpInput";
 import { Root } from "./Root";
+import { StepUpPrompt } from "./StepUpPrompt";
 
 type ExportFrameTexts = NonNullable<ExportWalletParameters["texts"]>;
-
-/** A code the user is typing to confirm it's them: mailed to their email, or from their app. */
-type PendingCode = { type: "email"; otpId: string; email: string } | { type: "totp"; multiFactorId: string };
 
 function errorText(texts: Texts, error: unknown): string {
   const e = error as { code?: string; message?: string } | null;
@@ -37,15 +32,13 @@ function errorText(texts: Texts, error: unknown): string {
  */
 export function ExportAccount({ className }: { className?: string }) {
   const texts = useTexts();
-  const { signer } = useLatchkeyContext();
-  const user = useUser();
   const { exportWalletAsync, isExporting, reset } = useExportAccount();
   const frameRef = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState<ExportWalletReturnType | null>(null);
   const [stepUp, setStepUp] = useState<StepUpMethod[] | null>(null);
-  const [pending, setPending] = useState<PendingCode | null>(null);
+  // Counts the service's requests for a fresh sign-in: each new one shows the choice of method again.
+  const [round, setRound] = useState(0);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
   // The words go with the component: leaving the page closes the frame.
   useEffect(() => () => shown?.close(), [shown]);
@@ -72,38 +65,17 @@ export function ExportAccount({ className }: { className?: string }) {
       });
       setShown(result);
       setStepUp(null);
-      setPending(null);
       return null;
     } catch (e) {
       const methods = stepUpMethodsOf(e);
       if (methods) {
         setStepUp(methods);
-        setPending(null);
+        setRound((n) => n + 1);
         if (!proof) return null;
       }
       const text = errorText(texts, e);
       setError(text);
       return text;
-    }
-  }
-
-  async function startCode(method: "email" | "totp") {
-    setBusy(true);
-    setError(null);
-    try {
-      if (method === "email") {
-        const email = user?.email;
-        if (!email) return;
-        const { otpId } = await signer.sendVerificationCode({ contact: email });
-        setPending({ type: "email", otpId, email });
-      } else {
-        const [factor] = await signer.getMfaFactors();
-        if (factor) setPending({ type: "totp", multiFactorId: factor.multiFactorId });
-      }
-    } catch (e) {
-      setError(errorText(texts, e));
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -113,7 +85,6 @@ export function ExportAccount({ className }: { className?: string }) {
     reset();
   }
 
-  const working = isExporting || busy;
   return (
     <Root className={className}>
       <section className="lk-export" aria-label={texts.exportTitle} style={{ display: "grid", gap: 12 }}>
@@ -127,82 +98,27 @@ export function ExportAccount({ className }: { className?: string }) {
           </p>
         ) : null}
         {stepUp && !shown ? (
-          <section className="lk-step-up" aria-label={texts.stepUpTitle} style={{ display: "grid", gap: 8 }}>
-            <h3 style={{ margin: 0 }}>{texts.stepUpTitle}</h3>
-            {pending ? (
-              <>
-                <p style={{ margin: 0 }}>
-                  {pending.type === "email"
-                    ? texts.stepUpCodeSent(pending.email)
-                    : texts.enterAuthenticatorCode}
-                </p>
-                <OtpInput
-                  disabled={working}
-                  onInvalid={setError}
-                  onSubmit={(code) =>
-                    run(
-                      pending.type === "email"
-                        ? { type: "email", otpId: pending.otpId, verificationCode: code }
-                        : { type: "totp", multiFactorId: pending.multiFactorId, code },
-                    )
-                  }
-                />
-              </>
-            ) : (
-              <>
-                <p style={{ margin: 0 }}>{texts.stepUpBody}</p>
-                {stepUp.includes("email") && user?.email ? (
-                  <button
-                    type="button"
-                    className="lk-btn lk-btn-secondary"
-                    disabled={working}
-                    onClick={() => void startCode("email")}
-                  >
-                    {texts.stepUpSendCode}
-                  </button>
-                ) : null}
-                {stepUp.includes("passkey") ? (
-                  <button
-                    type="button"
-                    className="lk-btn lk-btn-secondary"
-                    disabled={working}
-                    onClick={() => void run({ type: "passkey" })}
-                  >
-                    {texts.stepUpUsePasskey}
-                  </button>
-                ) : null}
-                {stepUp.includes("totp") ? (
-                  <button
-                    type="button"
-                    className="lk-btn lk-btn-secondary"
-                    disabled={working}
-                    onClick={() => void startCode("totp")}
-                  >
-                    {texts.stepUpUseTotp}
-                  </button>
-                ) : null}
-              </>
-            )}
-            <button
-              type="button"
-              className="lk-btn lk-btn-secondary"
-              disabled={working}
-              onClick={() => {
-                setStepUp(null);
-                setPending(null);
-                setError(null);
-                reset();
-              }}
-            >
-              {texts.cancel}
-            </button>
-          </section>
+          <StepUpPrompt
+            key={round}
+            methods={stepUp}
+            body={texts.stepUpBody}
+            disabled={isExporting}
+            onProof={run}
+            onError={setError}
+            onSendCode={() => setError(null)}
+            describeError={(e) => errorText(texts, e)}
+            onCancel={() => {
+              setStepUp(null);
+              setError(null);
+              reset();
+            }}
+          />
         ) : null}
         {!stepUp && !shown ? (
           <button
             type="button"
             className="lk-btn lk-btn-primary"
-            disabled={working}
+            disabled={isExporting}
             onClick={() => void run()}
           >
             {texts.exportReveal}

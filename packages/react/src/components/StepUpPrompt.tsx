@@ -11,7 +11,8 @@ type PendingCode = { type: "email"; otpId: string; email: string } | { type: "to
 /**
  * 'Confirm it's you': the fresh sign-in the service asked for (STEP_UP_REQUIRED) — a code to the user's
  * email, their passkey or their authenticator app, as `methods` lists. `onProof` runs the refused request
- * again with the proof and answers an error text to show (the code boxes then clear) or null.
+ * again with the proof and answers an error text to show (the code boxes then clear) or null. A failed
+ * request for a code goes to `onError` as `describeError` words it (the error's text by default).
  */
 export function StepUpPrompt({
   methods,
@@ -20,6 +21,8 @@ export function StepUpPrompt({
   onProof,
   onError,
   onCancel,
+  onSendCode,
+  describeError,
 }: {
   methods: StepUpMethod[];
   /** What needs it, e.g. 'Importing needs a recent sign-in. Confirm with one of these:'. */
@@ -28,6 +31,9 @@ export function StepUpPrompt({
   onProof: (proof: StepUp) => Promise<string | null>;
   onError: (text: string) => void;
   onCancel: () => void;
+  /** Runs as a code is asked for (e.g. to clear an earlier error). */
+  onSendCode?: () => void;
+  describeError?: (error: unknown) => string;
 }) {
   const texts = useTexts();
   const { signer } = useLatchkeyContext();
@@ -37,6 +43,7 @@ export function StepUpPrompt({
 
   async function startCode(method: "email" | "totp") {
     setBusy(true);
+    onSendCode?.();
     try {
       if (method === "email") {
         const email = user?.email;
@@ -49,7 +56,11 @@ export function StepUpPrompt({
       }
     } catch (e) {
       const err = e as { code?: string; message?: string } | null;
-      onError((err?.code && texts.errors[err.code]) || err?.message || texts.errorBody);
+      onError(
+        describeError
+          ? describeError(e)
+          : (err?.code && texts.errors[err.code]) || err?.message || texts.errorBody,
+      );
     } finally {
       setBusy(false);
     }

@@ -64,8 +64,11 @@ export const signingPolicyRuleSchema = z
   .strict();
 export type SigningPolicyRule = z.infer<typeof signingPolicyRuleSchema>;
 
-/** A key that may approve or reject the app's held activities: a compressed P-256 public key (hex). */
-export const adminKeySchema = z
+/**
+ * A named P-256 key in an app's config: `name` for the logs and the audit trail, `publicKey` compressed, in
+ * hex (kept lower-case). Admin keys and server keys (features/grants/config.ts) both have this shape.
+ */
+export const namedP256KeySchema = z
   .object({
     name: z
       .string()
@@ -79,6 +82,9 @@ export const adminKeySchema = z
       .transform((k) => k.toLowerCase()),
   })
   .strict();
+
+/** A key that may approve or reject the app's held activities: a compressed P-256 public key (hex). */
+export const adminKeySchema = namedP256KeySchema;
 export type AdminKey = z.infer<typeof adminKeySchema>;
 
 /**

@@ -12,6 +12,7 @@ export default defineConfig({
       "e2e/**/*.test.ts",
       "scripts/**/*.test.ts",
       "test-support/**/*.test.ts",
+      "bench/**/*.test.ts",
     ],
     // Generous: a CI machine may be slower than this one, and a real hang still fails.
     testTimeout: 60_000,

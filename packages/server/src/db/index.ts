@@ -53,7 +53,6 @@ export function openDatabase(
   const sqlite = new SQLite(url);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
-  sqlite.pragma(`cache_size = -${Number(process.env.LATCHKEY_SQLITE_CACHE_KIB ?? 2000)}`);
   // No busy timeout: another process's write lock is waited for without blocking (sqliteDriver.ts).
   sqlite.pragma("foreign_keys = ON");
   const db = new Kysely<Database>({ dialect: sqliteDialect(cachingStatements(sqlite)) });
@@ -95,10 +94,11 @@ const checkpoint = () => {
   try {
     const [r] = db.pragma("wal_checkpoint(PASSIVE)");
     if (r && r.log > workerData.walResetFrames && !resetAsked) {
-      // The pages passive checkpoints copied are in the OS's cache, not yet on disk: the restart would
-      // flush them all while the serving connection waits (on a 14 GB database, where each signature
-      // dirties pages all over its indexes, 100-160 ms). Flushed here, on this thread, it has only its
-      // own few left.
+      // The pages passive checkpoints copied are in the OS's cache, not yet on disk (they sync only
+      // when they catch up, which they never do under steady writes): the restart would flush them all
+      // while the serving connection waits. On a 14 GB database, where each signature dirties pages
+      // all over its indexes, that hold was 93-138 ms (bench/scale.ts, 1M users); flushed here first,
+      // on this thread, the restart has only its own few pages left (6-18 ms).
       const fd = fs.openSync(workerData.file, "r");
       try { fs.fdatasyncSync(fd); } finally { fs.closeSync(fd); }
       // Catch up with what was written during that pass, so that less is left to copy while the serving

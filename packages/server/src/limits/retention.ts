@@ -132,6 +132,20 @@ function rules(now: number, windowSeconds: number, r: Retention): SweepRule[] {
       where: sql`day < ${sponsorshipDay}`,
     },
     { name: "sponsorship_usage", table: "sponsorship_usage", where: sql`day < ${sponsorshipDay}` },
+    // One key per wallet import (keyManagement/activities/importWallet.ts), used or not.
+    byExpiry("import_keys"),
+    // A grant that ended (expired or revoked) stays listed as long as the activities made under it: every
+    // one of them is older than its end.
+    {
+      name: "grants_expired",
+      table: "grants",
+      where: sql`expires_at < ${now - r.activitiesDays * DAY_MS}`,
+    },
+    {
+      name: "grants_revoked",
+      table: "grants",
+      where: sql`revoked_at < ${now - r.activitiesDays * DAY_MS}`,
+    },
     // The admin console's enrolment links (used or not) and sessions (features/admin/console).
     byExpiry("console_enrolments"),
     {
@@ -151,12 +165,24 @@ export interface SweepReport {
   complete: boolean;
 }
 
+/** What one batch's statement should take at most: on SQLite it runs on the event loop, which waits. */
+const STATEMENT_TARGET_MS = 10;
+/** The first batch of a table, and the fewest rows a batch asks for (a slow table still shrinks). */
+const FIRST_BATCH = 100;
+const MIN_BATCH = 10;
+
 /**
  * Deletes what the retention settings let go, table by table, in batches of at most `batchSize` rows
  * with a pause between them. Each batch is one short statement of its own (no transaction around the
  * sweep): on SQLite the write lock is held for one batch only, on PostgreSQL a batch locks only the rows
  * it deletes. Rows are picked through an index and deleted by their physical id (rowid, ctid): a row
  * changed meanwhile (a failed delivery sent again) is not deleted by that batch.
+ *
+ * A batch is sized by time as well: it starts at 100 rows and grows (at most doubling) to what fits in
+ * ~10 ms at the last batch's pace, up to `batchSize`; the pause after it is at least as long as it took.
+ * A row of activities costs a delete in each of its indexes: on a 1,000,000-activity SQLite store a
+ * 1,000-row batch held the event loop ~300 ms, and requests waited for it (bench/soak.ts: sign-payload
+ * p99 347 ms while a backlog was swept).
  */
 export async function sweepRetention(
   db: Db,
@@ -173,23 +199,29 @@ export async function sweepRetention(
   const report: SweepReport = { deleted: {}, batches: {}, maxBatch: 0, complete: true };
   for (const rule of rules(params.now, params.windowSeconds, retention)) {
     const table = sql.table(rule.table);
-    const limit = retention.batchSize;
-    const statement = postgres
-      ? sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${rule.where} limit ${limit}))`
-      : sql`delete from ${table} where rowid in (select rowid from ${table} where ${rule.where} limit ${limit})`;
+    const statement = (limit: number) =>
+      postgres
+        ? sql`delete from ${table} where ctid = any(array(select ctid from ${table} where ${rule.where} limit ${limit}))`
+        : sql`delete from ${table} where rowid in (select rowid from ${table} where ${rule.where} limit ${limit})`;
     report.deleted[rule.name] = 0;
     report.batches[rule.name] = 0;
+    let limit = Math.min(FIRST_BATCH, retention.batchSize);
     for (;;) {
       if (shouldStop?.()) {
         report.complete = false;
         return report;
       }
-      const n = Number((await statement.execute(db)).numAffectedRows ?? 0n);
+      const started = performance.now();
+      const n = Number((await statement(limit).execute(db)).numAffectedRows ?? 0n);
+      const took = performance.now() - started;
       report.batches[rule.name] = (report.batches[rule.name] ?? 0) + 1;
       report.deleted[rule.name] = (report.deleted[rule.name] ?? 0) + n;
       report.maxBatch = Math.max(report.maxBatch, n);
       if (n < limit) break;
-      if (retention.batchPauseMs > 0) await new Promise((r) => setTimeout(r, retention.batchPauseMs));
+      const paced = Math.floor((limit * STATEMENT_TARGET_MS) / Math.max(took, 0.1));
+      limit = Math.max(MIN_BATCH, Math.min(retention.batchSize, 2 * limit, paced));
+      const pause = Math.max(retention.batchPauseMs, took);
+      if (pause > 0) await new Promise((r) => setTimeout(r, pause));
     }
   }
   return report;

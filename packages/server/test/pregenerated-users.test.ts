@@ -126,6 +126,18 @@ describe.each(["sqlite", "postgres"] as const)("pregenerated users (%s)", (kind)
     // A later sign-in does not move the claim.
     await signIn(email);
     expect((await pregenerate({ email })).body.claimedAt).toBe(claimed.claimedAt);
+    // The security log has the making and the one claim, by the email code.
+    const events = await h.service.ctx.db
+      .selectFrom("audit_log")
+      .select(["event", "details"])
+      .where("user_id", "=", made.body.user.userId)
+      .where("event", "in", ["user.pregenerated", "user.claimed"])
+      .orderBy("created_at")
+      .execute();
+    expect(events.map((e) => [e.event, JSON.parse(e.details ?? "{}").method])).toEqual([
+      ["user.pregenerated", undefined],
+      ["user.claimed", "email_code"],
+    ]);
   });
 
   it("nobody else takes it: a sign-up by that email, or a passkey sign-up naming it, makes no claim", async () => {

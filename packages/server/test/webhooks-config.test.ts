@@ -126,6 +126,23 @@ describe("audit events to webhook events", () => {
         { type: "policy.denied", data: { activityId: "a1", type: "T", ruleId: "r" } },
       ],
       [
+        "user.pregenerated",
+        { admin: "ops", externalId: "cust-1" },
+        { type: "user.created", data: { method: "pregenerated", externalId: "cust-1" } },
+      ],
+      ["user.claimed", { method: "email_code" }, { type: "user.claimed", data: { method: "email_code" } }],
+      [
+        "wallet.imported",
+        { walletId: "w2", kind: "mnemonic", addresses: ["0xa"], replaced: ["0xb"], stepUp: "otp" },
+        { type: "wallet.imported", data: { walletId: "w2", kind: "mnemonic", addresses: ["0xa"] } },
+      ],
+      [
+        "grant.created",
+        { grantId: "g1", permissions: { chainIds: [1] } },
+        { type: "grant.created", data: { grantId: "g1", permissions: { chainIds: [1] } } },
+      ],
+      ["grant.revoked", { grantId: "g1" }, { type: "grant.revoked", data: { grantId: "g1" } }],
+      [
         "sponsorship.spent",
         { policyId: "p", day: "2026-11-27", amount: "5", unit: "wei", operationAdded: true },
         {

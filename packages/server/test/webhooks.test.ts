@@ -294,6 +294,58 @@ describe.each(["sqlite", "postgres"] as const)("webhooks (%s)", (kind) => {
     await expect(listWebhookDeliveries(db(), { appId: "hooks", cursor: "nope" })).rejects.toThrow(RangeError);
   });
 
+  it("a grant the user makes and then revokes arrives as grant.created and grant.revoked", async () => {
+    const gil = await signUpByEmail(h, unique("gil"), keyOf("hooks"));
+    const operation = (path: string, type: string, parameters: object) =>
+      post(
+        h.url,
+        path,
+        stamped(
+          "/public/v1/query/whoami",
+          { type, timestampMs: String(Date.now()), organizationId: gil.orgId, parameters },
+          gil.sessionKey,
+        ),
+        keyOf("hooks"),
+      );
+    const expiresAt = h.clock.now + 60 * 60 * 1000;
+    const made = await operation("/signer/v1/grants/create", "OPERATION_TYPE_CREATE_GRANT", {
+      permissions: { chainIds: [31337], maxOperations: 5, expiresAt, description: "Trading bot" },
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    const grantId = (made.json.grant as { grantId: string }).grantId;
+    const revoked = await operation("/signer/v1/grants/revoke", "OPERATION_TYPE_REVOKE_GRANT", { grantId });
+    expect(revoked.status, JSON.stringify(revoked.json)).toBe(200);
+
+    const grantEvents = () => ofUser(receiver, gil).filter((w) => w.payload?.type.startsWith("grant."));
+    await until("grant.revoked", () => grantEvents().filter((w) => w.answered === 200).length === 2);
+    const delivered = grantEvents()
+      .map((w) => [w.payload?.type, w.payload?.data, w.verifyError])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(delivered).toEqual([
+      [
+        "grant.created",
+        {
+          appId: "hooks",
+          userId: gil.userId,
+          grantId,
+          permissions: {
+            chainIds: [31337],
+            valuePerTransaction: "0",
+            maxOperations: 5,
+            expiresAt,
+            messages: false,
+            typedData: false,
+            description: "Trading bot",
+          },
+        },
+        undefined,
+      ],
+      ["grant.revoked", { appId: "hooks", userId: gil.userId, grantId }, undefined],
+    ]);
+    // The endpoint that wants neither got neither.
+    expect(ofUser(quiet, gil)).toEqual([]);
+  });
+
   it("a signature the policy refuses is policy.denied; one it holds is activity.consensus_needed, then activity.rejected", async () => {
     const signRaw = (u: EmailUser, appId: string) => {
       const body = signBody(u.orgId, u.address, keccak256("0x1234").slice(2), "HASH_FUNCTION_NO_OP");

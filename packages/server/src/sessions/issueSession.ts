@@ -1,6 +1,7 @@
 import { DEFAULT_SESSION_EXPIRATION_SECONDS, ErrorCode, sealCredentialBundle } from "@latchkey/protocol";
 import type { ServiceContext } from "../context";
 import { newP256KeyPair } from "../crypto/p256Session";
+import type { Db } from "../db";
 import type { SignedInBy } from "../db/schema";
 import { apiError } from "../errors";
 import type { UserRecord } from "../users/userStore";
@@ -19,7 +20,7 @@ export interface IssuedSession {
  * const { credentialBundle } = await issueSession(ctx, { user, targetPublicKey, name: "otp" });
  */
 export async function issueSession(
-  ctx: Pick<ServiceContext, "db" | "now" | "random">,
+  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit">,
   params: {
     user: UserRecord;
     targetPublicKey: string;
@@ -39,14 +40,26 @@ export async function issueSession(
   if (state?.disabled_at != null) throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
   const now = ctx.now();
   // A user the app's backend made ahead (pregenerated) is claimed by the first sign-in, which proved the
-  // email: the admin API then answers `claimedAt`.
-  if (params.signedInBy && state?.pregenerated_at != null && state.claimed_at == null)
-    await ctx.db
-      .updateTable("users")
-      .set({ claimed_at: now })
-      .where("id", "=", user.id)
-      .where("claimed_at", "is", null)
-      .execute();
+  // email: the admin API then answers `claimedAt`, and the claim is audited (and a `user.claimed` webhook).
+  if (params.signedInBy && state?.pregenerated_at != null && state.claimed_at == null) {
+    const signedInBy = params.signedInBy;
+    const claim = async (trx: Db) => {
+      const claimed = await trx
+        .updateTable("users")
+        .set({ claimed_at: now })
+        .where("id", "=", user.id)
+        .where("claimed_at", "is", null)
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 1)
+        await ctx.audit(
+          "user.claimed",
+          { appId: user.appId, userId: user.id, details: { method: signedInBy } },
+          trx,
+        );
+    };
+    if (ctx.db.isTransaction) await claim(ctx.db);
+    else await ctx.db.transaction().execute(claim);
+  }
   const { privateKey, publicKeyHex: publicKey } = newP256KeyPair();
   const credentialBundle = await sealCredentialBundle({ plaintext: privateKey, targetPublicKey });
   privateKey.fill(0);

@@ -33,7 +33,7 @@ export async function throttleMail(
  * neither works nor consumes anything. The caller sends the mail once its transaction commits.
  */
 export async function startEmailChallenge(
-  ctx: Pick<ServiceContext, "db" | "now" | "random" | "otpKey">,
+  ctx: Pick<ServiceContext, "db" | "now" | "random" | "otpKey" | "audit">,
   params: {
     app: App;
     user: UserRecord;

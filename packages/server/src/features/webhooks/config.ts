@@ -14,6 +14,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "activity.rejected",
   "policy.denied",
   "sponsorship.spent",
+  "user.claimed",
+  "wallet.imported",
+  "grant.created",
+  "grant.revoked",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

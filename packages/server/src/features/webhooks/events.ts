@@ -22,6 +22,12 @@ const pick = (details: Details, keys: readonly string[]): Details => {
 const FROM_AUDIT: Record<string, (d: Details) => MappedEvent | null> = {
   "user.signup": (d) => ({ type: "user.created", data: pick(d, ["method", "provider"]) }),
   "user.signin": (d) => ({ type: "user.signed_in", data: pick(d, ["method", "provider"]) }),
+  // Made by the app's backend ahead of the person's first sign-in (features/userImport), then claimed by it.
+  "user.pregenerated": (d) => ({
+    type: "user.created",
+    data: { method: "pregenerated", ...pick(d, ["externalId"]) },
+  }),
+  "user.claimed": (d) => ({ type: "user.claimed", data: pick(d, ["method"]) }),
   "passkey.added": (d) => ({ type: "auth_method.added", data: { method: "passkey", ...pick(d, ["names"]) } }),
   "passkey.removed": () => ({ type: "auth_method.removed", data: { method: "passkey" } }),
   "oauth.linked": (d) => ({
@@ -40,6 +46,10 @@ const FROM_AUDIT: Record<string, (d: Details) => MappedEvent | null> = {
   "mfa.enabled": () => ({ type: "mfa.added", data: { factor: "totp" } }),
   "mfa.removed": () => ({ type: "mfa.removed", data: { factor: "totp" } }),
   "wallet.exported": (d) => ({ type: "wallet.exported", data: pick(d, ["walletId"]) }),
+  // The addresses are public; the phrase or key never reaches an audit row.
+  "wallet.imported": (d) => ({ type: "wallet.imported", data: pick(d, ["walletId", "kind", "addresses"]) }),
+  "grant.created": (d) => ({ type: "grant.created", data: pick(d, ["grantId", "permissions"]) }),
+  "grant.revoked": (d) => ({ type: "grant.revoked", data: pick(d, ["grantId"]) }),
   "signing.held": (d) => ({
     type: "activity.consensus_needed",
     data: pick(d, ["activityId", "type", "ruleId"]),

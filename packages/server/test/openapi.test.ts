@@ -2,7 +2,14 @@
  * `GET /openapi.json`: a valid OpenAPI 3.1 document, generated from the protocol's tables, that describes
  * every signer-API route and every key-management query and activity, with its body, answer and errors.
  */
-import { activityTypes, adminApi, backendApi, querySchemas, signerApi } from "@latchkey/protocol/schemas";
+import {
+  activityTypes,
+  adminApi,
+  adminConsoleApi,
+  backendApi,
+  querySchemas,
+  signerApi,
+} from "@latchkey/protocol/schemas";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../../../test-support/service";
@@ -53,8 +60,15 @@ describe("GET /openapi.json", () => {
       ...Object.keys(querySchemas).map((name) => `/public/v1/query/${name}`),
       ...Object.values(activityTypes).map((a) => `/public/v1/submit/${a.path}`),
       ...Object.values(adminApi).map((e) => e.path),
+      ...Object.values(adminConsoleApi).map((e) => e.path),
       ...Object.values(backendApi).map((e) => e.path),
     ];
+    // The console's enrolment is authenticated by the link's token in the body, its sign-in by a passkey.
+    const consoleAuth: Record<string, string[]> = {
+      [adminConsoleApi.enrolment.path]: [],
+      [adminConsoleApi.enrol.path]: [],
+      [adminConsoleApi.sign_in.path]: ["passkeyStamp"],
+    };
     // Plus the one GET: the key of Sign-In with Ethereum tokens.
     expect(Object.keys(doc.paths).sort()).toEqual([...expected, "/.well-known/jwks.json"].sort());
     expect(doc.paths["/.well-known/jwks.json"]?.get?.responses?.["200"]).toMatchObject({
@@ -72,13 +86,14 @@ describe("GET /openapi.json", () => {
       expect(doc.components.schemas[ref.split("/").pop() as string], path).toBeDefined();
       const auth = Object.keys(Object.assign({}, ...(op?.security ?? [])));
       expect(auth, path).toEqual(
-        path.startsWith("/signer/")
-          ? ["appApiKey"]
-          : path.startsWith("/admin/")
-            ? ["adminKeyStamp"]
-            : path.startsWith("/backend/")
-              ? ["serverKeyStamp"]
-              : ["apiKeyStamp", "passkeyStamp"],
+        consoleAuth[path] ??
+          (path.startsWith("/signer/")
+            ? ["appApiKey"]
+            : path.startsWith("/admin/")
+              ? ["adminKeyStamp"]
+              : path.startsWith("/backend/")
+                ? ["serverKeyStamp"]
+                : ["apiKeyStamp", "passkeyStamp"]),
       );
     }
   });

@@ -9,9 +9,11 @@ import {
   WEBAUTHN_STAMP_HEADER_NAME,
 } from "@latchkey/protocol";
 import {
+  type AdminConsoleEndpointName,
   type AdminEndpointName,
   activityTypes,
   adminApi,
+  adminConsoleApi,
   type BackendEndpointName,
   backendApi,
   publicErrorBodySchema,
@@ -215,6 +217,25 @@ export function buildOpenApi(params: { version: string }): OpenApiDocument {
       security: [{ [ADMIN_STAMP]: [] }],
       request: component(`Admin${pascal(name)}Request`, endpoint.request, "input"),
       response: component(`Admin${pascal(name)}Response`, endpoint.response, "output"),
+      error: signerError,
+    });
+  }
+
+  // The console's own sign-in (features/admin/console): before an admin has a session key to stamp with.
+  for (const name of Object.keys(adminConsoleApi) as AdminConsoleEndpointName[]) {
+    const endpoint = adminConsoleApi[name];
+    paths[endpoint.path] = operation({
+      id: `admin_console_${name}`,
+      summary: endpoint.summary,
+      description:
+        name === "sign_in"
+          ? "Called by the admin console (`/admin`) with the admin's passkey stamp over the raw body; the " +
+            "body is single use and `timestampMs` must be within the stamp window."
+          : "Called by the admin console (`/admin`) with the enrolment link's token, which is single use.",
+      tag: TAGS.admin,
+      security: name === "sign_in" ? [{ [PASSKEY_STAMP]: [] }] : [],
+      request: component(`AdminConsole${pascal(name)}Request`, endpoint.request, "input"),
+      response: component(`AdminConsole${pascal(name)}Response`, endpoint.response, "output"),
       error: signerError,
     });
   }

@@ -184,6 +184,8 @@ export function ImportWallet({ className }: { className?: string }) {
             disabled={working}
             onProof={run}
             onError={setError}
+            onSendCode={() => setError(null)}
+            describeError={(e) => errorText(texts, e) ?? texts.errorBody}
             onCancel={() => restart()}
           />
         ) : null}

@@ -178,11 +178,12 @@ const MIN_BATCH = 10;
  * it deletes. Rows are picked through an index and deleted by their physical id (rowid, ctid): a row
  * changed meanwhile (a failed delivery sent again) is not deleted by that batch.
  *
- * A batch is sized by time as well: it starts at 100 rows and grows (at most doubling) to what fits in
- * ~10 ms at the last batch's pace, up to `batchSize`; the pause after it is at least as long as it took.
- * A row of activities costs a delete in each of its indexes: on a 1,000,000-activity SQLite store a
- * 1,000-row batch held the event loop ~300 ms, and requests waited for it (bench/soak.ts: sign-payload
- * p99 347 ms while a backlog was swept).
+ * On SQLite a batch is sized by time as well: it starts at 100 rows and grows (at most doubling) to what
+ * fits in ~10 ms at the last batch's pace, up to `batchSize`; the pause after it is at least as long as it
+ * took. There a statement runs on the event loop, and a row of activities costs a delete in each of its
+ * indexes: on a 1,000,000-activity store a 1,000-row batch held the event loop ~300 ms, and requests
+ * waited for it (bench/soak.ts: sign-payload p99 347 ms while a backlog was swept). PostgreSQL runs the
+ * statement in its own process and leaves the index entries to vacuum: batches of `batchSize` there.
  */
 export async function sweepRetention(
   db: Db,
@@ -205,7 +206,7 @@ export async function sweepRetention(
         : sql`delete from ${table} where rowid in (select rowid from ${table} where ${rule.where} limit ${limit})`;
     report.deleted[rule.name] = 0;
     report.batches[rule.name] = 0;
-    let limit = Math.min(FIRST_BATCH, retention.batchSize);
+    let limit = postgres ? retention.batchSize : Math.min(FIRST_BATCH, retention.batchSize);
     for (;;) {
       if (shouldStop?.()) {
         report.complete = false;
@@ -218,9 +219,12 @@ export async function sweepRetention(
       report.deleted[rule.name] = (report.deleted[rule.name] ?? 0) + n;
       report.maxBatch = Math.max(report.maxBatch, n);
       if (n < limit) break;
-      const paced = Math.floor((limit * STATEMENT_TARGET_MS) / Math.max(took, 0.1));
-      limit = Math.max(MIN_BATCH, Math.min(retention.batchSize, 2 * limit, paced));
-      const pause = Math.max(retention.batchPauseMs, took);
+      let pause = retention.batchPauseMs;
+      if (!postgres) {
+        const paced = Math.floor((limit * STATEMENT_TARGET_MS) / Math.max(took, 0.1));
+        limit = Math.max(MIN_BATCH, Math.min(retention.batchSize, 2 * limit, paced));
+        pause = Math.max(pause, took);
+      }
       if (pause > 0) await new Promise((r) => setTimeout(r, pause));
     }
   }

@@ -174,6 +174,8 @@ describe("the admin console", () => {
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();
     await page.getByText("Signed in as ada").waitFor();
     await page.getByRole("heading", { name: "Overview" }).waitFor();
+    // uPlot draws the chart once the day's numbers have come (after the heading).
+    await page.getByTestId("chart-signups").locator("canvas").first().waitFor();
     expect(await page.getByTestId("chart-signups").locator("canvas").count()).toBeGreaterThan(0);
 
     // 2. The spend chart moves after a sponsored operation, by what the service recorded for it.

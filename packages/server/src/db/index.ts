@@ -11,6 +11,11 @@ import { sqliteDialect } from "./sqliteDriver";
 
 export type { Database } from "./schema";
 export type Db = Kysely<Database>;
+
+/** Runs `work` in `db` when that is already a transaction (it commits with the caller's), else in a new one. */
+export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
 export type DbKind = "sqlite" | "postgres";
 
 export interface OpenedDatabase {

@@ -1,7 +1,7 @@
 import { DEFAULT_SESSION_EXPIRATION_SECONDS, ErrorCode, sealCredentialBundle } from "@latchkey/protocol";
 import type { ServiceContext } from "../context";
 import { newP256KeyPair } from "../crypto/p256Session";
-import type { Db } from "../db";
+import { type Db, inTransaction } from "../db";
 import type { SignedInBy } from "../db/schema";
 import { apiError } from "../errors";
 import type { UserRecord } from "../users/userStore";
@@ -57,8 +57,7 @@ export async function issueSession(
           trx,
         );
     };
-    if (ctx.db.isTransaction) await claim(ctx.db);
-    else await ctx.db.transaction().execute(claim);
+    await inTransaction(ctx.db, claim);
   }
   const { privateKey, publicKeyHex: publicKey } = newP256KeyPair();
   const credentialBundle = await sealCredentialBundle({ plaintext: privateKey, targetPublicKey });

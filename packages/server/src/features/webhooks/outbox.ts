@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import type { AuditFields, Random } from "../../context";
 import type { Keyring } from "../../crypto/keyring";
-import type { Db } from "../../db";
+import { type Db, inTransaction } from "../../db";
 import type { WebhookTuning } from "./config";
 import { EndpointDirectory, secretContext } from "./endpoints";
 import { webhookEventOf } from "./events";
@@ -116,8 +116,7 @@ export class WebhookOutbox {
         )
         .execute();
     };
-    if (into.isTransaction) await write(into);
-    else await into.transaction().execute(write);
+    await inTransaction(into, write);
     // Committed by now, or soon (the caller's transaction): look in a moment rather than at the next poll.
     this.wake(50);
   }

@@ -131,16 +131,27 @@ describe.each(["sqlite", "postgres"] as const)("grants and the backend client (%
     const { userId, address } = userOf(alice);
     // The transfer's value is the user's; the gas is the app's (sponsored).
     await stack.fund(address as Address, parseEther("0.001"));
+    const mailbox = devMailbox(svc.service);
+    const email = `alice-${kind}@grants.test`;
+    const mailsBefore = mailbox.count(email);
+    const expiresAt = Date.now() + clock.offset + HOUR;
     const grant = await createGrant(alice, {
       chainIds: [stack.chainId],
       contracts: [recipient],
       valuePerTransaction: "1000",
       valuePerDay: "1500",
       maxOperations: 3,
-      expiresAt: Date.now() + clock.offset + HOUR,
+      expiresAt,
       description: "Pays the rent",
     });
     expect(grant).toMatchObject({ status: "active", operationsUsed: 0, userId });
+    // The account's email is told, with the grant's end in UTC.
+    const notice = await mailbox.mail(email, mailsBefore);
+    expect(notice.subject).toBe("You let Grants App sign for you");
+    const until = new Intl.DateTimeFormat("en", { dateStyle: "long", timeStyle: "short", timeZone: "UTC" });
+    expect(notice.text).toContain(
+      `You just let Grants App sign for your account while you are away, within the limits you accepted, until ${until.format(expiresAt)} UTC.`,
+    );
 
     const sent = await backend().sendUserOperation({
       userId,

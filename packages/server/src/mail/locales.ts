@@ -54,6 +54,11 @@ export interface MailTexts {
     body(app: string): string;
     advice: string;
   };
+  grantCreated: {
+    subject(app: string): string;
+    body(app: string, until: string): string;
+    advice: string;
+  };
 }
 
 export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
@@ -111,6 +116,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       advice:
         "If this was not you, someone signed in as you: secure your account and contact the app's support before you receive funds at the new address.",
     },
+    grantCreated: {
+      subject: (app) => `You let ${app} sign for you`,
+      body: (app, until) =>
+        `You just let ${app} sign for your account while you are away, within the limits you accepted, until ${until}. You can see and revoke it on ${app}'s account page.`,
+      advice:
+        "If this was not you, sign in to the app, revoke the permission and secure your account, or contact the app's support.",
+    },
   },
   de: {
     protectedBy: "Geschützt durch Latchkey",
@@ -166,6 +178,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
         `In dein ${app}-Konto wurde gerade auf einem Gerät, auf dem du angemeldet bist, eine Wallet importiert. ${app} verwendet jetzt die importierte Wallet; deine bisherige Wallet bleibt erhalten, wird aber nicht mehr angezeigt.`,
       advice:
         "Wenn du das nicht warst, hat sich jemand als du angemeldet: Sichere dein Konto und wende dich an den Support der App, bevor du Guthaben an die neue Adresse erhältst.",
+    },
+    grantCreated: {
+      subject: (app) => `Du hast ${app} erlaubt, für dich zu signieren`,
+      body: (app, until) =>
+        `Du hast ${app} gerade erlaubt, bis ${until} in deiner Abwesenheit für dein Konto zu signieren, in den Grenzen, denen du zugestimmt hast. Auf der Kontoseite von ${app} kannst du die Berechtigung sehen und widerrufen.`,
+      advice:
+        "Wenn du das nicht warst, melde dich bei der App an, widerrufe die Berechtigung und sichere dein Konto, oder wende dich an den Support der App.",
     },
   },
   fr: {
@@ -223,6 +242,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
       advice:
         "Si ce n’était pas vous, quelqu’un s’est connecté à votre place : sécurisez votre compte et contactez l’assistance de l’application avant de recevoir des fonds à la nouvelle adresse.",
     },
+    grantCreated: {
+      subject: (app) => `Vous avez autorisé ${app} à signer pour vous`,
+      body: (app, until) =>
+        `Vous venez d’autoriser ${app} à signer pour votre compte en votre absence, dans les limites que vous avez acceptées, jusqu’au ${until}. Vous pouvez voir et révoquer cette autorisation sur la page de compte de ${app}.`,
+      advice:
+        "Si ce n’était pas vous, connectez-vous à l’application, révoquez l’autorisation et sécurisez votre compte, ou contactez l’assistance de l’application.",
+    },
   },
   es: {
     protectedBy: "Protegido por Latchkey",
@@ -277,6 +303,13 @@ export const MAIL_TEXTS: Record<MailLocale, MailTexts> = {
         `Se acaba de importar un monedero en tu cuenta de ${app} en un dispositivo donde has iniciado sesión. ${app} usa ahora el monedero importado; tu monedero anterior se conserva, pero ya no se muestra.`,
       advice:
         "Si no fuiste tú, alguien inició sesión en tu nombre: protege tu cuenta y contacta con el soporte de la aplicación antes de recibir fondos en la nueva dirección.",
+    },
+    grantCreated: {
+      subject: (app) => `Permitiste que ${app} firme por ti`,
+      body: (app, until) =>
+        `Acabas de permitir que ${app} firme por tu cuenta en tu ausencia, dentro de los límites que aceptaste, hasta el ${until}. Puedes ver y revocar el permiso en la página de tu cuenta de ${app}.`,
+      advice:
+        "Si no fuiste tú, inicia sesión en la aplicación, revoca el permiso y protege tu cuenta, o contacta con el soporte de la aplicación.",
     },
   },
 };

@@ -47,6 +47,24 @@ export class Mailer {
     this.#pending.add(p);
   }
 
+  /**
+   * Sends a mail that is still being built (e.g. once the user's app, its name and language, is read);
+   * `null` sends nothing. A failure to build it is logged, never thrown: a notice must not fail the change
+   * it tells of. `flush` waits for it.
+   *
+   * @example
+   * ctx.mailer.sendOnceBuilt(ctx.apps.byId(appId).then((app) => app && walletExportedMail({ to, appName: app.name })));
+   */
+  sendOnceBuilt(mail: Promise<Mail | null>): void {
+    const p = mail
+      .then((built) => {
+        if (built) this.send(built);
+      })
+      .catch((e) => this.#log?.error({ err: (e as Error).message }, "mail not sent: it could not be built"))
+      .finally(() => this.#pending.delete(p));
+    this.#pending.add(p);
+  }
+
   async #deliver(mail: Mail): Promise<void> {
     const transport = this.#transport;
     if (!transport) return;

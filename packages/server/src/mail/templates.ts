@@ -110,40 +110,48 @@ export function emailChangedMail(opts: MailContext & { newEmail: string | null }
   };
 }
 
-/** A security notice to the account's email: the wallet's recovery phrase was exported. */
-export function walletExportedMail(opts: MailContext): Mail {
+/** A security notice to the account's email: what happened (`body`) and what to do if it was not them. */
+function securityNotice(
+  opts: MailContext,
+  t: { subject(app: string): string; advice: string },
+  body: string,
+): Mail {
   const { to, appName, locale = "en" } = opts;
-  const t = MAIL_TEXTS[locale].walletExported;
   const heading = MAIL_TEXTS[locale].emailChanged.heading;
   return {
     to,
     subject: t.subject(appName),
-    text: `${t.body(appName)}\n\n${t.advice}\n`,
+    text: `${body}\n\n${t.advice}\n`,
     html: layout(
       locale,
       t.subject(appName),
       `<h1 style="font-size:20px;margin:0 0 12px">${escapeHtml(heading)}</h1>
-<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(t.body(appName))}</p>
+<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(body)}</p>
 <p style="${NOTE_STYLE}">${escapeHtml(t.advice)}</p>`,
     ),
   };
 }
 
+/** A security notice to the account's email: the wallet's recovery phrase was exported. */
+export function walletExportedMail(opts: MailContext): Mail {
+  const t = MAIL_TEXTS[opts.locale ?? "en"].walletExported;
+  return securityNotice(opts, t, t.body(opts.appName));
+}
+
 /** A security notice to the account's email: a wallet was imported and is now the one the app uses. */
 export function walletImportedMail(opts: MailContext): Mail {
-  const { to, appName, locale = "en" } = opts;
-  const t = MAIL_TEXTS[locale].walletImported;
-  const heading = MAIL_TEXTS[locale].emailChanged.heading;
-  return {
-    to,
-    subject: t.subject(appName),
-    text: `${t.body(appName)}\n\n${t.advice}\n`,
-    html: layout(
-      locale,
-      t.subject(appName),
-      `<h1 style="font-size:20px;margin:0 0 12px">${escapeHtml(heading)}</h1>
-<p style="margin:0 0 12px;line-height:1.5">${escapeHtml(t.body(appName))}</p>
-<p style="${NOTE_STYLE}">${escapeHtml(t.advice)}</p>`,
-    ),
-  };
+  const t = MAIL_TEXTS[opts.locale ?? "en"].walletImported;
+  return securityNotice(opts, t, t.body(opts.appName));
+}
+
+/**
+ * A security notice to the account's email: the user let the app's backend sign for them (a permission
+ * grant) until `expiresAt`, shown in UTC in the mail's language. A grant made by a script of the app's page
+ * without the user does not go unseen.
+ */
+export function grantCreatedMail(opts: MailContext & { expiresAt: number }): Mail {
+  const locale = opts.locale ?? "en";
+  const t = MAIL_TEXTS[locale].grantCreated;
+  const until = `${new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short", timeZone: "UTC" }).format(opts.expiresAt)} UTC`;
+  return securityNotice(opts, t, t.body(opts.appName, until));
 }

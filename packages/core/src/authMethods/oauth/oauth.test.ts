@@ -103,6 +103,32 @@ describe("buildOauthUrl", () => {
     expect(state.openerOrigin).toBeUndefined();
   });
 
+  it("asks each provider the service names without scopes for its default scopes (spec §7)", () => {
+    const expected = {
+      google: "openid email profile",
+      apple: "openid email name",
+      facebook: "email public_profile",
+      twitch: "openid user:read:email",
+      auth0: "openid email profile",
+    };
+    for (const [id, scope] of Object.entries(expected)) {
+      const url = new URL(
+        buildOauthUrl({
+          prepared: {
+            ...prepared,
+            authProviders: [{ id, clientId: "c", authEndpoint: `https://${id}.test/auth` }],
+          },
+          params: { authProviderId: id, mode: "popup" },
+          targetPublicKey: "04ab",
+          nonce: "n",
+          callbackUrl: "https://auth.example/oauth/callback",
+          openerOrigin: "https://app.example",
+        }),
+      );
+      expect(url.searchParams.get("scope"), id).toBe(scope);
+    }
+  });
+
   it("needs a matching provider and a known scope (spec §5)", () => {
     const base = { prepared, targetPublicKey: "04", nonce: "n", callbackUrl: "https://a/cb" };
     expect(() =>

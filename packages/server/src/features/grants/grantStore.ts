@@ -3,6 +3,7 @@ import { MAX_GRANT_LIFETIME_MS } from "@latchkey/protocol/schemas";
 import type { ServiceContext } from "../../context";
 import type { GrantsTable } from "../../db/schema";
 import { apiError } from "../../errors";
+import { grantCreatedMail } from "../../mail/templates";
 import type { UserRecord } from "../../users/userStore";
 import { utcDay } from "../sponsorship/spending";
 
@@ -34,10 +35,11 @@ export function toGrant(row: GrantsTable, now: number): Grant {
 
 /**
  * Records a grant the user made (already checked by their session's stamp): active from now until
- * `expiresAt`, which must be in the future and at most a year ahead. Audited as `grant.created`.
+ * `expiresAt`, which must be in the future and at most a year ahead. Audited as `grant.created`; the
+ * account's email gets a security notice (a script of the app's page could ask for one unseen).
  */
 export async function createGrant(
-  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit">,
+  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit" | "apps" | "mailer">,
   params: { user: UserRecord; permissions: GrantPermissions; ip?: string },
 ): Promise<Grant> {
   const { user, permissions } = params;
@@ -90,6 +92,17 @@ export async function createGrant(
       trx,
     );
   });
+  const to = user.email;
+  if (to)
+    ctx.mailer.sendOnceBuilt(
+      ctx.apps
+        .byId(user.appId)
+        .then(
+          (app) =>
+            app &&
+            grantCreatedMail({ to, appName: app.name, locale: app.locale, expiresAt: permissions.expiresAt }),
+        ),
+    );
   return toGrant(row, now);
 }
 

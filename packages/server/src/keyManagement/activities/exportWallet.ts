@@ -80,9 +80,11 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
   afterCommit(ctx, { caller }) {
     const to = caller.user.email;
     if (!to) return;
-    void ctx.apps.byId(caller.user.appId).then((app) => {
-      if (app) ctx.mailer.send(walletExportedMail({ to, appName: app.name, locale: app.locale }));
-    });
+    ctx.mailer.sendOnceBuilt(
+      ctx.apps
+        .byId(caller.user.appId)
+        .then((app) => app && walletExportedMail({ to, appName: app.name, locale: app.locale })),
+    );
   },
 });
 

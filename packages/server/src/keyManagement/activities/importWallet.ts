@@ -172,9 +172,11 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
   afterCommit(ctx, { caller }) {
     const to = caller.user.email;
     if (!to) return;
-    void ctx.apps.byId(caller.user.appId).then((app) => {
-      if (app) ctx.mailer.send(walletImportedMail({ to, appName: app.name, locale: app.locale }));
-    });
+    ctx.mailer.sendOnceBuilt(
+      ctx.apps
+        .byId(caller.user.appId)
+        .then((app) => app && walletImportedMail({ to, appName: app.name, locale: app.locale })),
+    );
   },
 });
 

@@ -109,11 +109,13 @@ export const updateUserEmail = defineActivity<"ACTIVITY_TYPE_UPDATE_USER_EMAIL",
     const old = caller.user.email;
     const email = params.userEmail === "" || params.userEmail.endsWith(".invalid") ? null : params.userEmail;
     if (!old || old === email) return;
-    void ctx.apps.byId(caller.user.appId).then((app) => {
-      if (app)
-        ctx.mailer.send(
-          emailChangedMail({ to: old, appName: app.name, locale: app.locale, newEmail: email }),
-        );
-    });
+    ctx.mailer.sendOnceBuilt(
+      ctx.apps
+        .byId(caller.user.appId)
+        .then(
+          (app) =>
+            app && emailChangedMail({ to: old, appName: app.name, locale: app.locale, newEmail: email }),
+        ),
+    );
   },
 });

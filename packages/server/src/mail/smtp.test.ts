@@ -319,6 +319,24 @@ describe("Mailer over SMTP", () => {
     await mailer.close();
   });
 
+  it("sends a mail once it is built; one that could not be built is logged, not thrown", async () => {
+    const server = await catcher({ disabledCommands: ["STARTTLS"] });
+    const mailer = new Mailer({ smtpUrl: `smtp://127.0.0.1:${server.port}`, devMailbox: true });
+    const errors: object[] = [];
+    mailer.setLogger({ warn: (o) => errors.push({ warn: o }), error: (o) => errors.push({ error: o }) });
+    const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    mailer.sendOnceBuilt(
+      later(20).then(() => ({ to: "a@example.test", subject: "Hi", text: "Hello", html: "<p>Hello</p>" })),
+    );
+    mailer.sendOnceBuilt(Promise.resolve(null));
+    mailer.sendOnceBuilt(later(10).then(() => Promise.reject(new Error("no such app"))));
+    await mailer.flush();
+    expect(server.mails.map((m) => m.to)).toEqual([["a@example.test"]]);
+    expect(mailer.mailbox().map((m) => m.subject)).toEqual(["Hi"]);
+    expect(errors).toEqual([{ error: { err: "no such app" } }]);
+    await mailer.close();
+  });
+
   it("refuses a URL it cannot honour when the service starts", () => {
     expect(() => new Mailer({ smtpUrl: "smtp://mail.example?tls=1", devMailbox: false })).toThrow(
       "Unknown SMTP URL option: tls",

@@ -10,7 +10,6 @@ import {
   toViemAccount,
   waitForUserOperationTransaction,
 } from "@latchkey/core";
-import { generateP256PrivateKey, p256PublicKeyFromPrivate, toHex } from "@latchkey/protocol";
 import type { AppConfig } from "@latchkey/server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import {
@@ -64,10 +63,8 @@ beforeAll(async () => {
     sponsorship: { policies: [{ id: POLICY, chainId: chain.chainId }] },
     signingPolicy: {
       rules: [{ id: "large", effect: "needs_approval", valueAboveWei: parseEther("1").toString() }],
+      // No admin keys: the console's admins approve what the policy holds.
       rawPayloads: "allow",
-      adminKeys: [
-        { name: "ops", publicKey: toHex(p256PublicKeyFromPrivate(generateP256PrivateKey(), true)) },
-      ],
     },
   } satisfies AppConfig;
   svc = await startTestService({

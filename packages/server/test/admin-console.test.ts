@@ -59,6 +59,14 @@ const OTHER = {
   apiKeys: ["lk_other_key_0123456789abcdef"],
   allowedOrigins: ["http://other.test"],
 } satisfies AppConfig;
+/** An app whose policy holds every signature and has no admin key: its console admins approve. */
+const HELD = {
+  id: "held",
+  name: "Held",
+  apiKeys: ["lk_held_key_0123456789abcdef0"],
+  allowedOrigins: ["http://held.test"],
+  signingPolicy: { rules: [{ id: "all", effect: "needs_approval" }] },
+} satisfies AppConfig;
 const SHOP_KEY = { authorization: `Bearer ${SHOP.apiKeys[0]}` };
 
 /** A console sign-in as the browser makes it: a new session key, its body stamped by the passkey. */
@@ -131,7 +139,7 @@ describe.each(["sqlite", "postgres"] as const)("admin console sign-in (%s)", (ki
     svc = await startTestService({
       db: database.url,
       smtpUrl: smtp.url,
-      apps: [SHOP, OTHER],
+      apps: [SHOP, OTHER, HELD],
       publicUrl: PUBLIC_URL,
       now,
       logLevel: "silent",
@@ -210,9 +218,19 @@ describe.each(["sqlite", "postgres"] as const)("admin console sign-in (%s)", (ki
     });
     expect([r2.status, r2.json.code]).toEqual([400, "PASSKEY_VERIFICATION_FAILED"]);
     expect((await enrol(fresh)).r.status).toBe(200);
-    // What `serve` prints: the console's URL, and in dev mode a link for the dev app's admin "dev".
+    // What `serve` prints: the console's URL, a warning for an app whose held signatures nobody can
+    // approve yet (until an admin of it has a passkey), and in dev mode a link for the dev app's admin "dev".
     const app = await svc.service.ctx.apps.byId(SHOP.id);
     if (!app) throw new Error("no shop");
+    const warning =
+      "Warning: app held holds signatures for approval, but has no admin key and no console admin to approve them (held signatures wait until one does): latchkey admin create --app held --name <you>";
+    expect(await consoleLines({ ctx: svc.service.ctx }, "http://127.0.0.1:1")).toEqual([
+      `Admin console:   ${PUBLIC_URL}/admin`,
+      warning,
+    ]);
+    const heldLink = await newLink(HELD.id, "hal");
+    expect(await consoleLines({ ctx: svc.service.ctx }, "http://x")).toContain(warning);
+    expect((await enrol(heldLink)).r.status).toBe(200);
     expect(await consoleLines({ ctx: svc.service.ctx }, "http://127.0.0.1:1")).toEqual([
       `Admin console:   ${PUBLIC_URL}/admin`,
     ]);

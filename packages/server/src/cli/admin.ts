@@ -8,6 +8,7 @@ import {
   enrolmentUrl,
   removeConsoleAdmin,
 } from "../features/admin/console/consoleAdmins";
+import { holdsForApproval } from "../keyManagement/policies/policySchema";
 import { type CliCommand, databaseOf } from "./command";
 
 const HELP = `Usage: latchkey admin create --app <appId> --name <name> [options]
@@ -126,6 +127,24 @@ export async function consoleLines(
 ): Promise<string[]> {
   const base = service.ctx.publicUrl ?? shown;
   const lines = [`Admin console:   ${base}/admin`];
+  // An app whose policy holds signatures needs someone to approve them: an admin key or a console admin.
+  const { db } = service.ctx;
+  const apps = await db.selectFrom("apps").select("id").orderBy("id").execute();
+  for (const { id } of apps) {
+    const policy = await service.ctx.apps.signingPolicyOf(id);
+    if (!policy || !holdsForApproval(policy) || policy.adminKeys.length > 0) continue;
+    const admin = await db
+      .selectFrom("console_admins")
+      .innerJoin("console_passkeys", "console_passkeys.admin_id", "console_admins.id")
+      .select("console_admins.id")
+      .where("console_admins.app_id", "=", id)
+      .where("console_admins.revoked_at", "is", null)
+      .executeTakeFirst();
+    if (!admin)
+      lines.push(
+        `Warning: app ${id} holds signatures for approval, but has no admin key and no console admin to approve them (held signatures wait until one does): latchkey admin create --app ${id} --name <you>`,
+      );
+  }
   if (service.devApp) {
     const link = await createEnrolmentLink(
       { db: service.ctx.db, now: service.ctx.now() },

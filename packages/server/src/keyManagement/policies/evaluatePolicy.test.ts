@@ -14,7 +14,12 @@ import { describe, expect, it } from "vitest";
 import { simpleAccountCallsAbi } from "../../userOperations/decodeCalls";
 import { describeSigningPolicy } from "./describePolicy";
 import { evaluatePolicy, type SigningRequest } from "./evaluatePolicy";
-import { SIMPLE_7702_ACCOUNT, type SigningPolicyConfig, signingPolicySchema } from "./policySchema";
+import {
+  holdsForApproval,
+  SIMPLE_7702_ACCOUNT,
+  type SigningPolicyConfig,
+  signingPolicySchema,
+} from "./policySchema";
 import { payloadSigningRequest, readStructuredPayload, structuredDigest } from "./structuredPayloads";
 import { parseUnsignedTransaction, transactionSigningRequest } from "./unsignedTransaction";
 
@@ -127,9 +132,8 @@ describe("evaluatePolicy", () => {
       const r = signingPolicySchema.safeParse(config);
       return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     };
-    expect(issues({ rules: [{ id: "a", effect: "needs_approval" }] })).toEqual([
-      "adminKeys: a policy that holds signatures for approval needs at least one admin key to approve them",
-    ]);
+    // Holding without admin keys is allowed: the app's console admins approve (serve warns when there are none).
+    expect(issues({ rules: [{ id: "a", effect: "needs_approval" }] })).toEqual([]);
     expect(
       issues({
         rules: [
@@ -406,9 +410,8 @@ describe("evaluatePolicy", () => {
       "rules.0.primaryTypes.0: must be an EIP-712 type name",
     );
     expect(signingPolicySchema.safeParse({ authorizationDelegates: ["0x12"] }).success).toBe(false);
-    expect(signingPolicySchema.safeParse({ messages: "needs_approval" }).error?.issues[0]?.message).toBe(
-      "a policy that holds signatures for approval needs at least one admin key to approve them",
-    );
+    expect(holdsForApproval(signingPolicySchema.parse({ messages: "needs_approval" }))).toBe(true);
+    expect(holdsForApproval(signingPolicySchema.parse({ rules: [{ id: "a", effect: "deny" }] }))).toBe(false);
   });
 });
 

@@ -123,7 +123,10 @@ const signingPolicyObject = z
      * explicit `rawPayloads` says, else `allow`.
      */
     solanaPayloads: z.enum(SIGNING_POLICY_EFFECTS).optional(),
-    /** Who approves or rejects what a `needs_approval` rule holds (approve_activity / reject_activity). */
+    /**
+     * Keys that approve or reject what a `needs_approval` rule holds (approve_activity / reject_activity),
+     * besides the app's console admins.
+     */
     adminKeys: z.array(adminKeySchema).max(32).default([]),
   })
   .strict();
@@ -166,16 +169,6 @@ export const signingPolicySchema = signingPolicyObject
         });
       keys.add(key.publicKey);
     }
-    const holds =
-      policy.rawPayloads === "needs_approval" ||
-      [policy.messages, policy.typedData, policy.solanaPayloads].includes("needs_approval") ||
-      policy.rules.some((r) => r.effect === "needs_approval");
-    if (holds && policy.adminKeys.length === 0)
-      c.addIssue({
-        code: "custom",
-        path: ["adminKeys"],
-        message: "a policy that holds signatures for approval needs at least one admin key to approve them",
-      });
   })
   .transform((policy) => ({
     ...policy,
@@ -183,6 +176,18 @@ export const signingPolicySchema = signingPolicyObject
     typedData: policy.typedData ?? policy.default,
     solanaPayloads: policy.solanaPayloads ?? policy.rawPayloads ?? "allow",
   }));
+/**
+ * Whether a policy can hold a signature for approval (some rule or setting says `needs_approval`). Its
+ * app's admin keys or console admins approve; `latchkey serve` warns about an app that has neither.
+ */
+export function holdsForApproval(policy: SigningPolicy): boolean {
+  return (
+    [policy.rawPayloads, policy.messages, policy.typedData, policy.solanaPayloads].includes(
+      "needs_approval",
+    ) || policy.rules.some((r) => r.effect === "needs_approval")
+  );
+}
+
 /** A signing policy as written in a config file (defaults may be left out). */
 export type SigningPolicyConfig = z.input<typeof signingPolicySchema>;
 export type SigningPolicy = z.output<typeof signingPolicySchema>;

@@ -17,6 +17,9 @@ export default defineConfig({
     // Generous: a CI machine may be slower than this one, and a real hang still fails.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // expect.poll waits up to 15 s (vitest's default, 1 s, fails a browser test whose page is slower under
+    // load: CI saw RainbowKit's "connected" come later than that). A real miss still fails.
+    expect: { poll: { timeout: 15_000 } },
     pool: "forks",
     // Two files at a time on a 2-core machine (vitest's default there is one): most files wait on a
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.

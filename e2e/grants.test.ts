@@ -51,12 +51,18 @@ describe("demo: grant the demo's bot", () => {
     expect(lines[5]?.[0]).toBe("Until");
     await dialog.getByText("“The demo's bot: increments the counter for you”").waitFor();
     await shot(page, "70-grant-consent");
+    const mailsBefore = s.mailCount("bot-owner@example.com");
     await dialog.getByRole("button", { name: "Allow" }).click();
     await dialog.waitFor({ state: "detached" });
     const item = card.getByTestId("bot-grant-item");
     await item.waitFor();
     const grantId = (await item.getAttribute("data-grant-id")) as string;
     expect(grantId).toMatch(/^grant_/);
+    // The account's email is told, as for an export or an import.
+    const appName = s.service.devApp?.app.name as string;
+    const notice = await s.mail("bot-owner@example.com", mailsBefore);
+    expect(notice.subject).toBe(`You let ${appName} sign for you`);
+    expect(notice.text).toContain(`You can see and revoke it on ${appName}'s account page.`);
 
     // The backend: the dev app's server key, from the service's data folder.
     const keyFile = s.service.devApp?.serverKeyFile as string;

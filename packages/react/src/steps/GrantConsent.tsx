@@ -93,23 +93,25 @@ export function GrantConsentStep({ transitions, step }: StepProps<"grant_consent
         </p>
       )}
       {step.stepUpMethods ? (
-        <StepUpPrompt
-          methods={step.stepUpMethods}
-          body={texts.grantStepUpBody}
-          disabled={busy}
-          onProof={async (proof) => {
-            setPromptError(null);
-            const error = await transitions.grant.allow(proof);
-            return error ? errorText(texts, error) : null;
-          }}
-          onError={setPromptError}
-          onSendCode={() => setPromptError(null)}
-          describeError={(e) => errorText(texts, e)}
-          onCancel={() => {
-            setPromptError(null);
-            transitions.grant.back();
-          }}
-        />
+        <div style={{ marginTop: 8 }}>
+          <StepUpPrompt
+            methods={step.stepUpMethods}
+            body={texts.grantStepUpBody}
+            disabled={busy}
+            onProof={async (proof) => {
+              setPromptError(null);
+              const error = await transitions.grant.allow(proof);
+              return error ? errorText(texts, error) : null;
+            }}
+            onError={setPromptError}
+            onSendCode={() => setPromptError(null)}
+            describeError={(e) => errorText(texts, e)}
+            onCancel={() => {
+              setPromptError(null);
+              transitions.grant.back();
+            }}
+          />
+        </div>
       ) : (
         <div className="lk-actions">
           <button

@@ -32,6 +32,7 @@ import {
   TEST_APP,
   verificationToken,
 } from "./helpers";
+import { SoftAuthenticator } from "./soft-authenticator";
 
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 const SERVER_KEY = generateP256PrivateKey();
@@ -109,6 +110,53 @@ describe.each(["sqlite", "postgres"] as const)(
       const again = await createGrant(user, { verificationToken: token });
       expect([again.status, again.json.code]).toEqual([400, "INVALID_VERIFICATION_TOKEN"]);
       expect(await grantsOf(user.userId)).toHaveLength(1);
+    });
+
+    it("a passkey added with a proof stamps create_grant after the window: that is the step-up", async () => {
+      const email = unique("passkey");
+      const user = await signUpByEmail(h, email, KEY);
+      const passkey = new SoftAuthenticator("app.test", "http://app.test");
+      const challenge = randomBytes(32).toString("base64url");
+      const text = JSON.stringify({
+        type: "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+        timestampMs: String(h.clock.now),
+        organizationId: user.orgId,
+        parameters: {
+          userId: user.userId,
+          authenticators: [{ authenticatorName: "pk", challenge, attestation: passkey.attest(challenge) }],
+        },
+      });
+      const added = await post(h.url, "/public/v1/submit/create_authenticators", text, {
+        "X-Stamp": stampWithPrivateKey(text, user.sessionKey).stampHeaderValue,
+      });
+      expect([added.status, added.json.code]).toEqual([200, undefined]);
+      h.clock.advance(STEP_UP_MAX_AGE_MS + 10_000);
+      const body = JSON.stringify({
+        type: "OPERATION_TYPE_CREATE_GRANT",
+        timestampMs: String(h.clock.now),
+        organizationId: user.orgId,
+        parameters: { permissions: permissions() },
+      });
+      const made = await post(
+        h.url,
+        "/signer/v1/grants/create",
+        {
+          stampedRequest: {
+            body,
+            stamp: { stampHeaderName: "X-Stamp-WebAuthn", stampHeaderValue: passkey.stamp(body) },
+            url: "https://signer.test/public/v1/query/whoami",
+          },
+        },
+        KEY,
+      );
+      expect([made.status, made.json.code]).toEqual([200, undefined]);
+      const audit = await h.service.ctx.db
+        .selectFrom("audit_log")
+        .select("details")
+        .where("user_id", "=", user.userId)
+        .where("event", "=", "grant.created")
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(audit.details as string)).toMatchObject({ stepUp: "passkey" });
     });
 
     it("a fresh email-code session makes a grant without more", async () => {

@@ -1,17 +1,21 @@
 import { readFileSync } from "node:fs";
 import { BackendApiError, createBackendClient } from "@latchkey/backend";
+import { STEP_UP_MAX_AGE_MS } from "@latchkey/protocol";
 import { encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
-import { type Stack, shot, signUpInDemo, startStack } from "./helpers/stack";
+import { type Stack, shot, signUpInDemo, startStack, typeOtp } from "./helpers/stack";
 
 // A permission grant made in the modal, then used by a backend: on the demo's account page the user grants
 // "the demo's bot" (the modal's consent step lists exactly what is granted, and they allow it); a backend
 // holding the dev app's server key then sends a sponsored user operation within the grant, which shows in
-// the user's security activity; once the user revokes it, the backend is refused.
+// the user's security activity; once the user revokes it, the backend is refused. Later than five minutes
+// after the sign-in, Allow asks 'Confirm it's you' first (the service's clock and the page's are moved
+// forward together, never waited).
 let s: Stack;
+const clock = { offset: 0 };
 beforeAll(async () => {
-  s = await startStack("demo", { chain: true });
+  s = await startStack("demo", { chain: true, now: () => Date.now() + clock.offset });
 }, 180_000);
 afterAll(async () => {
   await s?.close();
@@ -21,6 +25,8 @@ describe("demo: grant the demo's bot", () => {
   it("the consent step lists the grant; a backend then sends within it, until the user revokes it", async () => {
     const chain = s.chain as NonNullable<Stack["chain"]>;
     const context = await s.browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    // The page's clock runs as usual but can be moved forward with the service's.
+    await context.clock.install();
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on("pageerror", (e) => console.error("pageerror", e.message));
@@ -70,6 +76,7 @@ describe("demo: grant the demo's bot", () => {
       url: s.serviceUrl,
       appId: "dev",
       serverKey: readFileSync(keyFile, "utf8"),
+      now: () => Date.now() + clock.offset,
     });
     const [grant] = (await backend.listGrants()).filter((g) => g.grantId === grantId);
     expect(grant?.status).toBe("active");
@@ -126,6 +133,22 @@ describe("demo: grant the demo's bot", () => {
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BackendApiError);
     expect((refused as BackendApiError).code).toBe("GRANT_REVOKED");
+
+    // Six minutes later the sign-in is no longer fresh: Allow asks 'Confirm it's you', and a code makes it.
+    clock.offset += STEP_UP_MAX_AGE_MS + 60_000;
+    await page.clock.setSystemTime(Date.now() + clock.offset);
+    await card.getByRole("button", { name: "Grant the demo's bot" }).click();
+    await dialog.getByRole("button", { name: "Allow" }).click();
+    await dialog.getByRole("heading", { name: "Confirm it's you" }).waitFor();
+    await shot(page, "72-grant-step-up");
+    const codesBefore = s.mailCount("bot-owner@example.com");
+    await dialog.getByRole("button", { name: "Send a code to my email" }).click();
+    await dialog.getByText("Code sent to bot-owner@example.com").waitFor();
+    await typeOtp(page, await s.otpCode("bot-owner@example.com", codesBefore));
+    await dialog.waitFor({ state: "detached" });
+    await expect.poll(() => item.getAttribute("data-grant-id")).not.toBe(grantId);
+    await item.getByRole("button", { name: "Revoke" }).click();
+    await card.getByRole("button", { name: "Grant the demo's bot" }).waitFor();
 
     // Declined in the modal: nothing is granted.
     await card.getByRole("button", { name: "Grant the demo's bot" }).click();

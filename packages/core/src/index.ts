@@ -44,6 +44,7 @@ export {
 } from "./actions/connectExternalWallet";
 export {
   type CreateGrantErrorType,
+  type CreateGrantOptions,
   type CreateGrantParameters,
   type CreateGrantReturnType,
   createGrant,

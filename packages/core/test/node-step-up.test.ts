@@ -4,7 +4,7 @@
  * (`stepUpMethodsOf`), and the same call with `stepUp` goes through.
  */
 import { createHmac } from "node:crypto";
-import { SignerApiError, stepUpMethodsOf } from "@latchkey/core";
+import { createGrant, SignerApiError, stepUpMethodsOf } from "@latchkey/core";
 import { STEP_UP_MAX_AGE_MS } from "@latchkey/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createManualClock } from "./helpers/clock";
@@ -87,5 +87,21 @@ describe("step-up for changes to how the user signs in", () => {
         stepUp: { type: "email", ...(await codeFor(next)) },
       }),
     ).toEqual([]);
+  });
+
+  it("a grant for the app's backend needs a fresh sign-in too: createGrant takes the same `stepUp`", async () => {
+    const email = "grant@example.com";
+    const signer = await signInWithOtp(svc, email, { clock });
+    clock.advance(STEP_UP_MAX_AGE_MS + 1000);
+    const permissions = { chainIds: [1], messages: true, expiresAt: clock.now() + 3600_000 };
+    const refused = await createGrant(signer, permissions).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(SignerApiError);
+    expect(stepUpMethodsOf(refused)).toEqual(["email"]);
+    const sent = mailCount(svc, email);
+    const { otpId } = await signer.sendVerificationCode({ contact: email });
+    const grant = await createGrant(signer, permissions, {
+      stepUp: { type: "email", otpId, verificationCode: await svc.otpCode(email, sent) },
+    });
+    expect(grant).toMatchObject({ status: "active", permissions: { chainIds: [1], messages: true } });
   });
 });

@@ -18,6 +18,7 @@ import {
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertApp } from "../src/apps/appDirectory";
+import { demoteLaterSignupProofs } from "../src/db/migrations/0028_signup_session";
 import { type DevOidcProvider, startDevOidcProvider } from "../src/dev/oidcProvider";
 import {
   Browser,
@@ -37,7 +38,9 @@ const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 const CLIENT = { clientId: "latchkey-test", clientSecret: "test-secret-0123456789" };
 /** People at the dev provider: one per social session below, and mallory, whose sign-in is linked. */
 const SOCIAL_SUBS = Array.from({ length: 12 }, (_, i) => `person${i}`);
-const SOCIAL_USERS = [...SOCIAL_SUBS, "mallory"].map((sub) => ({
+/** People who sign in socially twice within minutes of their social sign-up (W5). */
+const TWICE_SUBS = ["twice0", "twice1", "twice2", "twice3"];
+const SOCIAL_USERS = [...SOCIAL_SUBS, ...TWICE_SUBS, "mallory"].map((sub) => ({
   sub,
   email: `${sub}@social.example.com`,
   name: sub,
@@ -667,6 +670,72 @@ describe.each(["sqlite", "postgres"] as const)(
       const later = new SoftAuthenticator("app.test", "http://app.test");
       refusedStepUp(await addPasskey(user, later));
       expect((await stored(user.userId)).passkeys).toBe(1);
+    });
+
+    /** The id of the session key `user` holds (its api_keys row). */
+    async function apiKeyIdOf(user: Session): Promise<string> {
+      const row = await h.service.ctx.db
+        .selectFrom("api_keys")
+        .select("id")
+        .where("public_key", "=", toHex(p256PublicKeyFromPrivate(user.sessionKey, true)))
+        .executeTakeFirstOrThrow();
+      return row.id;
+    }
+
+    it("W5: a later social sign-in within minutes of the social sign-up is no fresh sign-in; the sign-up's session is", async () => {
+      // The provider's ID tokens live in real time: the service's clock, moved ahead above, comes back to it.
+      h.clock.advance(Date.now() - h.clock.now);
+      const signup = await socialSignIn(TWICE_SUBS[0] as string);
+      const later = await socialSignIn(TWICE_SUBS[0] as string);
+      expect(later.userId).toBe(signup.userId);
+      const walletId = await walletIdOf(signup);
+      // The account is seconds old, but the second sign-in proves only the provider's account.
+      refusedStepUp(await exportWallet(later, walletId));
+      refusedStepUp(await addPasskey(later, new SoftAuthenticator("app.test", "http://app.test")));
+      expect(await stored(signup.userId)).toMatchObject({ passkeys: 0, exports: 0 });
+      // The passkey offer right after the sign-up still works, and so does an export from that session.
+      const passkey = new SoftAuthenticator("app.test", "http://app.test");
+      expect((await addPasskey(signup, passkey)).status).toBe(200);
+      const exported = await exportWallet(signup, walletId);
+      expect([exported.status, exported.json.code]).toEqual([200, undefined]);
+      const { added_with } = await h.service.ctx.db
+        .selectFrom("authenticators")
+        .select("added_with")
+        .where("user_id", "=", signup.userId)
+        .executeTakeFirstOrThrow();
+      expect(added_with).toBe("signup");
+      // That passkey keeps counting after the window (it was added by the sign-up's own session).
+      h.clock.advance(STEP_UP_MAX_AGE_MS + 1000);
+      refusedStepUp(await exportWallet(signup, walletId));
+      expect((await exportWallet(later, walletId, {}, passkey)).status).toBe(200);
+    });
+
+    it("W5: a passkey a later social session added under `signup` (before the fix) stops counting; the sign-up session's keeps", async () => {
+      // The provider's ID tokens live in real time: the service's clock, moved ahead above, comes back to it.
+      h.clock.advance(Date.now() - h.clock.now);
+      const db = h.service.ctx.db;
+      // Bob signs up, signs in again, and the second session adds a passkey with no proof: what the rule
+      // recorded as `signup` before it named the sign-up's session (simulated by naming the later one).
+      const bob = await socialSignIn(TWICE_SUBS[1] as string);
+      const bobLater = await socialSignIn(TWICE_SUBS[1] as string);
+      const own = await apiKeyIdOf(bob);
+      const users = db.updateTable("users").where("id", "=", bob.userId);
+      await users.set({ signup_session_id: await apiKeyIdOf(bobLater) }).execute();
+      const planted = new SoftAuthenticator("app.test", "http://app.test");
+      expect((await addPasskey(bobLater, planted)).status).toBe(200);
+      await users.set({ signup_session_id: own }).execute();
+      // Carol signs up and adds her passkey from the sign-up's session, her only social session.
+      const carol = await socialSignIn(TWICE_SUBS[2] as string);
+      const carols = new SoftAuthenticator("app.test", "http://app.test");
+      expect((await addPasskey(carol, carols)).status).toBe(200);
+      await demoteLaterSignupProofs(db);
+      h.clock.advance(STEP_UP_MAX_AGE_MS + 1000);
+      // Bob's planted passkey still signs in, but it is no step-up proof; Carol's is.
+      const refused = await exportWallet(bobLater, await walletIdOf(bobLater), {}, planted);
+      refusedStepUp(refused);
+      expect(refused.json.details).toEqual([{ stepUpMethods: ["email"] }]);
+      const exported = await exportWallet(carol, await walletIdOf(carol), {}, carols);
+      expect([exported.status, exported.json.code]).toEqual([200, undefined]);
     });
 
     it("a fresh email-code session still adds a passkey, a factor and a new email without more", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idSchema, textSchema } from "../common";
+import { stepUpProofFields } from "../keyManagement/stepUpProof";
 import { stampedRequestSchema } from "./stampedRequest";
 
 /**
@@ -93,9 +94,16 @@ export interface Grant {
   revokedAt: number | null;
 }
 
-/** The signed operations of the grant routes (their `parameters` are inside the signed body). */
+/**
+ * The signed operations of the grant routes (their `parameters` are inside the signed body). Creating a
+ * grant lets the app's backend sign for the user while they are away, so it needs a fresh sign-in, as a
+ * wallet export does (`stepUpProofFields`: the current email's `verificationToken`, or a `multiFactor`
+ * code), unless the request is passkey-stamped or the session comes from a fresh sign-in.
+ */
 export const grantOperations = {
-  OPERATION_TYPE_CREATE_GRANT: z.object({ permissions: grantPermissionsSchema }).strict(),
+  OPERATION_TYPE_CREATE_GRANT: z
+    .object({ permissions: grantPermissionsSchema, ...stepUpProofFields })
+    .strict(),
   OPERATION_TYPE_REVOKE_GRANT: z.object({ grantId: idSchema(64) }).strict(),
 } as const;
 export type GrantOperationType = keyof typeof grantOperations;

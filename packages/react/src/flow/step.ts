@@ -1,4 +1,4 @@
-import type { WalletConnectorInfo } from "@latchkey/core";
+import type { StepUpMethod, WalletConnectorInfo } from "@latchkey/core";
 import type { GrantPermissionsInput } from "@latchkey/protocol";
 import type { OauthConfig } from "../types";
 
@@ -43,8 +43,17 @@ export type AuthStep =
   | { type: "eoa_connect"; connector: WalletConnectorInfo; error?: Error }
   /** WalletConnect: the pairing `uri` as a QR code once the relay gave it. */
   | { type: "wallet_connect"; connector: WalletConnectorInfo; uri?: string; error?: Error }
-  /** The consent step: what the app's backend asks to sign for the signed-in user (`useGrantConsent`). */
-  | { type: "grant_consent"; permissions: GrantPermissionsInput; status?: AuthStepStatus; error?: Error }
+  /**
+   * The consent step: what the app's backend asks to sign for the signed-in user (`useGrantConsent`);
+   * `stepUpMethods` once the service asked for a fresh sign-in (STEP_UP_REQUIRED) before making the grant.
+   */
+  | {
+      type: "grant_consent";
+      permissions: GrantPermissionsInput;
+      status?: AuthStepStatus;
+      error?: Error;
+      stepUpMethods?: StepUpMethod[];
+    }
   | { type: "complete" };
 
 /** Steps of the modal (spec §2). */

@@ -1,4 +1,6 @@
 import type { GrantPermissionsInput } from "@latchkey/protocol";
+import { useState } from "react";
+import { StepUpPrompt } from "../components/StepUpPrompt";
 import { useLatchkeyContext } from "../context";
 import { MethodStyles } from "../styles/Styles";
 import type { Texts } from "../texts/types";
@@ -11,6 +13,13 @@ export function formatWei(wei: string): string {
   const whole = v / 10n ** 18n;
   const fraction = (v % 10n ** 18n).toString().padStart(18, "0").replace(/0+$/, "");
   return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+/** What a refused grant or step-up shows: a wrong code as such, a service error in the app's words. */
+function errorText(texts: Texts, error: unknown): string {
+  const e = error as { code?: string } | null;
+  if (e?.code === "INVALID_OTP" || e?.code === "INVALID_MFA_CODE") return texts.otpInvalid;
+  return (e?.code && texts.errors[e.code]) || texts.grantFailed;
 }
 
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
@@ -51,14 +60,18 @@ export function grantLines(p: GrantPermissionsInput, texts: Texts, locale: strin
 /**
  * grant_consent: what the app's backend asks to sign for the signed-in user, listed exactly (networks,
  * contracts, functions, value per transaction and per day, number of signatures, messages and typed
- * data, until when); Allow makes the grant, Decline (or Close) refuses it.
+ * data, until when); Allow makes the grant, Decline (or Close) refuses it. When the sign-in is not fresh
+ * the service asks for a step-up first: 'Confirm it's you' (a code to the email, the passkey or the app)
+ * takes the place of the buttons, and the grant is made with its proof.
  */
 export function GrantConsentStep({ transitions, step }: StepProps<"grant_consent">) {
   const texts = useTexts();
   const { locale } = useLatchkeyContext();
+  const [promptError, setPromptError] = useState<string | null>(null);
   const busy = step.status === "verifying";
   const p = step.permissions;
   const full = [...(p.contracts ?? [])].join(", ");
+  const shown = promptError ?? (step.error ? errorText(texts, step.error) : null);
   return (
     <div className="lk-center">
       <MethodStyles />
@@ -74,30 +87,52 @@ export function GrantConsentStep({ transitions, step }: StepProps<"grant_consent
         ))}
       </dl>
       <p className="lk-text lk-grant-hint">{texts.grantRevokeHint}</p>
-      {step.error && (
+      {shown && (
         <p className="lk-inline-error" role="alert">
-          {texts.grantFailed}
+          {shown}
         </p>
       )}
-      <div className="lk-actions">
-        <button
-          type="button"
-          className="lk-btn lk-btn-primary"
-          disabled={busy}
-          onClick={() => void transitions.grant.allow()}
-        >
-          {busy && <span className="lk-spinner" aria-hidden />}
-          {texts.grantAllow}
-        </button>
-        <button
-          type="button"
-          className="lk-btn lk-btn-ghost"
-          disabled={busy}
-          onClick={() => transitions.grant.decline()}
-        >
-          {texts.grantDecline}
-        </button>
-      </div>
+      {step.stepUpMethods ? (
+        <div style={{ marginTop: 8 }}>
+          <StepUpPrompt
+            methods={step.stepUpMethods}
+            body={texts.grantStepUpBody}
+            disabled={busy}
+            onProof={async (proof) => {
+              setPromptError(null);
+              const error = await transitions.grant.allow(proof);
+              return error ? errorText(texts, error) : null;
+            }}
+            onError={setPromptError}
+            onSendCode={() => setPromptError(null)}
+            describeError={(e) => errorText(texts, e)}
+            onCancel={() => {
+              setPromptError(null);
+              transitions.grant.back();
+            }}
+          />
+        </div>
+      ) : (
+        <div className="lk-actions">
+          <button
+            type="button"
+            className="lk-btn lk-btn-primary"
+            disabled={busy}
+            onClick={() => void transitions.grant.allow()}
+          >
+            {busy && <span className="lk-spinner" aria-hidden />}
+            {texts.grantAllow}
+          </button>
+          <button
+            type="button"
+            className="lk-btn lk-btn-ghost"
+            disabled={busy}
+            onClick={() => transitions.grant.decline()}
+          >
+            {texts.grantDecline}
+          </button>
+        </div>
+      )}
     </div>
   );
 }

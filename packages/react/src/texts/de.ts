@@ -163,6 +163,8 @@ export const de: Locale = {
     grantAllow: "Erlauben",
     grantDecline: "Ablehnen",
     grantFailed: "Die Erlaubnis konnte nicht erteilt werden. Versuche es erneut.",
+    grantStepUpBody:
+      "Für eine Erlaubnis ist eine frische Anmeldung nötig. Bestätige mit einer dieser Möglichkeiten:",
     errors: {
       RATE_LIMITED: "Zu viele Versuche. Bitte warte einen Moment und versuche es erneut.",
       OTP_EXPIRED: "Der Code ist abgelaufen. Fordere einen neuen an.",

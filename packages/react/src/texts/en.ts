@@ -151,6 +151,7 @@ export const enTexts: Texts = {
   grantAllow: "Allow",
   grantDecline: "Decline",
   grantFailed: "The permission could not be granted. Try again.",
+  grantStepUpBody: "Granting a permission needs a recent sign-in. Confirm with one of these:",
   errors: {},
 };
 

@@ -162,6 +162,8 @@ export const es: Locale = {
     grantAllow: "Permitir",
     grantDecline: "Rechazar",
     grantFailed: "No se pudo conceder el permiso. Inténtalo de nuevo.",
+    grantStepUpBody:
+      "Conceder un permiso requiere un inicio de sesión reciente. Confirma con una de estas opciones:",
     errors: {
       RATE_LIMITED: "Demasiados intentos. Espera un momento y vuelve a intentarlo.",
       OTP_EXPIRED: "El código caducó. Solicita uno nuevo.",

@@ -165,6 +165,8 @@ export const fr: Locale = {
     grantAllow: "Autoriser",
     grantDecline: "Refuser",
     grantFailed: "L'autorisation n'a pas pu être accordée. Réessayez.",
+    grantStepUpBody:
+      "Accorder une autorisation demande une connexion récente. Confirmez avec l’un de ces moyens :",
     errors: {
       RATE_LIMITED: "Trop de tentatives. Patientez un instant puis réessayez.",
       OTP_EXPIRED: "Le code a expiré. Demandez-en un nouveau.",

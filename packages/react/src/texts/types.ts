@@ -169,6 +169,8 @@ export interface Texts {
   grantAllow: string;
   grantDecline: string;
   grantFailed: string;
+  /** Above the step-up prompt when making a grant needs a recent sign-in. */
+  grantStepUpBody: string;
   errors: Partial<Record<string, string>>;
 }
 

@@ -28,6 +28,8 @@ export async function issueSession(
     name?: string;
     /** The sign-in this session comes from; absent for a key made by another key (not a fresh sign-in). */
     signedInBy?: SignedInBy | undefined;
+    /** This session is the one the sign-up that just made `user` gives: recorded as the sign-up's session. */
+    signUp?: boolean | undefined;
   },
 ): Promise<IssuedSession> {
   const { user, targetPublicKey, expirationSeconds, name = "session" } = params;
@@ -79,5 +81,14 @@ export async function issueSession(
       revoked_at: null,
     })
     .execute();
+  // The step-up rule (sessions/stepUp.ts) counts only this session of a social sign-up as fresh, never a
+  // later social sign-in to the same minutes-old account.
+  if (params.signUp)
+    await ctx.db
+      .updateTable("users")
+      .set({ signup_session_id: apiKeyId })
+      .where("id", "=", user.id)
+      .where("signup_session_id", "is", null)
+      .execute();
   return { apiKeyId, credentialBundle, expiresAt };
 }

@@ -40,8 +40,10 @@ export interface StepUpProof {
  *  3. `verificationToken` proves the user's current email by a code verified within the window; it is
  *     answered as `spendOtpId`, which the caller spends in its transaction (single use);
  *  4. the stamping session was issued by an email-code, magic-link, passkey or TOTP sign-in within the window;
- *  5. or by the social sign-in that made the account, within the window (`signup`): the account is that
- *     person's own and minutes old, so they can add a passkey right after signing up (the spec's offer).
+ *  5. or is the session the social sign-up that made the account gave (`users.signup_session_id`), within
+ *     the window (`signup`): the account is that person's own and minutes old, so they can add a passkey
+ *     right after signing up (the spec's offer). A later social sign-in to it never counts, so a passkey
+ *     or factor recorded as added under `signup` was added by that session.
  * Otherwise STEP_UP_REQUIRED (403) with `data.stepUpMethods`: what the user can re-authenticate with.
  * Answers which proof it took (`used`), for the audit entry and for a method added under it.
  *
@@ -97,13 +99,19 @@ export async function requireFreshSignIn(
       .executeTakeFirst();
     if (session?.signed_in_by && session.created_at >= since) {
       if (FRESH_SIGN_INS.has(session.signed_in_by)) return { used: "session" };
-      // 5.
+      // 5. Only the sign-up's own session: a later social sign-in to the account is no proof, even while
+      // it is minutes old (the provider's account may be someone else's by then).
       const account = await ctx.db
         .selectFrom("users")
-        .select("created_at")
+        .select(["created_at", "signup_session_id"])
         .where("id", "=", user.id)
         .executeTakeFirst();
-      if (account && account.created_at >= since) return { used: "signup" };
+      if (
+        session.signed_in_by === "oauth" &&
+        account?.signup_session_id === caller.apiKeyId &&
+        account.created_at >= since
+      )
+        return { used: "signup" };
     }
   }
   throw await stepUpRequired(ctx, user);

@@ -1,4 +1,4 @@
-import { createGrant, type Grant } from "@latchkey/core";
+import { createGrant, type Grant, type StepUp, stepUpMethodsOf } from "@latchkey/core";
 import type { GrantPermissionsInput } from "@latchkey/protocol";
 import type { PendingGrant } from "../createAuthFlow";
 import type { FlowInternals } from "../internals";
@@ -47,28 +47,48 @@ export function requestGrantConsent(flow: FlowInternals, permissions: GrantPermi
   });
 }
 
-/** The consent step's buttons: Allow makes the grant, Decline refuses it; either closes the modal. */
+/**
+ * The consent step's buttons: Allow makes the grant, Decline refuses it; either closes the modal. Making a
+ * grant needs a fresh sign-in: when the service asks for one (STEP_UP_REQUIRED) the step shows the
+ * step-up prompt, and Allow runs again with the proof (`allow(stepUp)`).
+ */
 export function grantTransitions(flow: FlowInternals) {
   return {
-    async allow(): Promise<void> {
+    /** Makes the grant (with `stepUp`, the proof the prompt got); answers the error to show, or null. */
+    async allow(stepUp?: StepUp): Promise<Error | null> {
       const step = flow.step;
-      if (step.type !== "grant_consent" || step.status === "verifying") return;
+      if (step.type !== "grant_consent" || step.status === "verifying") return null;
       const settle = flow.grants.pending;
-      flow.go({ ...step, status: "verifying" });
+      const { error: _shown, ...asked } = step;
+      flow.go({ ...asked, status: "verifying" });
       try {
-        const grant = await createGrant(flow.signer, step.permissions);
+        const grant = await createGrant(flow.signer, step.permissions, stepUp ? { stepUp } : {});
         // Answered before the modal closes, so that closing does not decline it.
         delete flow.grants.pending;
         flow.reset(false);
         settle?.resolve(grant);
-      } catch (error) {
+        return null;
+      } catch (e) {
+        const error = e instanceof Error ? e : new Error(String(e));
+        const methods = stepUpMethodsOf(e);
+        // The first refusal only asks for the step-up; a refused proof is an error to show.
+        const prompt = methods !== undefined && !stepUp;
+        const stepUpMethods = methods ?? step.stepUpMethods;
         flow.go({
           type: "grant_consent",
           permissions: step.permissions,
           status: "base",
-          error: error instanceof Error ? error : new Error(String(error)),
+          ...(stepUpMethods ? { stepUpMethods } : {}),
+          ...(prompt ? {} : { error }),
         });
+        return prompt ? null : error;
       }
+    },
+    /** Leaves the step-up prompt for the consent's own buttons. */
+    back(): void {
+      const step = flow.step;
+      if (step.type !== "grant_consent" || step.status === "verifying") return;
+      flow.go({ type: "grant_consent", permissions: step.permissions, status: "base" });
     },
     decline(): void {
       const settle = flow.grants.pending;

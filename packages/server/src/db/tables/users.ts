@@ -18,6 +18,11 @@ export interface UsersTable {
   pregenerated_at?: number | null;
   /** When a pregenerated user first signed in (sessions/issueSession.ts); null until then. */
   claimed_at?: number | null;
+  /**
+   * The session (api_keys.id) a social sign-up made: the one social session that counts as a fresh
+   * sign-in while the account is minutes old (sessions/stepUp.ts); null otherwise.
+   */
+  signup_session_id?: string | null;
 }
 export interface WalletsTable {
   id: string;

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../context";
 import type { GrantsTable } from "../../db/schema";
 import { apiError } from "../../errors";
 import { grantCreatedMail } from "../../mail/templates";
+import { type StepUpProofUsed, spendStepUpToken } from "../../sessions/stepUp";
 import type { UserRecord } from "../../users/userStore";
 import { utcDay } from "../sponsorship/spending";
 
@@ -34,14 +35,14 @@ export function toGrant(row: GrantsTable, now: number): Grant {
 }
 
 /**
- * Records a grant the user made (already checked by their session's stamp): active from now until
- * `expiresAt`, which must be in the future and at most a year ahead. Audited as `grant.created`; the
- * account's email gets a security notice (a script of the app's page could ask for one unseen).
+ * Whether `user` may make a grant of `permissions` now: `expiresAt` in the future and at most a year
+ * ahead, and fewer than MAX_ACTIVE_GRANTS_PER_USER active grants. Checked before the step-up too, so a
+ * request that would be refused anyway does not use up the user's proof.
  */
-export async function createGrant(
-  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit" | "apps" | "mailer">,
-  params: { user: UserRecord; permissions: GrantPermissions; ip?: string },
-): Promise<Grant> {
+export async function assertGrantCreatable(
+  ctx: Pick<ServiceContext, "db" | "now">,
+  params: { user: UserRecord; permissions: GrantPermissions },
+): Promise<void> {
   const { user, permissions } = params;
   const now = ctx.now();
   if (permissions.expiresAt <= now)
@@ -60,6 +61,26 @@ export async function createGrant(
       ErrorCode.RATE_LIMITED,
       `A user may hold ${MAX_ACTIVE_GRANTS_PER_USER} active grants; revoke one first`,
     );
+}
+
+/**
+ * Records a grant the user made (already checked by their session's stamp, and by a fresh sign-in:
+ * `stepUp`, whose verification token is spent in the grant's transaction): active from now until
+ * `expiresAt` (see `assertGrantCreatable`). Audited as `grant.created` with the proof used; the account's
+ * email gets a security notice (a script of the app's page could ask for one unseen).
+ */
+export async function createGrant(
+  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit" | "apps" | "mailer">,
+  params: {
+    user: UserRecord;
+    permissions: GrantPermissions;
+    ip?: string;
+    stepUp: { used: StepUpProofUsed; spendOtpId?: string };
+  },
+): Promise<Grant> {
+  const { user, permissions, stepUp } = params;
+  await assertGrantCreatable(ctx, { user, permissions });
+  const now = ctx.now();
   const row: GrantsTable = {
     id: `grant_${ctx.random.uuid()}`,
     app_id: user.appId,
@@ -80,6 +101,7 @@ export async function createGrant(
     revoked_at: null,
   };
   await ctx.db.transaction().execute(async (trx) => {
+    if (stepUp.spendOtpId) await spendStepUpToken({ db: trx, now: ctx.now }, stepUp.spendOtpId);
     await trx.insertInto("grants").values(row).execute();
     await ctx.audit(
       "grant.created",
@@ -87,7 +109,7 @@ export async function createGrant(
         appId: user.appId,
         userId: user.id,
         ...(params.ip ? { ip: params.ip } : {}),
-        details: { grantId: row.id, permissions },
+        details: { grantId: row.id, permissions, stepUp: stepUp.used },
       },
       trx,
     );

@@ -10,6 +10,7 @@ import {
   type SigningRequest,
 } from "../../keyManagement/policies/evaluatePolicy";
 import { withSigningKey } from "../../keyManagement/signing";
+import { userAddresses } from "../../users/userStore";
 import { chainOf, decideUnderGrant, GRANT_RULES, nativeValueOf } from "./grantPolicy";
 import { assertRoom, assertUsable, loadGrant, releaseUse, reserveUse } from "./grantStore";
 import type { AppServerKey } from "./serverKeys";
@@ -81,14 +82,9 @@ export async function allowUnderGrant(
     throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
   // 2.
   assertUsable(grant, ctx.now());
-  const account = await ctx.db
-    .selectFrom("wallet_accounts")
-    .select("address")
-    .where("org_id", "=", user.org_id)
-    .where("address_format", "=", "ADDRESS_FORMAT_ETHEREUM")
-    .orderBy("created_at")
-    .executeTakeFirst();
-  if (!account) throw apiError(ErrorCode.ACCOUNT_NOT_FOUND, "The user has no EVM account");
+  // The account the app shows (whoami's `address`): after a wallet import, the imported one.
+  const account = await userAddresses(ctx.db, user.org_id);
+  if (!account.address) throw apiError(ErrorCode.ACCOUNT_NOT_FOUND, "The user has no EVM account");
   const entry = activityTypes[req.activityType];
   const now = ctx.now();
   const row: ActivitiesTable = {

@@ -58,6 +58,7 @@ export async function answerSignedIn(
     expirationSeconds: state.expirationSeconds,
     name: "oauth",
     signedInBy: "oauth",
+    signUp: isSignup,
   });
   await ctx.audit(isSignup ? "user.signup" : "user.signin", {
     appId: app.id,

@@ -12,7 +12,7 @@ export const GRANT_RULES = {
   value: "grant.valuePerTransaction",
   /** The chains, contracts and functions the grant allows. */
   scope: "grant.scope",
-  /** Typed data for a chain the grant does not name. */
+  /** Typed data for a chain the grant does not name, or for no chain. */
   chain: "grant.chainIds",
 } as const;
 
@@ -47,25 +47,26 @@ export function grantPolicy(p: GrantPermissions): SigningPolicy {
 /**
  * What the grant says of one signature: the policy engine's decision, where typed data must also be for
  * one of the grant's chains (the engine reads a typed-data domain's chain only in rules that name
- * primary types).
+ * primary types): typed data whose domain names no chain is valid on every chain, and refused.
  */
 export function decideUnderGrant(p: GrantPermissions, request: SigningRequest): PolicyDecision {
-  if (request.kind === "typedData" && request.chainId !== undefined && !p.chainIds.includes(request.chainId))
+  if (request.kind === "typedData" && !(request.chainId && p.chainIds.includes(request.chainId)))
     return {
       effect: "deny",
       ruleId: GRANT_RULES.chain,
-      message: `The grant does not cover chain ${request.chainId}`,
+      message:
+        request.chainId === undefined
+          ? "The grant does not cover typed data whose domain names no chain (valid on every chain)"
+          : `The grant does not cover chain ${request.chainId}`,
     };
   return evaluatePolicy(grantPolicy(p), request);
 }
 
-/** The native coin a signature moves: a transaction's value, or the sum of a user operation's calls. */
-export function nativeValueOf(request: SigningRequest): bigint {
-  if (request.kind === "transaction") return request.value;
-  if (request.kind === "userOperation") return request.calls.reduce((sum, c) => sum + c.value, 0n);
-  if (request.kind === "several") return request.requests.reduce((sum, r) => sum + nativeValueOf(r), 0n);
-  return 0n;
-}
+/**
+ * The native coin a signature moves: the sum of the values of the calls it can make (callsOf.ts), so a
+ * call through the user's own account counts what that account sends.
+ */
+export { nativeValueOf } from "../../keyManagement/policies/callsOf";
 
 /** The chain a signature is for, when it says. */
 export function chainOf(request: SigningRequest): number | undefined {

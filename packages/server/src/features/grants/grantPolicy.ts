@@ -18,9 +18,10 @@ export const GRANT_RULES = {
 
 /**
  * A grant as a signing policy (keyManagement/policies), evaluated for every signature made under it:
- * calls (a transaction, each call of a user operation, a permit's approval) are allowed on the grant's
- * chains, to its contracts and functions, up to its value per transaction; nothing else is (default
- * deny). Messages and other typed data follow the grant's `messages` and `typedData`; bare digests,
+ * calls (a transaction, each call of a user operation, a permit's approval, and the calls the user's own
+ * accounts run for them: callsOf.ts) are allowed on the grant's chains, to its contracts and functions,
+ * up to its value per transaction (the sum of the calls' values); nothing else is (default deny), nor a
+ * call to the user's own account whose effect cannot be read. Messages and other typed data follow the grant's `messages` and `typedData`; bare digests,
  * Solana payloads and EIP-7702 delegations are never signed under a grant.
  */
 export function grantPolicy(p: GrantPermissions): SigningPolicy {

@@ -24,6 +24,8 @@ export interface CallsRead {
 }
 
 const APPROVE = "0x095ea7b3";
+/** `execute(address,uint256,bytes)` and `executeBatch((address,uint256,bytes)[])` (checked in callsOf.test.ts). */
+export const ACCOUNT_CALL_SELECTORS = ["0xb61d27f6", "0x34fcd5be"] as const;
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 
 /**
@@ -91,7 +93,9 @@ export function expandCalls(calls: readonly Call[], own: OwnAccounts): CallsRead
       return;
     }
     if (!self) read.calls.push(call);
-    const inner = decodeCalls(call.data);
+    // Most calls are no account's: the selector says so before viem decodes (and throws).
+    const selector = call.data.slice(0, 10).toLowerCase();
+    const inner = ACCOUNT_CALL_SELECTORS.includes(selector as never) ? decodeCalls(call.data) : null;
     if (inner && depth >= MAX_CALL_DEPTH) read.unreadable ??= call;
     else if (inner)
       for (const c of inner)

@@ -25,12 +25,13 @@ import {
   stampWithPrivateKey,
   toHex,
 } from "@latchkey/protocol";
-import { type Address, encodeFunctionData, type Hex, parseEther, toFunctionSelector } from "viem";
+import { type Address, encodeFunctionData, type Hex, parseAbi, parseEther, toFunctionSelector } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainStack, counterAbi, startChainStack } from "../../../test-support/chain";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
+import { simpleAccountAddress } from "../src/keyManagement/policies/ownAccounts";
 import { freshDatabase, post } from "./helpers";
 
 const API_KEY = "lk_grants_key_0123456789abcdef";
@@ -213,6 +214,126 @@ describe.each(["sqlite", "postgres"] as const)("grants and the backend client (%
     expect(rejected).toEqual({ status: "ACTIVITY_STATUS_REJECTED", grant_id: grant.grantId });
     expect(await stack.publicClient.getBalance({ address: recipient })).toBe(1000n);
   }, 60_000);
+
+  it("W6: a call through the user's own (7702) address is read as the calls it runs", async () => {
+    const { userId, address } = userOf(alice);
+    const eoa = address as Address;
+    // The first test sent alice's first operation: her EOA delegates to Simple7702Account.
+    expect((await stack.publicClient.getCode({ address: eoa }))?.toLowerCase()).toBe(
+      `0xef0100${stack.simple7702Account.slice(2).toLowerCase()}`,
+    );
+    // The service reads her SimpleAccounts' addresses offline: they are the factories' answers.
+    const factoryAbi = parseAbi(["function getAddress(address owner, uint256 salt) view returns (address)"]);
+    for (const [factory, address] of [
+      ["SimpleAccountFactory", stack.accountFactory],
+      ["LatchkeySimpleAccountFactory", stack.latchkeyAccountFactory],
+    ] as const)
+      expect(simpleAccountAddress({ factory, owner: eoa })).toBe(
+        (
+          await stack.publicClient.readContract({
+            address,
+            abi: factoryAbi,
+            functionName: "getAddress",
+            args: [eoa, 0n],
+          })
+        ).toLowerCase(),
+      );
+    await stack.fund(eoa, parseEther("2"));
+    const friend: Address = privateKeyToAddress(generatePrivateKey());
+    const execute = (to: Address, value: bigint, data: Hex = "0x") =>
+      encodeFunctionData({
+        abi: parseAbi(["function execute(address target, uint256 value, bytes data)"]),
+        args: [to, value, data],
+      });
+    const b = backend();
+    const fees = { gas: 200_000n, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n };
+    const viaSelf = async (grantId: string, data: Hex) =>
+      b.signTransaction({
+        userId,
+        grantId,
+        transaction: {
+          chainId: stack.chainId,
+          to: eoa,
+          data,
+          nonce: await stack.publicClient.getTransactionCount({ address: eoa }),
+          ...fees,
+        },
+      });
+    const usedToday = async (grantId: string) =>
+      (await listGrants(alice)).find((g) => g.grantId === grantId)?.valueUsedToday;
+
+    // No value at all: 1 ETH to a friend through execute on her own address is over the cap, not signed.
+    const noValue = await createGrant(alice, {
+      chainIds: [stack.chainId],
+      valuePerTransaction: "0",
+      valuePerDay: "0",
+      expiresAt: Date.now() + clock.offset + HOUR,
+    });
+    expect(await refusal(viaSelf(noValue.grantId, execute(friend, parseEther("1"))))).toMatchObject({
+      code: "GRANT_LIMIT_EXCEEDED",
+      status: 403,
+      data: { limit: "valuePerTransaction", max: "0", used: parseEther("1").toString() },
+    });
+    expect(await usedToday(noValue.grantId)).toBe("0");
+    // What her account would run for her but no rule can read: refused.
+    const upgrade = encodeFunctionData({
+      abi: parseAbi(["function upgradeToAndCall(address, bytes)"]),
+      args: [friend, "0x"],
+    });
+    expect(await refusal(viaSelf(noValue.grantId, upgrade))).toMatchObject({
+      code: "GRANT_DENIED",
+      data: { ruleId: "ownAccountCalls" },
+    });
+
+    // A grant for payments to the friend: the same call within it is signed and mined, and counted.
+    const toFriend = await createGrant(alice, {
+      chainIds: [stack.chainId],
+      contracts: [friend],
+      valuePerTransaction: "1000",
+      valuePerDay: "1000",
+      typedData: true,
+      expiresAt: Date.now() + clock.offset + HOUR,
+    });
+    const ok = await viaSelf(toFriend.grantId, execute(friend, 1000n));
+    const hash = await stack.publicClient.sendRawTransaction({ serializedTransaction: ok.signedTransaction });
+    expect((await stack.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+    expect(await stack.publicClient.getBalance({ address: friend })).toBe(1000n);
+    expect(await usedToday(toFriend.grantId)).toBe("1000");
+    // Another target inside, or over the day's cap: refused, nothing more mined.
+    expect(await refusal(viaSelf(toFriend.grantId, execute(recipient, 1n)))).toMatchObject({
+      code: "GRANT_DENIED",
+      data: { ruleId: "grant.scope" },
+    });
+    expect(await refusal(viaSelf(toFriend.grantId, execute(friend, 1000n)))).toMatchObject({
+      code: "GRANT_LIMIT_EXCEEDED",
+      data: { limit: "valuePerDay" },
+    });
+    expect(await stack.publicClient.getBalance({ address: friend })).toBe(1000n);
+  }, 60_000);
+
+  it("W6: typed data whose domain names no chain is refused under a grant", async () => {
+    const { userId, address } = userOf(alice);
+    const b = backend();
+    const grant = await createGrant(alice, {
+      chainIds: [stack.chainId],
+      typedData: true,
+      expiresAt: Date.now() + clock.offset + HOUR,
+    });
+    // Typed data whose domain names no chain is valid on every chain: the grant's chains refuse it.
+    const chainless = {
+      domain: { name: "Mail" },
+      types: { Mail: [{ name: "body", type: "string" }] },
+      primaryType: "Mail",
+      message: { body: "hi" },
+    } as const;
+    expect(
+      await refusal(b.signTypedData({ userId, grantId: grant.grantId, typedData: chainless })),
+    ).toMatchObject({ code: "GRANT_DENIED", status: 403, data: { ruleId: "grant.chainIds" } });
+    const onChain = { ...chainless, domain: { name: "Mail", chainId: stack.chainId } };
+    expect((await b.signTypedData({ userId, grantId: grant.grantId, typedData: onChain })).address).toBe(
+      address,
+    );
+  });
 
   it("signs messages, typed data and transactions within a grant, and no more than its operations", async () => {
     const { userId, address } = userOf(alice);

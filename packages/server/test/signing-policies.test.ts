@@ -40,6 +40,7 @@ import { hashAuthorization } from "viem/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../src/config";
 import { listHeldActivities } from "../src/keyManagement/policies/adminCli";
+import { simpleAccountAddress } from "../src/keyManagement/policies/ownAccounts";
 import {
   type EmailUser,
   type Harness,
@@ -838,6 +839,198 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
         w3.solanaAddress,
       );
       expect([onSolana.status, onSolana.json.code]).toEqual([400, "INVALID_REQUEST"]);
+    });
+  });
+
+  describe("W6: calls through the user's own accounts are the calls those accounts run", () => {
+    const accountCalls = parseAbi([
+      "function execute(address target, uint256 value, bytes data)",
+      "function executeBatch((address target, uint256 value, bytes data)[] calls)",
+      "function upgradeToAndCall(address newImplementation, bytes data)",
+    ]);
+    const execute = (target: string, value: bigint, data: Hex = "0x") =>
+      encodeFunctionData({ abi: accountCalls, functionName: "execute", args: [target as Hex, value, data] });
+    const approveMax = encodeFunctionData({
+      abi: parseAbi(["function approve(address,uint256)"]),
+      args: [FRIEND, 2n ** 256n - 1n],
+    });
+    const increment = "0xd09de08a";
+    let w6: EmailUser;
+    beforeAll(async () => {
+      w6 = await signUpByEmail(h, unique("w6"), keyOf(W3_APP));
+    });
+    const rejected = (r: { json: Record<string, unknown> }) => {
+      const a = activityOf(r);
+      return [a.status, a.failure?.code, a.failure?.message];
+    };
+    const ruleIdsAudited = async (u: EmailUser) =>
+      (
+        await h.service.ctx.db
+          .selectFrom("audit_log")
+          .select("details")
+          .where("user_id", "=", u.userId)
+          .where("event", "=", "signing.rejected")
+          .execute()
+      ).map((a) => JSON.parse(a.details ?? "{}").ruleId);
+
+    it("execute on the user's own address (7702) and on their SimpleAccount is read: a denied inner call is REJECTED", async () => {
+      const noBurn = [
+        "ACTIVITY_STATUS_REJECTED",
+        "POLICY_DENIED",
+        'Refused by signing policy rule "no-burn"',
+      ];
+      // Control: the same call made directly.
+      expect(rejected(await signTx(w6, tx({ to: BURN, value: parseEther("0.1") })))).toEqual(noBurn);
+      const viaSelf = tx({
+        to: w6.address as Hex,
+        value: 0n,
+        data: execute(BURN, parseEther("0.1")),
+        gas: 100_000n,
+      });
+      expect(rejected(await signTx(w6, viaSelf))).toEqual(noBurn);
+      for (const factory of ["SimpleAccountFactory", "LatchkeySimpleAccountFactory"] as const) {
+        const account = simpleAccountAddress({ factory, owner: w6.address as Hex });
+        const viaAccount = tx({
+          to: account,
+          value: 0n,
+          data: execute(BURN, parseEther("0.1")),
+          gas: 100_000n,
+        });
+        expect(rejected(await signTx(w6, viaAccount))).toEqual(noBurn);
+      }
+      // A batch whose nested self-call approves on the token.
+      const batch = encodeFunctionData({
+        abi: accountCalls,
+        functionName: "executeBatch",
+        args: [
+          [
+            { target: TOKEN, value: 0n, data: increment },
+            { target: w6.address as Hex, value: 0n, data: execute(TOKEN, 0n, approveMax) },
+          ],
+        ],
+      });
+      expect(
+        rejected(await signTx(w6, tx({ to: w6.address as Hex, value: 0n, data: batch, gas: 200_000n }))),
+      ).toEqual([
+        "ACTIVITY_STATUS_REJECTED",
+        "POLICY_DENIED",
+        'Refused by signing policy rule "no-token-approve"',
+      ]);
+      // The allowed case is still signed, by the user's key.
+      const allowed = activityOf(
+        await signTx(
+          w6,
+          tx({ to: w6.address as Hex, value: 0n, data: execute(FRIEND, parseEther("0.1")), gas: 100_000n }),
+        ),
+      );
+      expect(allowed.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      const signed = allowed.result.signTransactionResult?.signedTransaction as Hex;
+      expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(w6.address);
+      // A plain transfer to self is a call to self, as before.
+      expect(activityOf(await signTx(w6, tx({ to: w6.address as Hex }))).status).toBe(
+        "ACTIVITY_STATUS_COMPLETED",
+      );
+    });
+
+    it("a user operation calling its sender's execute in execute is read to the inner call (EIP-712)", async () => {
+      const op = (callData: Hex) =>
+        getUserOperationTypedData({
+          chainId: 31337,
+          entryPointAddress: entryPoint08Address,
+          userOperation: {
+            sender: w6.address as Hex,
+            nonce: 0n,
+            callData,
+            callGasLimit: 100000n,
+            verificationGasLimit: 100000n,
+            preVerificationGas: 50000n,
+            maxFeePerGas: 1n,
+            maxPriorityFeePerGas: 1n,
+            signature: "0x",
+          },
+        });
+      const nested = op(execute(w6.address, 0n, execute(BURN, parseEther("0.1"))));
+      expect(signedOf(await signPayload(w6, json(nested), "PAYLOAD_ENCODING_EIP712"))).toEqual({
+        status: "ACTIVITY_STATUS_REJECTED",
+        failure: { code: "POLICY_DENIED", message: 'Refused by signing policy rule "no-burn"' },
+      });
+      const allowed = op(execute(w6.address, 0n, execute(FRIEND, 1n)));
+      const ok = signedOf(await signPayload(w6, json(allowed), "PAYLOAD_ENCODING_EIP712"));
+      expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
+      expect(
+        await verifyTypedData({ ...allowed, address: w6.address as Hex, signature: ok.signature as Hex }),
+      ).toBe(true);
+    });
+
+    it("a self-call that runs anything but execute/executeBatch is refused when the app has rules", async () => {
+      const account = simpleAccountAddress({
+        factory: "LatchkeySimpleAccountFactory",
+        owner: w6.address as Hex,
+      });
+      const upgrade = encodeFunctionData({
+        abi: accountCalls,
+        functionName: "upgradeToAndCall",
+        args: [FRIEND, "0x"],
+      });
+      const [status, code, message] = rejected(
+        await signTx(w6, tx({ to: account, value: 0n, data: upgrade, gas: 100_000n })),
+      );
+      expect([status, code]).toEqual(["ACTIVITY_STATUS_REJECTED", "POLICY_DENIED"]);
+      expect(message).toBe(
+        `Refused by the signing policy: the call to the user's own account ${account} runs something other than execute or executeBatch (or nests them more than 4 deep), which no rule can read`,
+      );
+      expect(await ruleIdsAudited(w6)).toContain("ownAccountCalls");
+      // Without a policy, it is signed as before.
+      const plain = await signUpByEmail(h, unique("w6plain"), keyOf(TEST_APP));
+      const own = tx({ to: plain.address as Hex, value: 0n, data: upgrade, gas: 100_000n });
+      expect(activityOf(await signTx(plain, own)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    });
+
+    it("value rules sum the calls a self-call runs: a batch above the cap is REJECTED, one above the hold is held", async () => {
+      const batch = (...values: bigint[]) =>
+        encodeFunctionData({
+          abi: accountCalls,
+          functionName: "executeBatch",
+          args: [values.map((value) => ({ target: FRIEND as Hex, value, data: "0x" as Hex }))],
+        });
+      // 60 + 50 ETH: each under "huge" (100 ETH), together above it.
+      const huge = activityOf(
+        await signTx(
+          user,
+          tx({
+            to: user.address as Hex,
+            value: 0n,
+            data: batch(parseEther("60"), parseEther("50")),
+            nonce: 20,
+            gas: 200_000n,
+          }),
+        ),
+      );
+      expect([huge.status, huge.failure?.message]).toEqual([
+        "ACTIVITY_STATUS_REJECTED",
+        'Refused by signing policy rule "huge"',
+      ]);
+      // 2 ETH to a friend through execute on the user's own address: held for an admin, as if sent directly.
+      const held = activityOf(
+        await signTx(
+          user,
+          tx({
+            to: user.address as Hex,
+            value: 0n,
+            data: execute(FRIEND, parseEther("2")),
+            nonce: 21,
+            gas: 100_000n,
+          }),
+        ),
+      );
+      expect([held.status, held.failure?.message]).toEqual([
+        "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+        'Held by signing policy rule "large" until an app admin approves it',
+      ]);
+      // The admin's approval asks the policy again, reading the same calls: it is signed then.
+      const approved = await decide("approve", { activityId: held.id });
+      expect(activityOf(approved).status).toBe("ACTIVITY_STATUS_COMPLETED");
+      expect((await getActivity(user, held.id)).status).toBe("ACTIVITY_STATUS_COMPLETED");
     });
   });
 

@@ -87,7 +87,8 @@ export const backendSignTransaction = defineBackendHandler({
       raw,
       activityType: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
       intent: { unsignedTransaction: body.unsignedTransaction, type: "TRANSACTION_TYPE_ETHEREUM" },
-      request: transactionSigningRequest(tx),
+      // The signer is the grant's: allowUnderGrant names it.
+      request: transactionSigningRequest(tx, undefined),
       sign: (key) => serializeSigned(tx, signSecp256k1(transactionHash(tx), key)),
       result: (signedTransaction) => ({ signedTransaction }),
     });

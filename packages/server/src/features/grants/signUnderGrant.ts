@@ -4,9 +4,11 @@ import { activityTypes } from "@latchkey/protocol/schemas";
 import type { ServiceContext } from "../../context";
 import type { ActivitiesTable } from "../../db/schema";
 import { apiError } from "../../errors";
+import { signedBy } from "../../keyManagement/policies/callsOf";
 import {
   DEFAULT_RULE_ID,
   evaluatePolicy,
+  OWN_ACCOUNT_CALLS_RULE_ID,
   type SigningRequest,
 } from "../../keyManagement/policies/evaluatePolicy";
 import { withSigningKey } from "../../keyManagement/signing";
@@ -54,6 +56,8 @@ export interface AllowedSignature {
   orgId: string;
   /** The user's EVM address that signs. */
   address: string;
+  /** What the grant and the app's policy read, as `address` signs it. */
+  request: SigningRequest;
   /** The activity row (COMPLETED, naming the grant), to insert once signed. */
   row: ActivitiesTable;
   /** What `grant.used` and `signing.rejected` say of it. */
@@ -68,7 +72,7 @@ export async function allowUnderGrant(
   ctx: GrantContext,
   req: Omit<GrantSignatureRequest<unknown>, "sign" | "result">,
 ): Promise<AllowedSignature> {
-  const { serverKey, request } = req;
+  const { serverKey } = req;
   // 1.
   const grant = await loadGrant(ctx, { appId: serverKey.appId, grantId: req.grantId });
   if (grant.user_id !== req.userId)
@@ -85,6 +89,8 @@ export async function allowUnderGrant(
   // The account the app shows (whoami's `address`): after a wallet import, the imported one.
   const account = await userAddresses(ctx.db, user.org_id);
   if (!account.address) throw apiError(ErrorCode.ACCOUNT_NOT_FOUND, "The user has no EVM account");
+  // Read as this account signs it: a call to its own accounts is the calls they run (callsOf.ts).
+  const request = signedBy(req.request, account.address);
   const entry = activityTypes[req.activityType];
   const now = ctx.now();
   const row: ActivitiesTable = {
@@ -150,7 +156,15 @@ export async function allowUnderGrant(
     });
   // The caps as they stand (counted for real, atomically, when the signature is made).
   assertRoom(grant, value, now);
-  return { grantId: grant.id, userId: user.id, orgId: user.org_id, address: account.address, row, details };
+  return {
+    grantId: grant.id,
+    userId: user.id,
+    orgId: user.org_id,
+    address: account.address,
+    request,
+    row,
+    details,
+  };
 }
 
 /**
@@ -174,7 +188,10 @@ export async function signUnderGrant<T>(
 ): Promise<GrantSignature<T>> {
   const allowed = await allowUnderGrant(ctx, req);
   // 4.
-  const reservation = await reserveUse(ctx, { grantId: allowed.grantId, value: nativeValueOf(req.request) });
+  const reservation = await reserveUse(ctx, {
+    grantId: allowed.grantId,
+    value: nativeValueOf(allowed.request),
+  });
   // 5.
   let signed: T;
   try {
@@ -202,6 +219,8 @@ function grantRefusal(ruleId: string): string {
   if (ruleId === GRANT_RULES.chain) return "The grant does not cover this chain";
   if (ruleId === "messages") return "The grant does not allow signing messages";
   if (ruleId === "typedData") return "The grant does not allow signing this typed data";
+  if (ruleId === OWN_ACCOUNT_CALLS_RULE_ID)
+    return "The grant does not allow a call to the user's own account that runs something no rule can read";
   return "The grant does not allow this: another chain, contract or function than it names";
 }
 

@@ -12,13 +12,13 @@ import { withSigningKey } from "../signing";
 
 /**
  * `sign_transaction`: an EVM transaction, read by the service so that the app's signing policy sees its
- * chain, target, selector and value; answered signed (`signedTransaction`), or REJECTED, or held in
+ * chain, target, selector and value (through the signer's own accounts: callsOf.ts); answered signed (`signedTransaction`), or REJECTED, or held in
  * CONSENSUS_NEEDED until an app admin decides.
  */
 export const signTransaction = defineActivity({
   type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
   signingRequest: ({ params }) =>
-    transactionSigningRequest(parseUnsignedTransaction(params.unsignedTransaction)),
+    transactionSigningRequest(parseUnsignedTransaction(params.unsignedTransaction), params.signWith),
   pure: (ctx, { caller, params }) => {
     const tx = parseUnsignedTransaction(params.unsignedTransaction);
     return withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) => {

@@ -12,8 +12,10 @@ import {
 import { entryPoint08Address, getUserOperationTypedData } from "viem/account-abstraction";
 import { describe, expect, it } from "vitest";
 import { simpleAccountCallsAbi } from "../../userOperations/decodeCalls";
+import { callsOf, nativeValueOf } from "./callsOf";
 import { describeSigningPolicy } from "./describePolicy";
 import { evaluatePolicy, type SigningRequest } from "./evaluatePolicy";
+import { ownAccounts, simpleAccountAddress } from "./ownAccounts";
 import {
   holdsForApproval,
   SIMPLE_7702_ACCOUNT,
@@ -226,7 +228,7 @@ describe("evaluatePolicy", () => {
     });
   });
 
-  it("reads a user operation's calls: the strictest call decides; undecodable data is a call to the sender", () => {
+  it("reads a user operation's calls: the strictest call decides; undecodable data is refused when the app has rules", () => {
     const p = policy({ rules: [{ id: "no-burn", effect: "deny", contracts: [BURN] }] });
     const SENDER = "0x3333333333333333333333333333333333333333";
     const execute = (to: Hex) =>
@@ -244,18 +246,24 @@ describe("evaluatePolicy", () => {
     expect(evaluatePolicy(p, requestOf(userOperation(SENDER, execute(FRIEND)))).effect).toBe("allow");
     expect(evaluatePolicy(p, requestOf(userOperation(SENDER, execute(BURN)))).ruleId).toBe("no-burn");
     expect(evaluatePolicy(p, requestOf(userOperation(SENDER, batch))).ruleId).toBe("no-burn");
-    expect(requestOf(userOperation(SENDER, "0xdeadbeef"))).toEqual({
+    // The EntryPoint calls the sender with the operation's call data; the sender runs what it decodes.
+    expect(requestOf(userOperation(SENDER, "0xdeadbeef"))).toMatchObject({
       kind: "userOperation",
       chainId: 1,
       sender: SENDER,
       calls: [{ to: SENDER, data: "0xdeadbeef", value: 0n }],
     });
+    expect(evaluatePolicy(p, requestOf(userOperation(SENDER, "0xdeadbeef")))).toMatchObject({
+      effect: "deny",
+      ruleId: "ownAccountCalls",
+    });
+    expect(evaluatePolicy(policy({}), requestOf(userOperation(SENDER, "0xdeadbeef"))).effect).toBe("allow");
     const onlyFriends = policy({
       default: "deny",
       rules: [{ id: "friends", effect: "allow", contracts: [FRIEND] }],
     });
     expect(evaluatePolicy(onlyFriends, requestOf(userOperation(SENDER, "0xdeadbeef"))).ruleId).toBe(
-      "default",
+      "ownAccountCalls",
     );
   });
 
@@ -329,6 +337,7 @@ describe("evaluatePolicy", () => {
             authorizationList: [{ address, chainId: 1, nonce: 0, r: "0x01", s: "0x02", yParity: 0 }],
           }),
         ),
+        undefined,
       );
     expect(evaluatePolicy(undefined, type4(FRIEND)).ruleId).toBe("authorizationDelegates");
     expect(evaluatePolicy(undefined, type4(SIMPLE_7702_ACCOUNT)).effect).toBe("allow");
@@ -412,6 +421,161 @@ describe("evaluatePolicy", () => {
     expect(signingPolicySchema.safeParse({ authorizationDelegates: ["0x12"] }).success).toBe(false);
     expect(holdsForApproval(signingPolicySchema.parse({ messages: "needs_approval" }))).toBe(true);
     expect(holdsForApproval(signingPolicySchema.parse({ rules: [{ id: "a", effect: "deny" }] }))).toBe(false);
+  });
+});
+
+describe("calls through the signer's own accounts", () => {
+  const USER = "0x4444444444444444444444444444444444444444";
+  const APPROVE_SEL = "0x095ea7b3";
+  const exec = (to: Hex, value: bigint, data: Hex = "0x") =>
+    encodeFunctionData({ abi: simpleAccountCallsAbi, functionName: "execute", args: [to, value, data] });
+  const batchOf = (...calls: [Hex, bigint, Hex][]) =>
+    encodeFunctionData({
+      abi: simpleAccountCallsAbi,
+      functionName: "executeBatch",
+      args: [calls.map(([target, value, data]) => ({ target, value, data }))],
+    });
+  const approveMax = encodeFunctionData({
+    abi: parseAbi(["function approve(address,uint256)"]),
+    args: [FRIEND, 2n ** 256n - 1n],
+  });
+  const signed = (over: Partial<Extract<SigningRequest, { kind: "transaction" }>>): SigningRequest => ({
+    kind: "transaction",
+    chainId: 1,
+    signer: USER,
+    to: USER,
+    data: "0x",
+    value: 0n,
+    ...over,
+  });
+  const rules = policy({
+    rules: [
+      { id: "no-burn", effect: "deny", contracts: [BURN] },
+      { id: "no-approve", effect: "deny", contracts: [TOKEN.toLowerCase()], selectors: [APPROVE_SEL] },
+    ],
+  });
+  const caps = policy({
+    rules: [
+      { id: "cap", effect: "deny", valueAboveWei: (5n * ETH).toString() },
+      { id: "big", effect: "needs_approval", valueAboveWei: ETH.toString() },
+    ],
+    adminKeys: [ADMIN],
+  });
+  const own = ownAccounts(USER);
+  const simpleAccount = simpleAccountAddress({ factory: "SimpleAccountFactory", owner: USER });
+
+  it("the signer's accounts: its EOA and its SimpleAccount and LatchkeySimpleAccount of salt 0", () => {
+    expect([...own]).toEqual([
+      USER,
+      simpleAccount,
+      simpleAccountAddress({ factory: "LatchkeySimpleAccountFactory", owner: USER }),
+    ]);
+    expect(ownAccounts("So1ana1111111111111111111111111111111111111").size).toBe(0);
+  });
+
+  it("a 7702 self-call and the owner's call to their SimpleAccount are the calls they run", () => {
+    const viaSelf = signed({ data: exec(BURN, ETH / 10n) });
+    expect(callsOf(viaSelf)).toEqual({
+      calls: [{ to: BURN, data: "0x", value: ETH / 10n }],
+      unreadable: null,
+    });
+    expect(evaluatePolicy(rules, viaSelf)).toMatchObject({ effect: "deny", ruleId: "no-burn" });
+    expect(evaluatePolicy(rules, signed({ to: simpleAccount, data: exec(BURN, 1n) })).ruleId).toBe("no-burn");
+    expect(evaluatePolicy(rules, signed({ data: exec(FRIEND, 1n) }))).toEqual({ effect: "allow" });
+    // Read from a serialized transaction as sign_transaction gets it.
+    const serialized = serializeTransaction({
+      chainId: 1,
+      to: USER,
+      data: exec(BURN, 1n),
+      gas: 1n,
+      maxFeePerGas: 1n,
+    });
+    expect(
+      evaluatePolicy(rules, transactionSigningRequest(parseUnsignedTransaction(serialized), USER)).ruleId,
+    ).toBe("no-burn");
+    // A plain transfer to self stays a call to self.
+    expect(evaluatePolicy(rules, signed({ value: ETH }))).toEqual({ effect: "allow" });
+  });
+
+  it("a nested user operation, and an approve nested in a batch", () => {
+    const nested = requestOf(userOperation(USER, exec(USER, 0n, exec(BURN, ETH / 10n))));
+    expect(evaluatePolicy(rules, nested)).toMatchObject({ effect: "deny", ruleId: "no-burn" });
+    const batch = batchOf([TOKEN, 0n, "0xd09de08a"], [USER, 0n, exec(TOKEN, 0n, approveMax)]);
+    expect(evaluatePolicy(rules, signed({ data: batch })).ruleId).toBe("no-approve");
+    expect(evaluatePolicy(rules, requestOf(userOperation(USER, batch))).ruleId).toBe("no-approve");
+    // The same approve as a permit's approval is read as the same call.
+    expect(evaluatePolicy(rules, requestOf(userOperation(simpleAccount, exec(FRIEND, 0n)))).effect).toBe(
+      "allow",
+    );
+  });
+
+  it("a value rule sums the calls that meet its other conditions, across a batch and through self-calls", () => {
+    expect(evaluatePolicy(caps, signed({ data: exec(FRIEND, 6n * ETH) }))).toMatchObject({
+      effect: "deny",
+      ruleId: "cap",
+    });
+    expect(evaluatePolicy(caps, signed({ data: exec(FRIEND, 2n * ETH) }))).toMatchObject({
+      effect: "needs_approval",
+      ruleId: "big",
+    });
+    const threeTimesTwo = batchOf(
+      [FRIEND, 2n * ETH, "0x"],
+      [BURN, 2n * ETH, "0x"],
+      [USER, 0n, exec(FRIEND, 2n * ETH)],
+    );
+    expect(evaluatePolicy(caps, signed({ data: threeTimesTwo })).ruleId).toBe("cap");
+    const twoHalves = batchOf([FRIEND, ETH / 2n, "0x"], [TOKEN, ETH / 2n + 1n, "0x"]);
+    expect(evaluatePolicy(caps, signed({ data: twoHalves })).ruleId).toBe("big");
+    // Only the calls a rule's other conditions match count toward it.
+    const toFriend = policy({
+      rules: [{ id: "friend-cap", effect: "deny", contracts: [FRIEND], valueAboveWei: ETH.toString() }],
+    });
+    expect(
+      evaluatePolicy(toFriend, signed({ data: batchOf([FRIEND, ETH, "0x"], [TOKEN, ETH, "0x"]) })).effect,
+    ).toBe("allow");
+    expect(
+      evaluatePolicy(toFriend, signed({ data: batchOf([FRIEND, ETH, "0x"], [FRIEND, 1n, "0x"]) })).ruleId,
+    ).toBe("friend-cap");
+    expect(nativeValueOf(signed({ data: threeTimesTwo }))).toBe(6n * ETH);
+  });
+
+  it("a self-call that runs anything else, or nests deeper than 4, is refused when the app has rules", () => {
+    const upgrade = encodeFunctionData({
+      abi: parseAbi(["function upgradeToAndCall(address,bytes)"]),
+      args: [FRIEND, "0x"],
+    });
+    for (const to of [USER, simpleAccount] as Hex[]) {
+      expect(evaluatePolicy(rules, signed({ to, data: upgrade }))).toMatchObject({
+        effect: "deny",
+        ruleId: "ownAccountCalls",
+      });
+      expect(evaluatePolicy(policy({}), signed({ to, data: upgrade }))).toEqual({ effect: "allow" });
+    }
+    expect(evaluatePolicy(policy({ default: "deny" }), signed({ data: "0xdeadbeef" })).ruleId).toBe(
+      "ownAccountCalls",
+    );
+    let deep = exec(FRIEND, 0n);
+    for (let i = 0; i < 3; i++) deep = exec(USER, 0n, deep);
+    expect(evaluatePolicy(rules, signed({ data: deep }))).toEqual({ effect: "allow" });
+    expect(evaluatePolicy(rules, signed({ data: exec(USER, 0n, deep) })).ruleId).toBe("ownAccountCalls");
+  });
+
+  it("an execute to an account not known to be the signer's is checked, and so are the calls it runs", () => {
+    const other = "0x5555555555555555555555555555555555555555";
+    expect(callsOf(signed({ to: other, data: exec(BURN, 1n) })).calls.map((c) => c.to)).toEqual([
+      other,
+      BURN,
+    ]);
+    expect(evaluatePolicy(rules, signed({ to: other, data: exec(BURN, 1n) })).ruleId).toBe("no-burn");
+    // Without a signer, the signer's EOA is such an account: still read.
+    const unsigned: SigningRequest = {
+      kind: "transaction",
+      chainId: 1,
+      to: USER,
+      data: exec(BURN, 1n),
+      value: 0n,
+    };
+    expect(evaluatePolicy(rules, unsigned).ruleId).toBe("no-burn");
   });
 });
 

@@ -1,3 +1,4 @@
+import { type CallsRead, callsOf, MAX_CALL_DEPTH, type PolicyCall } from "./callsOf";
 import {
   SIMPLE_7702_ACCOUNT,
   type SigningPolicy,
@@ -6,56 +7,9 @@ import {
   signingPolicySchema,
 } from "./policySchema";
 
-/** A call an account makes: a transaction's, or one of a user operation's. */
-export interface Call {
-  /** Lower-case; null for a contract creation. */
-  to: `0x${string}` | null;
-  /** The call data (0x for none). */
-  data: `0x${string}`;
-  value: bigint;
-}
+import type { Call, SigningRequest } from "./signingRequest";
 
-/** An allowance a signature grants: an `approve` call, or a permit (EIP-2612, DAI, Permit2). */
-export interface Approval {
-  /** Lower-case addresses. */
-  token: `0x${string}`;
-  spender: `0x${string}`;
-  amount: bigint;
-}
-
-/** What the service is asked to sign, as a policy sees it. */
-export type SigningRequest =
-  | ({
-      kind: "transaction";
-      /** Undefined for a legacy transaction without EIP-155 replay protection (valid on every chain). */
-      chainId: number | undefined;
-      /** The delegates of an EIP-7702 transaction's authorization list (lower-case). */
-      delegates?: `0x${string}`[];
-    } & Call)
-  | {
-      /** An ERC-4337 PackedUserOperation (EIP-712): the calls its account makes. */
-      kind: "userOperation";
-      chainId: number | undefined;
-      sender: `0x${string}`;
-      calls: Call[];
-    }
-  | {
-      /** Other EIP-712 typed data; a permit's approvals are decided as `approve` calls. */
-      kind: "typedData";
-      chainId: number | undefined;
-      primaryType: string;
-      verifyingContract: `0x${string}` | null;
-      approvals: Approval[];
-    }
-  | { kind: "authorization"; chainId: number; delegate: `0x${string}` }
-  /** An EIP-191 message (personal_sign). */
-  | { kind: "message" }
-  /** A bare digest on an EVM account: nothing a rule can read. */
-  | { kind: "rawPayload" }
-  /** Bytes for a Solana (ed25519) account. */
-  | { kind: "solanaPayload" }
-  /** Several payloads signed in one activity (sign_raw_payloads): the strictest decides. */
-  | { kind: "several"; requests: SigningRequest[] };
+export type { Approval, Call, SigningRequest } from "./signingRequest";
 
 /** The policy's answer: sign now, refuse (REJECTED), or hold until an app admin decides (CONSENSUS_NEEDED). */
 export type PolicyDecision =
@@ -69,6 +23,8 @@ export const MESSAGES_RULE_ID = "messages";
 export const TYPED_DATA_RULE_ID = "typedData";
 export const SOLANA_PAYLOADS_RULE_ID = "solanaPayloads";
 export const AUTHORIZATION_DELEGATES_RULE_ID = "authorizationDelegates";
+/** A call to the user's own account whose effect cannot be read (callsOf.ts `unreadable`). */
+export const OWN_ACCOUNT_CALLS_RULE_ID = "ownAccountCalls";
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 const APPROVE = "0x095ea7b3";
@@ -76,11 +32,18 @@ const APPROVE = "0x095ea7b3";
 const NO_POLICY = signingPolicySchema.parse({});
 
 /**
- * Decides a signature under an app's signing policy (none: the empty policy). Rules are about calls:
- * a transaction, each call of a user operation, and a permit as the `approve(spender, amount)` call on
- * its token. Every rule that matches is considered, and the strictest effect wins: `deny` beats
- * `needs_approval`, which beats `allow`; when no rule matches, `default` decides. So an allow rule never
- * lifts a deny rule, whatever their order. A request of several calls takes its strictest call's answer.
+ * Decides a signature under an app's signing policy (none: the empty policy). Rules are about the calls
+ * a signature can make (callsOf.ts): a transaction, each call of a user operation, a permit as the
+ * `approve(spender, amount)` call on its token — and, for a call to the signer's own account (its EOA,
+ * its SimpleAccount, a user operation's sender), the calls that account runs (`execute`,
+ * `executeBatch`, nested up to MAX_CALL_DEPTH) instead. Every rule that matches a call is considered,
+ * and the strictest effect wins: `deny` beats `needs_approval`, which beats `allow`; a call no rule
+ * matches gets `default`. So an allow rule never lifts a deny rule, whatever their order. A request of
+ * several calls takes its strictest call's answer; a deny or needs_approval rule with `valueAboveWei`
+ * also applies when the values of all the calls that meet its other conditions add up to more.
+ *
+ * A call to the signer's own account whose effect cannot be read (not `execute`/`executeBatch`, or
+ * nested deeper) is refused (`ownAccountCalls`) when the app has rules (any rule, or `default: "deny"`).
  *
  * Other typed data is matched only by rules that name `primaryTypes`, else `typedData` decides. An
  * EIP-7702 authorization (alone or in a type-4 transaction) is refused unless its delegate is in
@@ -115,18 +78,13 @@ export function evaluatePolicy(policy: SigningPolicy | undefined, request: Signi
     case "transaction": {
       const delegated = delegation(p, request.delegates ?? []);
       if (delegated.effect !== "allow") return delegated;
-      return decideCall(p, { chainId: request.chainId, call: request });
+      return decideCalls(p, request.chainId, callsOf(request));
     }
     case "userOperation":
-      return strictest(request.calls.map((call) => decideCall(p, { chainId: request.chainId, call })));
+      return decideCalls(p, request.chainId, callsOf(request));
     case "typedData": {
       const { chainId, primaryType } = request;
-      if (request.approvals.length > 0)
-        return strictest(
-          request.approvals.map((a) =>
-            decideCall(p, { chainId, primaryType, call: { to: a.token, data: approveData(a), value: 0n } }),
-          ),
-        );
+      if (request.approvals.length > 0) return decideCalls(p, chainId, callsOf(request));
       const subject: Subject = {
         chainId,
         primaryType,
@@ -150,6 +108,36 @@ interface Subject {
   typedDataOnly?: boolean;
 }
 
+/**
+ * The calls' answer: each call's (its rules, else `default`), and each deny or needs_approval rule
+ * whose `valueAboveWei` the calls meeting its other conditions exceed together.
+ */
+function decideCalls(policy: SigningPolicy, chainId: number | undefined, read: CallsRead): PolicyDecision {
+  if (read.unreadable && (policy.rules.length > 0 || policy.default === "deny"))
+    return {
+      effect: "deny",
+      ruleId: OWN_ACCOUNT_CALLS_RULE_ID,
+      message:
+        `Refused by the signing policy: the call to the user's own account ${read.unreadable.to} runs ` +
+        `something other than execute or executeBatch (or nests them more than ${MAX_CALL_DEPTH} deep), which no rule can read`,
+    };
+  const subjects = read.calls.map((call) => subjectOf(chainId, call));
+  const decisions = subjects.map((subject) => decideCall(policy, subject));
+  for (const rule of policy.rules) {
+    if (rule.effect === "allow" || rule.valueAboveWei === undefined) continue;
+    const total = subjects
+      .filter((subject) => matches(rule, subject, { anyValue: true }))
+      .reduce((sum, subject) => sum + subject.call.value, 0n);
+    if (total > BigInt(rule.valueAboveWei)) decisions.push(ruleDecision(rule));
+  }
+  return strictest(decisions);
+}
+
+function subjectOf(chainId: number | undefined, call: PolicyCall): Subject {
+  const { primaryType, ...rest } = call;
+  return primaryType === undefined ? { chainId, call: rest } : { chainId, primaryType, call: rest };
+}
+
 function decideCall(policy: SigningPolicy, subject: Subject): PolicyDecision {
   const decision = byRules(policy, subject);
   if (decision) return decision;
@@ -164,19 +152,23 @@ function decideCall(policy: SigningPolicy, subject: Subject): PolicyDecision {
 /** The strictest matching rule's decision, or undefined when no rule matches. */
 function byRules(policy: SigningPolicy, subject: Subject): PolicyDecision | undefined {
   const matching = policy.rules.filter((rule) => matches(rule, subject));
-  const deny = matching.find((r) => r.effect === "deny");
-  if (deny) return { effect: "deny", ruleId: deny.id, message: refusal(deny) };
-  const held = matching.find((r) => r.effect === "needs_approval");
-  if (held)
-    return {
-      effect: "needs_approval",
-      ruleId: held.id,
-      message: `Held by signing policy rule "${held.id}" until an app admin approves it${
-        held.description ? `: ${held.description}` : ""
-      }`,
-    };
-  const allow = matching.find((r) => r.effect === "allow");
-  return allow ? { effect: "allow", ruleId: allow.id } : undefined;
+  const rule =
+    matching.find((r) => r.effect === "deny") ??
+    matching.find((r) => r.effect === "needs_approval") ??
+    matching.find((r) => r.effect === "allow");
+  return rule && ruleDecision(rule);
+}
+
+function ruleDecision(rule: SigningPolicyRule): PolicyDecision {
+  if (rule.effect === "allow") return { effect: "allow", ruleId: rule.id };
+  if (rule.effect === "deny") return { effect: "deny", ruleId: rule.id, message: refusal(rule) };
+  return {
+    effect: "needs_approval",
+    ruleId: rule.id,
+    message: `Held by signing policy rule "${rule.id}" until an app admin approves it${
+      rule.description ? `: ${rule.description}` : ""
+    }`,
+  };
 }
 
 function delegation(policy: SigningPolicy, delegates: `0x${string}`[]): PolicyDecision {
@@ -206,17 +198,13 @@ const RANK = { allow: 0, needs_approval: 1, deny: 2 } as const;
 
 /** The strictest of several decisions (the first of equals); allow when there are none. */
 function strictest(decisions: PolicyDecision[]): PolicyDecision {
-  let worst: PolicyDecision = { effect: "allow" };
+  let worst: PolicyDecision = decisions[0] ?? { effect: "allow" };
   for (const d of decisions) if (RANK[d.effect] > RANK[worst.effect]) worst = d;
   return worst;
 }
 
 function refusal(rule: SigningPolicyRule): string {
   return `Refused by signing policy rule "${rule.id}"${rule.description ? `: ${rule.description}` : ""}`;
-}
-
-function approveData(a: Approval): `0x${string}` {
-  return `${APPROVE}${a.spender.slice(2).padStart(64, "0")}${a.amount.toString(16).padStart(64, "0")}`;
 }
 
 /** The spender and amount of an ERC-20 `approve(address,uint256)` call; null for any other call. */
@@ -226,7 +214,8 @@ function approvalOf(data: `0x${string}`): { spender: `0x${string}`; amount: bigi
   return { spender: `0x${d.slice(34, 74)}`, amount: BigInt(`0x${d.slice(74)}`) };
 }
 
-function matches(rule: SigningPolicyRule, subject: Subject): boolean {
+/** Whether the rule matches the call; with `anyValue`, whatever its `valueAboveWei` says. */
+function matches(rule: SigningPolicyRule, subject: Subject, opts: { anyValue?: boolean } = {}): boolean {
   const { call: tx, chainId } = subject;
   if (rule.primaryTypes) {
     if (!subject.primaryType || !rule.primaryTypes.includes(subject.primaryType)) return false;
@@ -241,7 +230,8 @@ function matches(rule: SigningPolicyRule, subject: Subject): boolean {
     const data = tx.data.toLowerCase();
     if (data.length < 10 || !rule.selectors.includes(data.slice(0, 10))) return false;
   }
-  if (rule.valueAboveWei !== undefined && !(tx.value > BigInt(rule.valueAboveWei))) return false;
+  if (!opts.anyValue && rule.valueAboveWei !== undefined && !(tx.value > BigInt(rule.valueAboveWei)))
+    return false;
   if (rule.spenders || rule.amountAbove !== undefined) {
     const approval = approvalOf(tx.data);
     if (!approval) return false;

@@ -41,7 +41,11 @@ export const signingPolicyRuleSchema = z
     contracts: z.array(evmAddress).min(1).optional(),
     /** The first 4 bytes of the transaction's data are one of these (no data: no selector, no match). */
     selectors: z.array(selector).min(1).optional(),
-    /** The transaction moves more than this many wei of the chain's native coin. */
+    /**
+     * The call moves more than this many wei of the chain's native coin. A deny or needs_approval rule
+     * also matches when the calls of one signature that meet its other conditions move more together
+     * (a batch, calls through the user's own accounts: callsOf.ts).
+     */
     valueAboveWei: wei.optional(),
     /**
      * Typed data (EIP-712) whose primary type is one of these, e.g. ["Permit", "PermitSingle"]. A rule

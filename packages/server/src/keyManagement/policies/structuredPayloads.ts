@@ -121,7 +121,7 @@ export function payloadSigningRequest(params: {
   if (read.encoding === "PAYLOAD_ENCODING_EIP191_MESSAGE") return { kind: "message" };
   if (read.encoding === "PAYLOAD_ENCODING_EIP712") {
     try {
-      return typedDataRequest(read.typedData);
+      return typedDataRequest(read.typedData, params.signWith);
     } catch {
       // viem took the values while hashing; a value it took but BigInt does not is refused, not guessed.
       throw invalid("payload is not valid EIP-712 typed data: a value does not match its type");

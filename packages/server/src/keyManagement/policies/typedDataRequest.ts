@@ -1,16 +1,17 @@
 import type { Hex, TypedDataDefinition } from "viem";
-import { decodeCalls } from "../../userOperations/decodeCalls";
-import type { Approval, Call, SigningRequest } from "./evaluatePolicy";
+import type { Approval, SigningRequest } from "./signingRequest";
 
 /**
- * What a signing policy reads of EIP-712 typed data: an ERC-4337 user operation (its calls), a permit
+ * What a signing policy reads of EIP-712 typed data: an ERC-4337 user operation (the EntryPoint's call
+ * to its `sender` with its `callData`, which callsOf.ts reads as the calls the account runs), a permit
  * (the approvals it grants: EIP-2612, DAI, EIP-4494, Permit2's allowance and signature-transfer forms)
  * or other typed data (its domain and primary type).
  *
  * Only the canonical type definitions are recognised: a contract checks a signature against its own
  * type hash, so typed data that renames or reorders a field signs nothing that contract accepts.
+ * `signer` is the EVM account that signs, when known.
  */
-export function typedDataRequest(typedData: TypedDataDefinition): SigningRequest {
+export function typedDataRequest(typedData: TypedDataDefinition, signer?: string): SigningRequest {
   const types = typedData.types as Record<string, readonly { name: string; type: string }[]>;
   const message = typedData.message as Record<string, unknown>;
   const domain = (typedData.domain ?? {}) as Record<string, unknown>;
@@ -24,13 +25,14 @@ export function typedDataRequest(typedData: TypedDataDefinition): SigningRequest
   // EntryPoint v0.8 (and later) signs PackedUserOperation as EIP-712, whatever entry point the domain names.
   if (own === USER_OPERATION) {
     const sender = lower(message.sender as string);
-    const callData = message.callData as Hex;
-    const decoded = decodeCalls(callData);
-    // What the account does with data it cannot decode is its own: a call to itself with that data.
-    const calls: Call[] = decoded
-      ? decoded.map((c) => ({ to: lower(c.target), data: c.data, value: c.value }))
-      : [{ to: sender, data: callData, value: 0n }];
-    return { kind: "userOperation", chainId, sender, calls };
+    const callData = (message.callData as Hex).toLowerCase() as Hex;
+    return {
+      kind: "userOperation",
+      chainId,
+      sender,
+      calls: [{ to: sender, data: callData, value: 0n }],
+      ...(signer?.startsWith("0x") && signer.length === 42 ? { signer: lower(signer) } : {}),
+    };
   }
 
   const approvals: Approval[] = [];

@@ -40,10 +40,14 @@ export function parseUnsignedTransaction(hex: string): TransactionSerializable {
 }
 
 /**
- * What a signing policy reads of a transaction: chain, target, selector (in its data) and value, and the
- * delegates of an EIP-7702 transaction's authorizations.
+ * What a signing policy reads of a transaction: chain, target, selector (in its data) and value, the
+ * delegates of an EIP-7702 transaction's authorizations, and who signs it (`signer`, an EVM address:
+ * a transaction to the signer's own accounts is read as the calls they run, callsOf.ts).
  */
-export function transactionSigningRequest(tx: TransactionSerializable): SigningRequest {
+export function transactionSigningRequest(
+  tx: TransactionSerializable,
+  signer: string | undefined,
+): SigningRequest {
   const authorizations = (tx as { authorizationList?: { address: string }[] }).authorizationList ?? [];
   return {
     kind: "transaction",
@@ -51,6 +55,7 @@ export function transactionSigningRequest(tx: TransactionSerializable): SigningR
     to: tx.to ? (tx.to.toLowerCase() as Hex) : null,
     data: (tx.data ?? "0x") as Hex,
     value: tx.value ?? 0n,
+    ...(signer?.startsWith("0x") && signer.length === 42 ? { signer: signer.toLowerCase() as Hex } : {}),
     ...(authorizations.length
       ? { delegates: authorizations.map((a) => a.address.toLowerCase() as Hex) }
       : {}),

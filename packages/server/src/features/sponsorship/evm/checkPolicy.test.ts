@@ -21,6 +21,9 @@ const execute = (target: string, data: `0x${string}`) =>
     functionName: "execute",
     args: [target as `0x${string}`, 0n, data],
   });
+/** The sender of the operations below (a SimpleAccount). */
+const SENDER = "0x1111111111111111111111111111111111111111";
+const op = (callData: string) => ({ sender: SENDER as `0x${string}`, callData: callData as `0x${string}` });
 const batch = (...calls: [string, `0x${string}`][]) =>
   encodeFunctionData({
     abi: simpleAccountCallsAbi,
@@ -114,30 +117,60 @@ describe("calls against the allow-list", () => {
   });
 
   it("allows listed targets and selectors only", () => {
-    expect(refusal(() => checkCalls(counterIncrementOnly, execute(COUNTER, INCREMENT)))).toBeUndefined();
-    expect(refusal(() => checkCalls(counterIncrementOnly, execute(OTHER, INCREMENT)))).toMatchObject({
+    expect(refusal(() => checkCalls(counterIncrementOnly, op(execute(COUNTER, INCREMENT))))).toBeUndefined();
+    expect(refusal(() => checkCalls(counterIncrementOnly, op(execute(OTHER, INCREMENT))))).toMatchObject({
       code: -32003,
       reason: "TARGET_NOT_ALLOWED",
       target: OTHER,
     });
-    expect(refusal(() => checkCalls(counterIncrementOnly, execute(COUNTER, ADD)))).toMatchObject({
+    expect(refusal(() => checkCalls(counterIncrementOnly, op(execute(COUNTER, ADD))))).toMatchObject({
       reason: "SELECTOR_NOT_ALLOWED",
       selector: ADD,
     });
     // A plain transfer has no selector: refused where selectors are listed, allowed where they are not.
-    expect(refusal(() => checkCalls(counterIncrementOnly, execute(COUNTER, "0x")))).toMatchObject({
+    expect(refusal(() => checkCalls(counterIncrementOnly, op(execute(COUNTER, "0x"))))).toMatchObject({
       reason: "SELECTOR_NOT_ALLOWED",
       selector: null,
     });
-    expect(refusal(() => checkCalls(counterAny, execute(COUNTER, "0x")))).toBeUndefined();
+    expect(refusal(() => checkCalls(counterAny, op(execute(COUNTER, "0x"))))).toBeUndefined();
     expect(
-      refusal(() => checkCalls(counterIncrementOnly, batch([COUNTER, INCREMENT], [OTHER, INCREMENT]))),
+      refusal(() => checkCalls(counterIncrementOnly, op(batch([COUNTER, INCREMENT], [OTHER, INCREMENT])))),
     ).toMatchObject({ reason: "TARGET_NOT_ALLOWED", call: 1 });
-    expect(refusal(() => checkCalls(counterAny, "0xdeadbeef"))).toMatchObject({
+    expect(refusal(() => checkCalls(counterAny, op("0xdeadbeef")))).toMatchObject({
       reason: "CALL_DATA_NOT_ALLOWED",
     });
     // Without an allow-list, any call data goes.
-    expect(refusal(() => checkCalls(policy({}), "0xdeadbeef"))).toBeUndefined();
+  });
+
+  it("reads a call to the sender as the calls it runs, and checks the calls an execute to another runs", () => {
+    // The sender runs execute when it calls itself: its inner calls are what is checked.
+    expect(
+      refusal(() => checkCalls(counterIncrementOnly, op(execute(SENDER, execute(COUNTER, INCREMENT))))),
+    ).toBeUndefined();
+    expect(
+      refusal(() => checkCalls(counterIncrementOnly, op(execute(SENDER, execute(OTHER, INCREMENT))))),
+    ).toMatchObject({ reason: "TARGET_NOT_ALLOWED", target: OTHER });
+    expect(
+      refusal(() =>
+        checkCalls(counterIncrementOnly, op(batch([COUNTER, INCREMENT], [SENDER, execute(COUNTER, ADD)]))),
+      ),
+    ).toMatchObject({ reason: "SELECTOR_NOT_ALLOWED", selector: ADD });
+    // What else the sender would run for itself cannot be told.
+    expect(refusal(() => checkCalls(counterAny, op(execute(SENDER, "0xdeadbeef"))))).toMatchObject({
+      reason: "CALL_DATA_NOT_ALLOWED",
+    });
+    // Nested deeper than 4: refused.
+    let deep = execute(COUNTER, INCREMENT);
+    for (let i = 0; i < 4; i++) deep = execute(SENDER, deep);
+    expect(refusal(() => checkCalls(counterAny, op(deep)))).toMatchObject({
+      reason: "CALL_DATA_NOT_ALLOWED",
+    });
+    // An allowed target's execute runs calls too: they must be allowed.
+    expect(refusal(() => checkCalls(counterAny, op(execute(COUNTER, execute(OTHER, "0x")))))).toMatchObject({
+      reason: "TARGET_NOT_ALLOWED",
+      target: OTHER,
+    });
+    expect(refusal(() => checkCalls(policy({}), op("0xdeadbeef")))).toBeUndefined();
   });
 });
 

@@ -1,6 +1,8 @@
 import { RpcErrorCode, SponsorshipErrorCode } from "@latchkey/protocol";
+import { getAddress } from "viem";
 import type { App } from "../../../apps/appDirectory";
 import type { ConfiguredChain, ServiceContext } from "../../../context";
+import { expandCalls } from "../../../keyManagement/policies/callsOf";
 import { rpcError } from "../jsonRpc";
 import type { PolicyDailyLimits } from "../spending";
 import type { SponsorshipPolicy } from "./config";
@@ -52,20 +54,34 @@ export function policyAndChain(
 
 /**
  * Every call of the operation against the policy's allow-list (when it has one): its target, and its
- * selector when the target lists selectors. Call data that is not `execute`/`executeBatch` is refused
- * then, since what it does cannot be told.
+ * selector when the target lists selectors. The calls are those the signing policies read (callsOf.ts):
+ * an inner call to the operation's `sender` is read as the calls it runs (`execute`/`executeBatch`,
+ * nested up to MAX_CALL_DEPTH), and an `execute`/`executeBatch` call to another address (the user's EOA
+ * included) must be allowed and so must the calls it runs. Call data that is not `execute`/
+ * `executeBatch`, at the top or in a call to the sender, is refused then, since what it does cannot be
+ * told.
  */
-export function checkCalls(policy: SponsorshipPolicy, callData: `0x${string}`): void {
+export function checkCalls(
+  policy: SponsorshipPolicy,
+  op: { sender: `0x${string}`; callData: `0x${string}` },
+): void {
   const allowed = policy.allowedTargets;
   if (!allowed) return;
-  const calls = decodeCalls(callData);
-  if (!calls)
+  const sender = op.sender.toLowerCase() as `0x${string}`;
+  const read = decodeCalls(op.callData)
+    ? expandCalls([{ to: sender, data: op.callData, value: 0n }], new Set([sender]))
+    : null;
+  if (!read || read.unreadable)
     throw rpcError(
       RpcErrorCode.TRANSACTION_REJECTED,
       SponsorshipErrorCode.CALL_DATA_NOT_ALLOWED,
       `Policy ${policy.id} sponsors only SimpleAccount execute and executeBatch calls to its allowed targets`,
     );
-  for (const [index, call] of calls.entries()) {
+  for (const [index, { to, data }] of read.calls.entries()) {
+    const call = {
+      target: to === null ? null : getAddress(to),
+      selector: data.length >= 10 ? (data.slice(0, 10).toLowerCase() as `0x${string}`) : null,
+    };
     const target = allowed.find((t) => t.address === call.target);
     if (!target)
       throw rpcError(

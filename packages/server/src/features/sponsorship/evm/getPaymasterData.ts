@@ -36,7 +36,7 @@ export async function getPaymasterData(
   const p = parsePaymasterParams(params.rpcParams, { complete: true });
   const { policy, chain } = policyAndChain(ctx, app, p);
   const op = p.userOperation;
-  checkCalls(policy, op.callData);
+  checkCalls(policy, op);
   // The client's paymaster gas limits (from the stub, maybe re-estimated) are what the signature covers.
   const gas = {
     paymasterVerificationGasLimit: op.paymasterVerificationGasLimit ?? PAYMASTER_VERIFICATION_GAS_LIMIT,

@@ -26,7 +26,7 @@ export async function getPaymasterStubData(
   const p = parsePaymasterParams(params.rpcParams, { complete: false });
   const { policy, chain } = policyAndChain(ctx, app, p);
   const op = p.userOperation;
-  checkCalls(policy, op.callData);
+  checkCalls(policy, op);
   const daily = dailyLimitsOf(policy);
   const { now, day, owner, record } = await sponsoredOperation(ctx, {
     appId: app.id,

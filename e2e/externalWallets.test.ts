@@ -352,7 +352,13 @@ describe("external wallets: the connector errors of core (spec §8 'wallet')", (
 
   it("names each connector error", async () => {
     const chain = s.chain as NonNullable<Stack["chain"]>;
-    const { context, page, wallet } = await newPage();
+    const { context, page, wallet, address } = await newPage();
+    // A second wallet in the same browser, for a failed switch from the first one (spec §4).
+    const second = await installInjectedWallet(context, {
+      account: privateKeyToAccount(generatePrivateKey()),
+      chains: [{ id: chain.chainId, rpcUrl: chain.rpcUrl }],
+      info: { name: "Second Test Wallet", rdns: "dev.latchkey.secondwallet" },
+    });
     try {
       await page.goto(hostUrl({ siwe: false }));
       await page.getByTestId("wallet-status").waitFor();
@@ -370,6 +376,21 @@ describe("external wallets: the connector errors of core (spec §8 'wallet')", (
       expect(await attempt(page, "connectExternalWallet", { connectorId: id })).toBe(
         "CONNECTOR_ALREADY_CONNECTED: Connector already connected",
       );
+      // Hex call data is a user operation too (spec §5, §8): refused, and nothing reaches the wallet.
+      const sentBefore = wallet?.calls.filter((c) => c.method === "eth_sendTransaction").length;
+      expect(await attempt(page, "sendUserOperation", { uo: "0xd09de08a" })).toBe(
+        "EOA_USER_OPERATION_UNSUPPORTED: Batch and hex user operations cannot be sent from an external wallet: send one call {target, data, value}",
+      );
+      expect(wallet?.calls.filter((c) => c.method === "eth_sendTransaction").length).toBe(sentBefore);
+      // Connecting the second wallet fails (refused in it): the page is back on the first one (spec §4).
+      second.rejectNext("wallet_requestPermissions");
+      expect(await attempt(page, "connectExternalWallet", { connectorId: "dev.latchkey.secondwallet" })).toBe(
+        "USER_REJECTED: User rejected the request.",
+      );
+      expect(second.calls.map((c) => c.method)).toContain("wallet_requestPermissions");
+      expect(await page.getByTestId("wallet-status").textContent()).toBe("connected");
+      expect(await page.getByTestId("wallet-address").textContent()).toBe(address);
+      expect(await page.getByTestId("wallet-connector").textContent()).toBe(id);
       expect(await attempt(page, "switchExternalWalletChain", { chainId: 999 })).toBe(
         "CHAIN_NOT_CONFIGURED: Chain not configured",
       );
@@ -552,6 +573,32 @@ describe("external wallets: WalletConnect through a local relay", () => {
       await page.getByRole("button", { name: "Disconnect wallet" }).click();
       await expect.poll(() => page.getByTestId("wallet-status").textContent()).toBe("disconnected");
     } finally {
+      await context.close();
+    }
+  });
+
+  it("a phone that approves none of the app's chains: 'The connected wallet does not support this network'", async () => {
+    // The app uses only the other chain; the phone approves a session with its own chain only.
+    phone.setApprove("own chains");
+    const otherOnly = hostUrl({
+      walletConnect: { projectId: "local-dev", relayUrl: relay.url },
+      chains: [{ id: other.chainId, rpcUrl: other.rpcUrl }],
+    });
+    const { context, page } = await wcPage();
+    try {
+      const earlier = new Set(phone.sessions().map((x) => x.topic));
+      await openWalletList(page, otherOnly);
+      await dialog(page).getByRole("button", { name: "WalletConnect" }).click();
+      await scan(page);
+      await dialog(page).getByText("The connected wallet does not support this network").waitFor();
+      expect(phone.proposals.at(-1)?.optionalNamespaces.eip155?.chains).toEqual([`eip155:${other.chainId}`]);
+      // The session the phone approved is ended, not kept.
+      await expect.poll(() => phone.sessions().filter((x) => !earlier.has(x.topic))).toEqual([]);
+      expect(await page.getByTestId("wallet-status").textContent()).toBe("disconnected");
+      await dialog(page).getByRole("button", { name: "Try again with a different wallet" }).click();
+      await dialog(page).getByRole("heading", { name: "Select your wallet" }).waitFor();
+    } finally {
+      phone.setApprove(true);
       await context.close();
     }
   });

@@ -4,8 +4,8 @@ import { type Stack, startStack } from "./helpers/stack";
 
 // The modal's small promises (spec §2, §4, §5, §9) in the e2e host page against the real service: the
 // floating mail icon, the magic-link Resend ('Done!', 2 s), 'Verifying...' and Resend disabled while a
-// code is checked, the submit button disabled while the email is sent, arrow keys between the code
-// boxes, and the 60vh cap on the content at a phone's size. Slow answers are made by holding the real
+// code is checked, the submit button disabled while the email is sent, a submit of an invalid address
+// blocked by the field's validator, arrow keys and Backspace in the code boxes, and the 60vh cap on the content at a phone's size. Slow answers are made by holding the real
 // request in the browser until the test lets it go.
 let s: Stack;
 let context: BrowserContext;
@@ -129,8 +129,41 @@ describe("email_verify (magic link)", () => {
   });
 });
 
+describe("the email form (spec §5)", () => {
+  it("a submit runs the field's validator and is blocked by it: no code is sent, the error shows", async () => {
+    const email = "form-submit@example.com";
+    const page = await open();
+    await openModal(page);
+    const sends: string[] = [];
+    page.on("request", (r) => {
+      if (r.url().startsWith(s.serviceUrl) && /\/v1\/(lookup|auth|signup)$/.test(new URL(r.url()).pathname))
+        sends.push(new URL(r.url()).pathname.split("/").at(-1) as string);
+    });
+    const field = dialog(page).getByRole("textbox");
+    const form = dialog(page).locator("form:has(input[name=email])");
+    const alert = dialog(page).getByRole("alert").filter({ hasText: "Must provide a valid email." });
+    await field.fill("form-submit@example");
+    // The button is disabled for it, so Enter does nothing; a submit made anyway (a script, an extension)
+    // goes through the form's validators and stops there.
+    await field.press("Enter");
+    await form.evaluate((f) => (f as HTMLFormElement).requestSubmit());
+    await alert.waitFor();
+    expect(await dialog(page).getByRole("heading", { name: "Enter verification code" }).count()).toBe(0);
+    expect(sends).toEqual([]);
+    expect(s.mailCount(email)).toBe(0);
+    // The same form with a valid address submits: the code is sent.
+    await field.fill(email);
+    await expect.poll(() => alert.count()).toBe(0);
+    await form.evaluate((f) => (f as HTMLFormElement).requestSubmit());
+    await dialog(page).getByRole("heading", { name: "Enter verification code" }).waitFor();
+    await expect.poll(() => s.mailCount(email)).toBe(1);
+    expect(sends).toEqual(["lookup", "signup"]);
+    await page.close();
+  });
+});
+
 describe("otp_verify", () => {
-  it("arrow keys move between the boxes, without changing the digits", async () => {
+  it("arrow keys move between the boxes without changing the digits; Backspace clears and moves back", async () => {
     const email = "arrows@example.com";
     const page = await open();
     await openModal(page);
@@ -171,6 +204,19 @@ describe("otp_verify", () => {
     expect(await focused()).toBe("Digit 2 of 6");
     await page.keyboard.type("9");
     expect(await values()).toEqual(["1", "9", "3", "", "", ""]);
+    expect(await focused()).toBe("Digit 3 of 6");
+
+    // Backspace (spec §5): clears the current box and moves back; on an empty box it clears the one before.
+    const backspaces: [string | null, string, string[]][] = [
+      ["ArrowRight", "Digit 3 of 6", ["1", "9", "", "", "", ""]], // from the empty fourth box
+      ["ArrowLeft", "Digit 1 of 6", ["1", "", "", "", "", ""]], // from the second box, holding 9
+      [null, "Digit 1 of 6", ["", "", "", "", "", ""]], // the first box stays the first
+    ];
+    for (const [move, at, digits] of backspaces) {
+      if (move) await page.keyboard.press(move);
+      await page.keyboard.press("Backspace");
+      expect([await focused(), await values()]).toEqual([at, digits]);
+    }
     await page.close();
   });
 

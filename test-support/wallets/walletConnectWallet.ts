@@ -27,13 +27,19 @@ export interface WalletConnectWalletOptions {
   chains: WalletChain[];
   /** Any string: the local relay does not check it. Default "local-dev". */
   projectId?: string;
-  /** Whether the user approves a session proposal (default true); may look at the proposal. */
-  approve?: boolean | ((proposal: Proposal) => boolean | Promise<boolean>);
+  /**
+   * Whether the user approves a session proposal (default true); may look at the proposal. "own chains":
+   * approves with the wallet's own chains whatever the dapp asked for (as a wallet that offers only its networks).
+   */
+  approve?: Approval | ((proposal: Proposal) => Approval | Promise<Approval>);
   /** The wallet's WalletConnect metadata (the dapp sees it as the peer). */
   metadata?: WalletKitTypes.Metadata;
   /** WalletConnect's log level (pino): default "error". */
   logLevel?: "silent" | "error" | "warn" | "info" | "debug" | "trace";
 }
+
+/** How the user answers a session proposal. */
+export type Approval = boolean | "own chains";
 
 /** One session request the wallet got. */
 export interface WalletConnectRequest {
@@ -48,8 +54,8 @@ export interface WalletConnectWallet extends WalletBehaviour {
   address: Address;
   /** "Scans the QR code": pairs with a dapp's `wc:` URI; the proposal is then answered as `approve` says. */
   pair(uri: string): Promise<void>;
-  /** Whether the user approves the next proposals. */
-  setApprove(approve: boolean): void;
+  /** Whether the user approves the next proposals ("own chains": with the wallet's chains, not the asked ones). */
+  setApprove(approve: Approval): void;
   /** Every session request, in order (including rejected ones). */
   requests: WalletConnectRequest[];
   /** Every session proposal it received (approved or not). */
@@ -146,6 +152,10 @@ export async function startWalletConnectWallet(
     const approved = typeof approve === "function" ? await approve(params) : approve;
     if (!approved) {
       await kit.rejectSession({ id, reason: getSdkError("USER_REJECTED") });
+      return;
+    }
+    if (approved === "own chains") {
+      await kit.approveSession({ id, namespaces: supported });
       return;
     }
     let namespaces: ReturnType<typeof buildApprovedNamespaces>;

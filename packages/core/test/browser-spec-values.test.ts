@@ -4,7 +4,8 @@ import { type Harness, startHarness } from "./browser/harness";
 import { addVirtualAuthenticator, type VirtualCredential } from "./browser/virtualAuthenticator";
 
 // Spec §9's numbers as Chromium receives them: the options the signer passes to
-// navigator.credentials.create()/get() (5-minute timeout, 32 random bytes of challenge and user id) and
+// navigator.credentials.create()/get() (5-minute timeout, 32 random bytes of challenge and user id,
+// resident key and user verification 'preferred' at registration, spec §5) and
 // the features of the OAuth pop-up's window.open (500×600). The page's own functions are wrapped to
 // record their arguments, then called through: the virtual authenticator and the dev OpenID Connect
 // provider answer for real.
@@ -25,6 +26,7 @@ interface Recorded {
     algs: number[];
     challengeHex: string;
     userIdHex: string;
+    authenticatorSelection?: AuthenticatorSelectionCriteria;
   }[];
   get: { timeout?: number; challenge: number; userVerification?: string }[];
   open: { url?: string; target?: string; features?: string }[];
@@ -51,6 +53,7 @@ async function record(page: Page): Promise<void> {
           algs: pk.pubKeyCredParams.map((p) => p.alg),
           challengeHex: hex(pk.challenge),
           userIdHex: hex(pk.user.id),
+          ...(pk.authenticatorSelection ? { authenticatorSelection: { ...pk.authenticatorSelection } } : {}),
         });
       return create(options);
     };
@@ -94,7 +97,7 @@ afterAll(async () => {
 });
 
 describe("passkey options passed to the browser (spec §9)", () => {
-  it("create(): timeout 300000 ms, a fresh 32-byte challenge and user id, ES256 and RS256; get(): timeout 300000 ms", async () => {
+  it("create(): timeout 300000 ms, a fresh 32-byte challenge and user id, ES256 and RS256, resident key and user verification preferred; get(): timeout 300000 ms", async () => {
     const first = await openTab();
     contexts.push(first.context);
     const signedUp = await first.page.evaluate(() =>
@@ -114,6 +117,13 @@ describe("passkey options passed to the browser (spec §9)", () => {
     expect(b).toHaveLength(1);
     for (const call of [a[0], b[0]])
       expect(call).toMatchObject({ timeout: 300_000, challenge: 32, userId: 32, algs: [-7, -257] });
+    // Spec §5: a resident (discoverable) key and user verification are asked for, neither required.
+    for (const call of [a[0], b[0]])
+      expect(call?.authenticatorSelection).toEqual({
+        residentKey: "preferred",
+        requireResidentKey: false,
+        userVerification: "preferred",
+      });
     expect(a[0]?.challengeHex).not.toBe(b[0]?.challengeHex);
     expect(a[0]?.userIdHex).not.toBe(b[0]?.userIdHex);
     expect(a[0]?.challengeHex).not.toBe(a[0]?.userIdHex);

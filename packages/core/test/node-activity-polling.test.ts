@@ -11,7 +11,7 @@ import {
   verifyApiKeyStamp,
 } from "@latchkey/protocol/crypto";
 import type { ActivityStatus } from "@latchkey/protocol/wire";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 // A signer service that answers its activities later (spec §4 "activity polling": anything but COMPLETED,
 // FAILED, REJECTED and CONSENSUS_NEEDED is polled with get_activity). Latchkey's own service completes an
@@ -146,12 +146,42 @@ describe("SignerClient.submit against a service that completes activities later"
         activityId: activity.id,
       });
     }
-    // The default interval (spec: 500 ms) between one answer and the next poll.
+    // The real default sleep between one answer and the next poll (the exact 500 ms is pinned by the next test).
     for (let i = 1; i < seen.length; i++) {
       const gap = (seen[i] as Seen).at - (seen[i - 1] as Seen).at;
       expect(gap).toBeGreaterThanOrEqual(490);
       expect(gap).toBeLessThan(1500);
     }
+  });
+
+  it("waits exactly 500 ms before each poll: not at 499 ms, at 500 ms (spec §9)", async () => {
+    // A clock of the test's own drives the client's sleep, so the interval is read off the wire, not timed.
+    let now = 0;
+    const sleeps: { at: number; wake: () => void }[] = [];
+    const advance = (ms: number) => {
+      now += ms;
+      for (const due of sleeps.filter((s) => s.at <= now)) {
+        sleeps.splice(sleeps.indexOf(due), 1);
+        due.wake();
+      }
+    };
+    const sleep = (ms: number) => new Promise<void>((wake) => sleeps.push({ at: now + ms, wake }));
+    const keyed = await signedInClient();
+    const client = new SignerClient({ baseUrl, apiKey: "app-key", keyHolder: keyed.keyHolder, sleep });
+    script = ["ACTIVITY_STATUS_PENDING", "ACTIVITY_STATUS_PENDING", "ACTIVITY_STATUS_COMPLETED"];
+    const paths = () => seen.map((s) => s.path.split("/").at(-1));
+    const done = signRaw(client);
+    for (const polled of [1, 2]) {
+      await vi.waitFor(() => expect(sleeps).toHaveLength(1));
+      expect(paths()).toHaveLength(polled);
+      advance(499);
+      expect(sleeps).toHaveLength(1);
+      advance(1);
+      expect(sleeps).toHaveLength(0);
+      await vi.waitFor(() => expect(paths()).toHaveLength(polled + 1));
+    }
+    expect((await done).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(paths()).toEqual(["sign_raw_payload", "get_activity", "get_activity"]);
   });
 
   it("a polled activity that ends FAILED throws an ActivityError with the service's failure", async () => {

@@ -10,6 +10,7 @@ import {
 import { attachDevIdentityProvider, type DevOidcProvider } from "@latchkey/server/dev";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mailCount, startService, type TestService } from "./helpers/service";
+import { signInWithOtp } from "./helpers/signIn";
 
 // The signer's social sign-in driven from Node: a scripted window (no browser) and the real service
 // with its dev OpenID Connect provider, walked with fetch and a cookie jar as a browser would.
@@ -230,5 +231,28 @@ describe("social sign-in driven from Node", () => {
       error: { name: "OauthCancelledError", message: "OAuth cancelled" },
     });
     expect(page.popup?.closed).toBe(true);
+  });
+
+  it("a signed-in user whose OAuth attempt fails stays signed in: the error is set, CONNECTED comes back (spec §4)", async () => {
+    const page = fakeWindow(`${APP}/`);
+    const email = "stays@example.com";
+    const signer = await signInWithOtp(svc, email, { window: page as never, enablePopupOauth: true });
+    const { user } = signer.getState();
+    expect(signer.getState()).toMatchObject({ status: "CONNECTED", user: { email } });
+    const started = signer
+      .authenticate({ type: "oauth", authProviderId: "google", mode: "popup" })
+      .catch((e: Error) => e);
+    await expect.poll(() => page.popup?.url).toBeDefined();
+    expect(signer.getState().status).toBe("AUTHENTICATING_OAUTH");
+    page.popup?.close();
+    expect(await started).toMatchObject({ name: "OauthCancelledError", message: "OAuth cancelled" });
+    // Not forced out: the same user, the error to show, and a session that still stamps requests.
+    expect(signer.getState()).toMatchObject({
+      status: "CONNECTED",
+      user,
+      error: { name: "OauthCancelledError", message: "OAuth cancelled" },
+    });
+    expect(signer.sessionManager.getSession()).not.toBeNull();
+    expect((await signer.listAuthMethods()).email).toBe(email);
   });
 });

@@ -3,9 +3,12 @@ import {
   createMemoryKeyHolder,
   createMemoryStorage,
   createSigner,
+  type KitTransactionLike,
   SignerError,
   type SignerOptions,
   SolanaError,
+  type SolanaSigner,
+  type SolanaTransactionLike,
   sendSolanaTransaction,
 } from "@latchkey/core";
 import { registerSolanaWallet, solana } from "@latchkey/core/solana";
@@ -189,6 +192,37 @@ describe("sendSolanaTransaction", () => {
     ).rejects.toMatchObject({
       code: "SOLANA_CONNECTION_MISSING",
     });
+  });
+
+  it("the signer option overrides who signs and pays: its account is charged, the user's is not touched", async () => {
+    const own = Keypair.generate();
+    const ownAddress = own.publicKey.toBase58();
+    const seed = own.secretKey.slice(0, 32);
+    node.svm.airdrop(address(ownAddress), lamports(SOL));
+    let signatures = 0;
+    const override: SolanaSigner = {
+      address: ownAddress,
+      signMessage: async (message) => ed25519.sign(message as Uint8Array, seed),
+      signTransaction: async <T extends SolanaTransactionLike>(transaction: T) => {
+        const kit = transaction as unknown as KitTransactionLike;
+        signatures++;
+        const signature = ed25519.sign(kit.messageBytes as Uint8Array, seed);
+        return { ...kit, signatures: { ...kit.signatures, [ownAddress]: signature } } as unknown as T;
+      },
+      signTransactions: () => Promise.reject(new Error("not used")),
+      signMessages: () => Promise.reject(new Error("not used")),
+    };
+    const user = solanaAddressOf(funded);
+    const to = fresh();
+    const userBefore = balance(user);
+    await sendSolanaTransaction(funded, {
+      transfer: { toAddress: to, amount: RENT_EXEMPT },
+      signer: override,
+    });
+    expect(signatures).toBe(1);
+    expect(balance(to)).toBe(RENT_EXEMPT);
+    expect(balance(ownAddress)).toBe(SOL - RENT_EXEMPT - FEE);
+    expect(balance(user)).toBe(userBefore);
   });
 
   it("a user with no SOL: INSUFFICIENT_FUNDS", async () => {

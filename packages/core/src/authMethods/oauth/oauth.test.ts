@@ -152,10 +152,19 @@ describe("redirectToOauth", () => {
     try {
       const assign = vi.fn();
       const p = redirectToOauth({ location: { assign } as unknown as Location }, "https://idp.test/auth");
-      const seen = p.catch((e: Error) => e.message);
+      let failed: string | undefined;
+      const seen = p.catch((e: Error) => {
+        failed = e.message;
+      });
       expect(assign).toHaveBeenCalledWith("https://idp.test/auth");
-      await vi.advanceTimersByTimeAsync(1000);
-      expect(await seen).toBe("Failed to redirect to OAuth provider");
+      // Pinned both ways: still waiting at 999 ms (a 500 ms timeout fails here), failed at 1000 (a 2000 ms one fails here).
+      await vi.advanceTimersByTimeAsync(500);
+      expect(failed).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(499);
+      expect(failed).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await seen;
+      expect(failed).toBe("Failed to redirect to OAuth provider");
     } finally {
       vi.useRealTimers();
     }
@@ -200,12 +209,32 @@ describe("waitForPopupMessage", () => {
   it("rejects 'OAuth cancelled' once the pop-up is closed (checked every 500 ms) or on abort", async () => {
     vi.useFakeTimers();
     try {
-      const { win, popup } = setup();
+      const { win } = setup();
+      // Counts how often the pop-up is looked at, so a check more frequent than 500 ms shows.
+      const checks: number[] = [];
+      const popup = {
+        get closed() {
+          checks.push(Date.now() - start);
+          return closed;
+        },
+      };
+      let closed = false;
+      const start = Date.now();
       const p = waitForPopupMessage({ win, popup: popup as Window, serviceOrigin: SERVICE });
-      const seen = p.catch((e: Error) => e);
-      popup.closed = true;
-      await vi.advanceTimersByTimeAsync(550);
-      const error = await seen;
+      let error: unknown;
+      const seen = p.catch((e: Error) => {
+        error = e;
+      });
+      await vi.advanceTimersByTimeAsync(1499);
+      expect(checks).toEqual([500, 1000]);
+      closed = true;
+      // Seen closed at the 1500 ms check, cancelled 50 ms later (a turn for a message already queued).
+      await vi.advanceTimersByTimeAsync(50);
+      expect(checks).toEqual([500, 1000, 1500]);
+      expect(error).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await seen;
+      expect(checks).toEqual([500, 1000, 1500]);
       expect(error).toBeInstanceOf(OauthCancelledError);
       expect(error).toBeInstanceOf(OauthError);
       expect(error).toMatchObject({

@@ -130,6 +130,11 @@ export const ErrorCode = {
   INVALID_IMPORT_SECRET: "INVALID_IMPORT_SECRET",
   /** import_wallet: the imported accounts are already in this user's account. */
   WALLET_ALREADY_IMPORTED: "WALLET_ALREADY_IMPORTED",
+  /**
+   * import_wallet: an imported account is another user's (in this app or another): one key, one user, or
+   * whoever holds either account could spend from both.
+   */
+  WALLET_HELD_BY_ANOTHER_USER: "WALLET_HELD_BY_ANOTHER_USER",
   /** Admin API pregenerate_user: the external id is another user's (with another email). */
   EXTERNAL_ID_IN_USE: "EXTERNAL_ID_IN_USE",
   /** Backend API: the stamp's key is none of an app's server keys (`serverKeys`). */
@@ -252,6 +257,7 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   IMPORT_KEY_EXPIRED: 400,
   INVALID_IMPORT_SECRET: 400,
   WALLET_ALREADY_IMPORTED: 409,
+  WALLET_HELD_BY_ANOTHER_USER: 409,
   EXTERNAL_ID_IN_USE: 409,
   SERVER_KEY_REQUIRED: 403,
   GRANT_NOT_FOUND: 404,

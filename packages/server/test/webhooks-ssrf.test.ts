@@ -8,10 +8,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestService, type TestService } from "../../../test-support/service";
+import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
 import { listWebhookAttempts, listWebhookDeliveries } from "../src/features/webhooks/deliveryLog";
-import { freshDatabase, type Harness, type Smtp, signUpByEmail, startSmtp } from "./helpers";
+import { freshDatabase, type Harness, post, type Smtp, signUpByEmail, startSmtp, targetKey } from "./helpers";
 import { newSecret, type Receiver, startReceiver, until } from "./webhooks-receiver";
 
 const app = (id: string, webhooks: NonNullable<AppConfig["webhooks"]>): AppConfig => ({
@@ -142,6 +142,37 @@ describe.each(["sqlite", "postgres"] as const)("webhooks to non-public addresses
         `App local: webhook ${receiver.url} is a loopback (127.0.0.0/8) address: allowed in dev mode (latchkey serve --dev), otherwise only with allowPrivateNetwork: true on the endpoint`,
       );
     } finally {
+      await other.drop();
+    }
+  });
+
+  it("dev mode (latchkey serve --dev): loopback needs no opt-in, and is delivered to", async () => {
+    const other = await freshDatabase(kind);
+    const local = await startReceiver(secret);
+    const dev = await startTestService({
+      db: other.url,
+      dev: true,
+      logLevel: "silent",
+      env: { ...process.env, LATCHKEY_WEBHOOK_POLL_MS: "100" },
+      apps: [app("local", [{ url: local.url, events: ["user.created"], secret }])],
+    });
+    try {
+      const email = unique("local");
+      const key = targetKey();
+      const s = await post(
+        dev.url,
+        "/signer/v1/signup",
+        { email, targetPublicKey: key.publicKey },
+        keyOf("local"),
+      );
+      const otpCode = await devMailbox(dev.service).otpCode(email);
+      const body = { orgId: s.json.orgId, otpId: s.json.otpId, otpCode, targetPublicKey: key.publicKey };
+      expect((await post(dev.url, "/signer/v1/otp", body, keyOf("local"))).status).toBe(200);
+      await until("delivered in dev mode", () => local.delivered().length >= 1);
+      expect(local.delivered()[0]?.payload?.data.userId).toBe(s.json.userId);
+    } finally {
+      await dev.close();
+      await local.close();
       await other.drop();
     }
   });

@@ -89,6 +89,22 @@ describe("Signer (store and events)", () => {
     expect(failed.signer.getState().error).toEqual({ name: "AuthError", message: "Denied" });
     expect(failed.history).toEqual(["https://app.example/page?x=1"]);
 
+    // A provider's refusal arrives as its code only (the service drops the provider's text): it reads as
+    // a sentence the user can act on, with the code for support.
+    const refused = signerWithSession(null, "?error=temporarily_unavailable&authProvider=google");
+    await refused.signer.init();
+    expect(refused.signer.getState().error).toEqual({
+      name: "OauthError",
+      code: "OAUTH_PROVIDER_ERROR",
+      message: "The sign-in provider is unavailable right now. Try again later. (temporarily_unavailable)",
+    });
+    const other = signerWithSession(null, "?error=provider_error");
+    await other.signer.init();
+    expect(other.signer.getState().error).toMatchObject({
+      code: "OAUTH_PROVIDER_ERROR",
+      message: "The sign-in provider refused the sign-in. (provider_error)",
+    });
+
     const linking = signerWithSession(null, "?status=ACCOUNT_LINKING_CONFIRMATION_REQUIRED&email=a%40b.c");
     await linking.signer.init();
     expect(linking.signer.getState()).toMatchObject({

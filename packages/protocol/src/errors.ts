@@ -5,6 +5,8 @@
 export const ErrorCode = {
   INVALID_REQUEST: "INVALID_REQUEST",
   INVALID_JSON: "INVALID_JSON",
+  /** A JSON body (or a JSON payload in one) nests arrays and objects deeper than 32 levels. */
+  JSON_TOO_DEEP: "JSON_TOO_DEEP",
   UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
   BODY_TOO_LARGE: "BODY_TOO_LARGE",
   NOT_FOUND: "NOT_FOUND",
@@ -78,6 +80,8 @@ export const ErrorCode = {
   SIWE_TOKEN_INVALID: "SIWE_TOKEN_INVALID",
   /** The chain's node did not answer while a contract wallet's signature was being checked: try again. */
   CHAIN_UNAVAILABLE: "CHAIN_UNAVAILABLE",
+  /** The service sends nothing on this chain (not in its `chains`, or without a bundler): ask for another. */
+  CHAIN_NOT_SUPPORTED: "CHAIN_NOT_SUPPORTED",
   /**
    * The operation (wallet export) needs a fresh sign-in: a passkey, an email code or an authenticator-app
    * code within the last 5 minutes (`STEP_UP_MAX_AGE_MS`). `data.stepUpMethods` lists what the user has.
@@ -126,6 +130,11 @@ export const ErrorCode = {
   INVALID_IMPORT_SECRET: "INVALID_IMPORT_SECRET",
   /** import_wallet: the imported accounts are already in this user's account. */
   WALLET_ALREADY_IMPORTED: "WALLET_ALREADY_IMPORTED",
+  /**
+   * import_wallet: an imported account is another user's (in this app or another): one key, one user, or
+   * whoever holds either account could spend from both.
+   */
+  WALLET_HELD_BY_ANOTHER_USER: "WALLET_HELD_BY_ANOTHER_USER",
   /** Admin API pregenerate_user: the external id is another user's (with another email). */
   EXTERNAL_ID_IN_USE: "EXTERNAL_ID_IN_USE",
   /** Backend API: the stamp's key is none of an app's server keys (`serverKeys`). */
@@ -168,6 +177,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 
 export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   INVALID_REQUEST: 400,
   INVALID_JSON: 400,
+  JSON_TOO_DEEP: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   BODY_TOO_LARGE: 413,
   NOT_FOUND: 404,
@@ -228,6 +238,7 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   SIWE_INVALID_SIGNATURE: 401,
   SIWE_TOKEN_INVALID: 401,
   CHAIN_UNAVAILABLE: 503,
+  CHAIN_NOT_SUPPORTED: 400,
   STEP_UP_REQUIRED: 403,
   POLICY_DENIED: 403,
   ACTIVITY_CONSENSUS_NEEDED: 409,
@@ -246,6 +257,7 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   IMPORT_KEY_EXPIRED: 400,
   INVALID_IMPORT_SECRET: 400,
   WALLET_ALREADY_IMPORTED: 409,
+  WALLET_HELD_BY_ANOTHER_USER: 409,
   EXTERNAL_ID_IN_USE: 409,
   SERVER_KEY_REQUIRED: 403,
   GRANT_NOT_FOUND: 404,

@@ -9,6 +9,7 @@ export * from "./constants";
 export * from "./crypto";
 export * from "./errors";
 export * from "./keyManagement/queryTypes";
+export * from "./oauthErrors";
 export * from "./origins";
 export type * from "./schemas";
 export * from "./signerApi/routes";

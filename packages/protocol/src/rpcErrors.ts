@@ -105,6 +105,11 @@ export const SponsorshipErrorCode = {
    */
   STAMP_USER_MISMATCH: "STAMP_USER_MISMATCH",
   /**
+   * The operation's (or the Solana transaction's) user is disabled by an admin of the app: nothing of
+   * theirs is sponsored until they are enabled again.
+   */
+  USER_DISABLED: "USER_DISABLED",
+  /**
    * import_wallet: the encrypted bundle is malformed, names no import key of this user (from
    * init_import_wallet), or does not open with it.
    */

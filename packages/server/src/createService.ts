@@ -20,6 +20,7 @@ import { type ChainConfig, chainsSchema } from "./features/sponsorship/evm/confi
 import { type SolanaConfig, solanaConfigSchema } from "./features/sponsorship/solana/config";
 import { webhookTuning } from "./features/webhooks/config";
 import { WebhookOutbox } from "./features/webhooks/outbox";
+import type { ResolveHost } from "./features/webhooks/postWebhook";
 import { createHttpApp } from "./http/app";
 import { type RateLimits, rateLimitsSchema } from "./limits/config";
 import { type RetentionInput, resolveRetention } from "./limits/retention";
@@ -85,6 +86,8 @@ export interface ServiceOptions {
    * refills them while it is mostly idle, and a burst of sign-ups takes them instead of deriving.
    */
   walletReserve?: number;
+  /** How webhook hosts are resolved before each delivery (DNS by default; tests inject answers). */
+  resolveWebhookHost?: ResolveHost;
   /** How long `close()` lets in-flight requests finish before it drops the remaining connections (default 5000 ms). */
   closeGraceMs?: number;
 }
@@ -215,6 +218,8 @@ export async function composeService(opts: ServiceOptions, devMode?: DevMode): P
       random,
       tuning: webhookTuning(env),
       onError: (e) => http.log.warn({ err: e }, "delivering webhooks failed"),
+      allowLoopback: dev,
+      ...(opts.resolveWebhookHost ? { resolveHost: opts.resolveWebhookHost } : {}),
     });
     const ctx: ServiceContext = {
       db,
@@ -268,7 +273,7 @@ export async function composeService(opts: ServiceOptions, devMode?: DevMode): P
           })
         : undefined;
     if (walletReserve) ctx.walletReserve = walletReserve;
-    for (const app of opts.apps ?? []) await upsertApp({ db, now: now(), keyring }, app);
+    for (const app of opts.apps ?? []) await upsertApp({ db, now: now(), keyring, dev }, app);
 
     let devApp: Service["devApp"];
     if (devMode && dev) devApp = await devMode.ensureDevApp(ctx, opts, env);

@@ -81,6 +81,8 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
     nonceOverride?: string;
     fetchIdTokenOnly?: boolean;
     abort?: boolean;
+    /** Rewrites the provider's redirect back to the callback before the browser follows it. */
+    tamperCallback?: (callback: URL) => void;
   }
 
   /** Runs a whole sign-in the way a browser would; returns the service's answer to the callback. */
@@ -137,7 +139,9 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
       },
     );
     expect(back.startsWith(callbackUrl)).toBe(true);
-    const res = await fetch(back, { redirect: "manual" });
+    const tampered = new URL(back);
+    flow.tamperCallback?.(tampered);
+    const res = await fetch(tampered, { redirect: "manual" });
     return { res, target, callback: back, body: res.status === 302 ? "" : await res.text() };
   }
 
@@ -265,6 +269,39 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
       error: "OAuth cancelled",
       authProvider: "google",
     });
+  });
+
+  it("passes on a provider's refusal as its code only, never the provider's text", async () => {
+    const phishing = "<b>Your account is locked</b>: call +1-555-0100 <img src=x onerror=alert(1)>";
+    const refuse = (error: string) => (u: URL) => {
+      u.searchParams.set("error", error);
+      u.searchParams.set("error_description", phishing);
+      u.searchParams.set("error_uri", "https://evil.test/help");
+    };
+    // A known code (RFC 6749 §4.1.2.1), by redirect: the code alone in the app's URL.
+    const scope = await signIn({ abort: true, tamperCallback: refuse("invalid_scope") });
+    expect(scope.res.status).toBe(302);
+    const loc = scope.res.headers.get("location") as string;
+    expect(new URL(loc).searchParams.get("error")).toBe("invalid_scope");
+    expect([...new URL(loc).searchParams.keys()].sort()).toEqual(["authProvider", "error", "from"]);
+    expect(loc).not.toMatch(/555|locked|evil|onerror/);
+    // An OpenID Connect code, by pop-up.
+    const login = await signIn({ abort: true, mode: "popup", tamperCallback: refuse("login_required") });
+    expect(popupMessage(login.body)).toEqual({
+      status: "ERROR",
+      error: "login_required",
+      authProvider: "google",
+    });
+    // Anything else, markup or free text in `error` itself: the generic code.
+    for (const error of [phishing, "unknown_error"]) {
+      const odd = await signIn({ abort: true, mode: "popup", tamperCallback: refuse(error) });
+      expect(popupMessage(odd.body)).toEqual({
+        status: "ERROR",
+        error: "provider_error",
+        authProvider: "google",
+      });
+      expect(odd.body).not.toMatch(/555|locked|evil|onerror/);
+    }
   });
 
   it("links a provider to an existing email account after an email code, then signs in with it alone", async () => {

@@ -86,6 +86,7 @@ describe.each(["sqlite", "postgres"] as const)("latchkey users import (%s)", (ki
             address?: string;
             solanaAddress?: string;
             error?: string;
+            sharedKey?: true;
           },
       );
 
@@ -205,6 +206,73 @@ describe.each(["sqlite", "postgres"] as const)("latchkey users import (%s)", (ki
       expect(
         await opened.db.selectFrom("users").select("id").where("app_id", "=", "shop").execute(),
       ).toHaveLength(43);
+    });
+  }, 120_000);
+
+  it("refuses a key another user holds (an earlier line's, or another app's user) unless --allow-shared-keys", async () => {
+    const second = await latchkey([
+      "app",
+      "create",
+      "--db",
+      database.url,
+      "--id",
+      "second",
+      "--name",
+      "second",
+    ]);
+    expect(second.code, second.stderr).toBe(0);
+    const key = `0x${randomBytes(32).toString("hex")}` as const;
+    const address = privateKeyToAddress(key);
+    const line = (externalId: string) => JSON.stringify({ externalId, wallet: { evmPrivateKey: key } });
+    const run = async (app: string, lines: string[], extra: string[] = []) => {
+      const file = join(dir, `shared-${app}-${kind}-${randomBytes(3).toString("hex")}.jsonl`);
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      const out = `${file}.out`;
+      const r = await latchkey([
+        "users",
+        "import",
+        file,
+        "--app",
+        app,
+        "--db",
+        database.url,
+        "--out",
+        out,
+        ...extra,
+      ]);
+      return { ...r, results: outcomes(out) };
+    };
+
+    // Two lines of one file with one key: the first is made, the second refused.
+    const first = await run("shop", [line("shared-1"), line("shared-2")]);
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stdout).toContain("1 created, 0 existing, 0 duplicate, 0 conflict, 0 invalid, 1 shared key");
+    expect(first.stderr).toContain("line 2: shared_key: a key of its wallet is line 1's too");
+    expect(first.results.map((r) => [r.line, r.status, r.address])).toEqual([
+      [1, "created", address],
+      [2, "shared_key", undefined],
+    ]);
+    // Another app's user with the same key: refused too, and nothing is written.
+    const other = await run("second", [line("elsewhere")]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain("line 1: shared_key: a key of its wallet is already another user's");
+    expect(other.stderr + other.stdout).not.toContain(key.slice(2));
+    // With the flag it is made, and the line says so.
+    const allowed = await run("second", [line("elsewhere")], ["--allow-shared-keys"]);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).toContain(
+      "line 1: created with a shared key (--allow-shared-keys): a key of its wallet is already another user's",
+    );
+    expect(allowed.results).toEqual([
+      expect.objectContaining({ line: 1, status: "created", address, sharedKey: true }),
+    ]);
+    await open(async (opened) => {
+      const holders = await opened.db
+        .selectFrom("wallet_accounts")
+        .select("org_id")
+        .where("address_key", "=", address.toLowerCase())
+        .execute();
+      expect(holders).toHaveLength(2);
     });
   }, 120_000);
 

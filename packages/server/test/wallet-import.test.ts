@@ -28,6 +28,7 @@ import { isBip39Mnemonic } from "../src/users/importedWallet";
 import {
   type EmailUser,
   type Harness,
+  LINK_APP,
   post,
   signBody,
   signUpByEmail,
@@ -39,11 +40,21 @@ import {
 } from "./helpers";
 
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
+const OTHER_APP = {
+  ...TEST_APP,
+  id: "other-app",
+  name: "Other App",
+  apiKeys: ["lk_other_key_0123456789abcdef"],
+};
+const OTHER_KEY = { authorization: `Bearer ${OTHER_APP.apiKeys[0]}` };
 
 describe.each(["sqlite", "postgres"] as const)("wallet import (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(kind, { rateLimits: { exportsPerUser: 20 } });
+    h = await startHarness(kind, {
+      rateLimits: { exportsPerUser: 20 },
+      apps: [TEST_APP, LINK_APP, OTHER_APP],
+    });
   });
   afterAll(async () => {
     await h?.close();
@@ -307,6 +318,42 @@ describe.each(["sqlite", "postgres"] as const)("wallet import (%s)", (kind) => {
     expect(await whoami(user)).toMatchObject({ address: user.address, solanaAddress: address });
     expect(await signsAs(user, address, true)).toBe(true);
     expect(JSON.parse(await exported(user))).toEqual({ solanaSecretKey: secretKey });
+  });
+
+  it("refuses a key or phrase another user holds, in this app or another (WALLET_HELD_BY_ANOTHER_USER), writing nothing", async () => {
+    const held = [
+      409,
+      "WALLET_HELD_BY_ANOTHER_USER",
+      "This wallet is another account's: a key can be imported into one account only",
+    ];
+    const holder = await signUpByEmail(h, unique("holder"), KEY);
+    const key = `0x${randomBytes(32).toString("hex")}` as const;
+    const first = await importWith(
+      holder,
+      (await sealForImport(holder, "evm_private_key", key)).encryptedBundle,
+    );
+    expect(first.json.code ?? "").toBe("");
+    // Another user of the same app, with the same key.
+    const taker = await signUpByEmail(h, unique("taker"), KEY);
+    const same = await importWith(
+      taker,
+      (await sealForImport(taker, "evm_private_key", key)).encryptedBundle,
+    );
+    expect([same.status, same.json.code, same.json.message]).toEqual(held);
+    // A user of another app, with the phrase of a wallet the service made for someone.
+    const maker = await signUpByEmail(h, unique("maker"), KEY);
+    const phrase = await exported(maker);
+    const outsider = await signUpByEmail(h, unique("outsider"), OTHER_KEY);
+    const other = await importWith(
+      outsider,
+      (await sealForImport(outsider, "mnemonic", phrase)).encryptedBundle,
+    );
+    expect([other.status, other.json.code, other.json.message]).toEqual(held);
+    for (const u of [taker, outsider]) {
+      const { wallets, activities, audits } = await rows(u.userId);
+      expect([wallets, activities, audits.length]).toEqual([1, 0, 0]);
+    }
+    expect(await whoami(taker)).toMatchObject({ address: taker.address });
   });
 
   it("needs a fresh sign-in (STEP_UP_REQUIRED); a code mailed to the user's email then imports", async () => {

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { appConfigSchema } from "../src/config";
-import { WEBHOOK_EVENT_TYPES, webhookTuning } from "../src/features/webhooks/config";
+import { refusedRangeOf } from "../src/features/webhooks/addressPolicy";
+import { loopbackWebhookIssue, WEBHOOK_EVENT_TYPES, webhookTuning } from "../src/features/webhooks/config";
 import { webhookEventOf } from "../src/features/webhooks/events";
 import { backoffMs } from "../src/features/webhooks/outbox";
 
@@ -21,7 +22,13 @@ describe("webhook config", () => {
     ).toEqual(["must be https (http only to localhost, or with allowInsecureHttp)"]);
     expect(
       appWith([
-        { url: "http://10.0.0.5/in", events: ["user.created"], secret: SECRET, allowInsecureHttp: true },
+        {
+          url: "http://10.0.0.5/in",
+          events: ["user.created"],
+          secret: SECRET,
+          allowInsecureHttp: true,
+          allowPrivateNetwork: true,
+        },
       ]).success,
     ).toBe(true);
     expect(
@@ -32,6 +39,59 @@ describe("webhook config", () => {
         appWith([{ url: "https://u:p@hooks.example.com/", events: ["user.created"], secret: SECRET }]),
       ),
     ).toEqual(["must not carry a user name or password"]);
+  });
+
+  it("refuses private, link-local, metadata and other non-public addresses unless the endpoint opts in", () => {
+    const optIn = "webhooks go to public addresses unless the endpoint sets allowPrivateNetwork: true";
+    const cases: [string, string][] = [
+      ["https://169.254.169.254/latest/meta-data/", "link-local (169.254.0.0/16, cloud metadata)"],
+      ["https://10.1.2.3/in", "private (10.0.0.0/8)"],
+      ["https://172.16.0.1/in", "private (172.16.0.0/12)"],
+      ["https://172.31.255.254/in", "private (172.16.0.0/12)"],
+      ["https://192.168.1.10/in", "private (192.168.0.0/16)"],
+      ["https://100.64.0.1/in", "shared address space (100.64.0.0/10)"],
+      ["https://0.0.0.0/in", "unspecified (0.0.0.0/8)"],
+      ["https://[fc00::1]/in", "unique local (fc00::/7)"],
+      ["https://[fd00:ec2::254]/in", "unique local (fc00::/7)"],
+      ["https://[fe80::1]/in", "link-local (fe80::/10)"],
+      ["https://[::]/in", "unspecified (::)"],
+      // IPv4-mapped IPv6 and the other spellings URL parsing turns into the same address.
+      ["https://[::ffff:169.254.169.254]/in", "link-local (169.254.0.0/16, cloud metadata)"],
+      ["https://[::ffff:a00:1]/in", "private (10.0.0.0/8)"],
+      ["https://[64:ff9b::c0a8:101]/in", "private (192.168.0.0/16)"],
+      ["https://2852039166/in", "link-local (169.254.0.0/16, cloud metadata)"],
+      ["https://0xa9.254.169.254/in", "link-local (169.254.0.0/16, cloud metadata)"],
+    ];
+    for (const [url, range] of cases) {
+      expect(messages(appWith([{ url, events: ["user.created"], secret: SECRET }])), url).toEqual([
+        `is a ${range} address: ${optIn}`,
+      ]);
+      const allowed = [{ url, events: ["user.created"], secret: SECRET, allowPrivateNetwork: true }];
+      expect(appWith(allowed).success, url).toBe(true);
+    }
+    // Public addresses and names pass (a name is checked against its DNS answers at each delivery).
+    for (const url of [
+      "https://93.184.215.14/in",
+      "https://[2606:4700::6810:84e5]/in",
+      "https://172.32.0.1/",
+    ])
+      expect(appWith([{ url, events: ["user.created"], secret: SECRET }]).success, url).toBe(true);
+    expect(refusedRangeOf("100.128.0.1")).toBeNull();
+    expect(refusedRangeOf("::ffff:127.0.0.1")?.kind).toBe("loopback");
+    expect(refusedRangeOf("2002:a9fe:a9fe::1")?.range).toBe("link-local (169.254.0.0/16, cloud metadata)");
+  });
+
+  it("loopback only in dev mode, or with the endpoint's opt-in", () => {
+    for (const url of ["http://127.0.0.1:9000/x", "http://localhost:9000/x", "http://[::1]:9000/x"]) {
+      const e = { url, events: ["user.created" as const], secret: SECRET };
+      expect(loopbackWebhookIssue("shop", [e], { allowLoopback: false }), url).toMatch(
+        /^App shop: webhook .* is a loopback \(.*\) address: allowed in dev mode \(latchkey serve --dev\), otherwise only with allowPrivateNetwork: true on the endpoint$/,
+      );
+      expect(loopbackWebhookIssue("shop", [e], { allowLoopback: true })).toBeNull();
+      expect(
+        loopbackWebhookIssue("shop", [{ ...e, allowPrivateNetwork: true }], { allowLoopback: false }),
+      ).toBeNull();
+    }
   });
 
   it("wants known events, a whsec_ secret of 24 to 64 bytes, and each URL once", () => {

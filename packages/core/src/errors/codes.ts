@@ -46,6 +46,7 @@ export const OauthErrorMessages = {
   OAUTH_PROVIDER_NOT_FOUND: "OAuth providers not found",
   OAUTH_UNKNOWN_SCOPE: "No known scope for this OAuth provider; pass one",
   OAUTH_UNSUPPORTED: "Social sign-in needs a browser window",
+  OAUTH_PROVIDER_ERROR: "The sign-in provider refused the sign-in",
 } as const;
 /** Codes of social sign-in errors (`OauthError`). */
 export type OauthErrorCode = keyof typeof OauthErrorMessages;

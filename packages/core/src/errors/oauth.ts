@@ -1,3 +1,4 @@
+import { isOauthProviderErrorCode } from "@latchkey/protocol";
 import { LatchkeyError } from "./base";
 import { type OauthErrorCode, OauthErrorMessages } from "./codes";
 
@@ -38,4 +39,27 @@ export function isOauthCancelled(error: unknown): boolean {
     error !== null &&
     (error as { name?: unknown }).name === "OauthCancelledError"
   );
+}
+
+/**
+ * The error a pop-up's or a redirect's `error` stands for. A provider's refusal arrives as its code only
+ * (the service never passes the provider's text on): OAUTH_PROVIDER_ERROR with a sentence the user can
+ * act on, the code kept at the end for support. Anything else is the service's own message (OAUTH_FAILED).
+ *
+ * @example
+ * oauthAnswerError("temporarily_unavailable").message; // "The sign-in provider is unavailable right now. Try again later. (temporarily_unavailable)"
+ */
+export function oauthAnswerError(error: string | undefined): OauthError {
+  if (!error) return new OauthError("OAUTH_FAILED", "OAuth sign-in failed");
+  if (!isOauthProviderErrorCode(error)) return new OauthError("OAUTH_FAILED", error);
+  const sentence =
+    error === "server_error" || error === "temporarily_unavailable"
+      ? "The sign-in provider is unavailable right now. Try again later."
+      : error === "login_required" ||
+          error === "interaction_required" ||
+          error === "consent_required" ||
+          error === "account_selection_required"
+        ? "The sign-in provider needs you to sign in or consent there first. Try again."
+        : `${OauthErrorMessages.OAUTH_PROVIDER_ERROR}.`;
+  return new OauthError("OAUTH_PROVIDER_ERROR", `${sentence} (${error})`);
 }

@@ -1,3 +1,5 @@
+import { oauthAnswerError } from "../errors/oauth";
+import { toStateError } from "./state";
 import type { ReturnHandler, SignerBase } from "./types";
 import { type AuthUrlParams, readAuthUrlParams, SIGNUP_URL_PARAM, type UrlWindow } from "./urlParams";
 
@@ -17,7 +19,15 @@ const urlError: ReturnHandler = {
   name: "urlError",
   phase: "beforeSession",
   handle(signer, params) {
-    if (params.error) signer.store.setState({ error: { name: "AuthError", message: params.error } });
+    if (!params.error) return;
+    // A provider's refusal code gets its sentence (and code); other text stays the AuthError it was.
+    const error = oauthAnswerError(params.error);
+    signer.store.setState({
+      error:
+        error.code === "OAUTH_PROVIDER_ERROR"
+          ? toStateError(error)
+          : { name: "AuthError", message: params.error },
+    });
   },
 };
 

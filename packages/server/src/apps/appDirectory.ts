@@ -7,6 +7,7 @@ import type { AppsTable } from "../db/schema";
 import { KNOWN_OAUTH_PROVIDERS, type OauthProviderConfig } from "../features/oauth/config";
 import type { SponsorshipConfig } from "../features/sponsorship/config";
 import { SIMPLE_7702_ACCOUNT_V08 } from "../features/sponsorship/evm/config";
+import { loopbackWebhookIssue } from "../features/webhooks/config";
 import { storeWebhookEndpoints } from "../features/webhooks/endpoints";
 import type { SigningPolicy } from "../keyManagement/policies/policySchema";
 import { type MailLocale, mailLocale } from "../mail/locales";
@@ -148,11 +149,18 @@ function storedSponsorship(json: string | null | undefined): SponsorshipConfig {
  * const app = await upsertApp({ db, keyring, now: Date.now() }, { id: "shop", name: "Shop", … });
  */
 export async function upsertApp(
-  ctx: { db: Db; now: number; keyring?: Keyring },
+  ctx: {
+    db: Db;
+    now: number;
+    keyring?: Keyring /** Dev mode: webhooks may go to loopback. */;
+    dev?: boolean;
+  },
   input: AppConfig,
 ): Promise<App> {
   const { db, now, keyring } = ctx;
   const cfg = appConfigSchema.parse(input);
+  const loopback = loopbackWebhookIssue(cfg.id, cfg.webhooks, { allowLoopback: ctx.dev ?? false });
+  if (loopback) throw new Error(loopback);
   const providers = cfg.oauthProviders.map((p) => storeProvider(keyring, cfg.id, p));
   return db.transaction().execute(async (trx) => {
     const existing = await trx.selectFrom("apps").selectAll().where("id", "=", cfg.id).executeTakeFirst();

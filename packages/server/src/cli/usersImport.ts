@@ -31,12 +31,17 @@ Lines are written in batches, each in one transaction: stop it at any point and 
 users already there (same externalId, or same email) are skipped, never made twice. Progress goes to
 stderr; refused lines are listed by number (never quoted). Exits 1 when a line was refused.
 
+A wallet key is one user's: a line whose mnemonic or private key gives an account another user already
+has (in any app, or on an earlier line) is refused (shared_key), since whoever holds either account could
+spend from both. --allow-shared-keys makes such users anyway, each reported on its line.
+
 Options:
   --app <id>           The app the users belong to (required)
   --db <url|path>      The database (as serve)
   --batch <n>          Lines per transaction (default ${DEFAULT_BATCH})
   --out <file>         Write one JSON line per input line: line, status (created, existing, duplicate,
-                       conflict, invalid), userId, address, solanaAddress, error
+                       conflict, shared_key, invalid), userId, address, solanaAddress, error, sharedKey
+  --allow-shared-keys  Import a wallet key another user has too (each such line is reported)
   --dev                Use the dev master key (.latchkey/master.key), as serve --dev does
   -h, --help           This help
 
@@ -55,6 +60,7 @@ async function usersImport(args: string[]): Promise<number> {
       batch: { type: "string" },
       out: { type: "string" },
       dev: { type: "boolean" },
+      "allow-shared-keys": { type: "boolean" },
     },
   });
   const file = positionals[0];
@@ -102,7 +108,7 @@ async function usersImport(args: string[]): Promise<number> {
     const base = { db: opened.db, dbKind: opened.kind, keyring, random, now: Date.now, wallets };
     const ctx = { ...base, reserve: new WalletReserve(base, { target: 0 }) };
 
-    const counts = { created: 0, existing: 0, duplicate: 0, conflict: 0, invalid: 0 };
+    const counts = { created: 0, existing: 0, duplicate: 0, conflict: 0, shared_key: 0, invalid: 0 };
     let fromReserve = 0;
     let derived = 0;
     let lineNumber = 0;
@@ -112,7 +118,7 @@ async function usersImport(args: string[]): Promise<number> {
     const report = (final = false) => {
       const seconds = (performance.now() - started) / 1000;
       const rate = Math.round((counts.created + counts.existing) / Math.max(seconds, 0.001));
-      const line = `${counts.created} created, ${counts.existing} existing, ${counts.duplicate} duplicate, ${counts.conflict} conflict, ${counts.invalid} invalid`;
+      const line = `${counts.created} created, ${counts.existing} existing, ${counts.duplicate} duplicate, ${counts.conflict} conflict, ${counts.invalid} invalid, ${counts.shared_key} shared key`;
       if (final)
         process.stdout.write(
           `Imported ${file} into app ${values.app}: ${line} in ${seconds.toFixed(1)} s (${rate} users/s); ` +
@@ -130,13 +136,18 @@ async function usersImport(args: string[]): Promise<number> {
         appId: values.app as string,
         records: batch,
         source: file,
+        allowSharedKeys: values["allow-shared-keys"] ?? false,
       });
       batch = [];
       fromReserve += result.fromReserve;
       derived += result.derived;
       for (const o of result.outcomes) {
         counts[o.status] += 1;
-        if (o.error) process.stderr.write(`line ${o.line}: ${o.status}: ${o.error}\n`);
+        if (o.sharedKey)
+          process.stderr.write(
+            `line ${o.line}: created with a shared key (--allow-shared-keys): ${o.error}\n`,
+          );
+        else if (o.error) process.stderr.write(`line ${o.line}: ${o.status}: ${o.error}\n`);
         write(o);
       }
       report();
@@ -158,7 +169,7 @@ async function usersImport(args: string[]): Promise<number> {
     }
     await flush();
     report(true);
-    return counts.invalid + counts.conflict > 0 ? 1 : 0;
+    return counts.invalid + counts.conflict + counts.shared_key > 0 ? 1 : 0;
   } finally {
     await new Promise<void>((resolve) => (out ? out.end(resolve) : resolve()));
     await wallets.close();

@@ -2,6 +2,7 @@ import { ErrorCode } from "@latchkey/protocol";
 import { CONTROL_CHARACTER_ISSUE } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import { apiError } from "../errors";
+import { assertJsonDepth } from "./jsonDepth";
 import { assertNoNul } from "./nul";
 
 /**
@@ -26,6 +27,7 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, wha
 
 /** A JSON body nested in a string (a stamped body): an object, or a 400. */
 export function parseJsonObject(text: string, what: string): Record<string, unknown> {
+  assertJsonDepth(text, what);
   let body: unknown;
   try {
     body = JSON.parse(text);

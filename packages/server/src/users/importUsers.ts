@@ -14,14 +14,19 @@ export interface UserImportContext
   reserve: { claimMany(trx: Db, n: number): Promise<SealedWallet[]> } | null;
 }
 
-/** What became of one line: a new user, one there already (same external id or email), or why not. */
+/**
+ * What became of one line: a new user, one there already (same external id or email), or why not;
+ * `shared_key`: a key of its wallet is another user's (refused unless `allowSharedKeys`).
+ */
 export interface ImportOutcome {
   line: number;
-  status: "created" | "existing" | "duplicate" | "conflict";
+  status: "created" | "existing" | "duplicate" | "conflict" | "shared_key";
   userId?: string;
   address?: string;
   solanaAddress?: string;
   error?: string;
+  /** Made with `allowSharedKeys` although a key of its wallet is another user's too. */
+  sharedKey?: true;
 }
 
 /** A batch's outcomes (in line order), and where its new wallets came from. */
@@ -53,13 +58,16 @@ const DEFAULT_WALLET_NAME = "Default wallet";
  * an unverified email matches only a user an import or the backend made). New wallets come from the
  * reserve inside that transaction (each one owned once); when it runs short, the rest are derived first.
  * Key material was sealed on arrival (importRecords.ts parsed it; here it is sealed before any write).
+ * A line whose wallet holds an account another user has (any app's user, or an earlier line's) is
+ * refused as `shared_key`, since whoever holds either account could spend from both; with
+ * `allowSharedKeys` it is made, and its outcome says `sharedKey`.
  *
  * @example
  * const { outcomes } = await importUserBatch(ctx, { appId: "shop", records, source: "users.jsonl" });
  */
 export async function importUserBatch(
   ctx: UserImportContext,
-  params: { appId: string; records: ImportRecord[]; source?: string },
+  params: { appId: string; records: ImportRecord[]; source?: string; allowSharedKeys?: boolean },
 ): Promise<ImportBatchResult> {
   const outcomes = new Map<number, ImportOutcome>();
   const unique: ImportRecord[] = [];
@@ -84,7 +92,9 @@ export async function importUserBatch(
   let fromReserve = 0;
   for (let attempt = 0; ; attempt++) {
     const { existing, conflicts } = await findExisting(ctx.db, params.appId, unique);
-    const fresh = unique.filter((r) => !existing.has(r.key) && !conflicts.has(r.key));
+    const candidates = unique.filter((r) => !existing.has(r.key) && !conflicts.has(r.key));
+    const shared = await findSharedKeys(ctx.db, candidates, wallets);
+    const fresh = params.allowSharedKeys ? candidates : candidates.filter((r) => !shared.has(r));
     // A phrase is a whole wallet; keys replace one chain's account of a new wallet, as an import does.
     const needBase = fresh.filter((r) => !r.secrets.some((s) => s.kind === "mnemonic")).length;
     try {
@@ -110,7 +120,13 @@ export async function importUserBatch(
             .execute();
         return made;
       });
-      for (const c of created) outcomes.set(c.line, c);
+      for (const c of created) {
+        const r = fresh.find((f) => f.line === c.line);
+        outcomes.set(c.line, r && shared.has(r) ? { ...c, sharedKey: true, error: shared.get(r) } : c);
+      }
+      if (!params.allowSharedKeys)
+        for (const [r, reason] of shared)
+          outcomes.set(r.line, { line: r.line, status: "shared_key", error: reason });
       for (const [key, reason] of conflicts) {
         const line = firstLine.get(key) as number;
         outcomes.set(line, { line, status: "conflict", error: reason });
@@ -137,6 +153,41 @@ export async function importUserBatch(
       throw e;
     }
   }
+}
+
+/**
+ * The records (in line order) whose imported wallets hold an account that is already some user's (any
+ * organisation: the records' users are new) or an earlier record's, with why. Looked up by `address_key`
+ * (indexed: wallet_accounts_address_key).
+ */
+async function findSharedKeys(
+  db: Db,
+  records: ImportRecord[],
+  wallets: Map<ImportRecord, ImportedWallet[]>,
+): Promise<Map<ImportRecord, string>> {
+  const keysOf = (r: ImportRecord) =>
+    (wallets.get(r) ?? []).flatMap((w) => w.accounts.map((a) => a.address_key));
+  const all = records.flatMap(keysOf);
+  const shared = new Map<ImportRecord, string>();
+  if (all.length === 0) return shared;
+  const held = new Set<string>();
+  for (let i = 0; i < all.length; i += ROWS_PER_INSERT) {
+    const rows = await db
+      .selectFrom("wallet_accounts")
+      .select("address_key")
+      .where("address_key", "in", all.slice(i, i + ROWS_PER_INSERT))
+      .execute();
+    for (const row of rows) held.add(row.address_key);
+  }
+  const earlier = new Map<string, number>();
+  for (const r of [...records].sort((a, b) => a.line - b.line)) {
+    const keys = keysOf(r);
+    const inBatch = keys.map((k) => earlier.get(k)).find((line) => line !== undefined);
+    if (keys.some((k) => held.has(k))) shared.set(r, "a key of its wallet is already another user's");
+    else if (inBatch !== undefined) shared.set(r, `a key of its wallet is line ${inBatch}'s too`);
+    for (const k of keys) if (!earlier.has(k)) earlier.set(k, r.line);
+  }
+  return shared;
 }
 
 /** The users of `records` already in the app, by record key; and records whose email and id disagree. */

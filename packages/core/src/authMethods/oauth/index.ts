@@ -1,5 +1,6 @@
 import type { OauthPopupMessage } from "@latchkey/protocol";
 import { OauthCancelledError, OauthError, SignerError } from "../../errors";
+import { oauthAnswerError } from "../../errors/oauth";
 import { completeSession } from "../../signer/completeSession";
 import { toStateError } from "../../signer/state";
 import { SignerStatus } from "../../signer/status";
@@ -61,7 +62,7 @@ async function onOauthMessage(
   }
   // The service answers a cancel at the provider with the spec's 'OAuth cancelled'.
   if (message.error === "OAuth cancelled") throw new OauthCancelledError();
-  throw new OauthError("OAUTH_FAILED", message.error ?? "OAuth sign-in failed");
+  throw oauthAnswerError(message.error);
 }
 
 /** A redirect sign-in came back: `?bundle&orgId` with the provider's ID token (or its name). */

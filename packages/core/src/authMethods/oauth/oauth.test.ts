@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { isOauthCancelled, OauthCancelledError, OauthError } from "../../errors";
+import { oauthAnswerError } from "../../errors/oauth";
 import { redirectToOauth, waitForPopupMessage } from "./popup";
 import { buildOauthUrl, sha256Hex } from "./url";
 
@@ -258,5 +259,20 @@ describe("waitForPopupMessage", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("oauthAnswerError", () => {
+  it("gives a provider's refusal code a sentence; the service's own text stays as it is", () => {
+    expect([oauthAnswerError("login_required").code, oauthAnswerError("login_required").message]).toEqual([
+      "OAUTH_PROVIDER_ERROR",
+      "The sign-in provider needs you to sign in or consent there first. Try again. (login_required)",
+    ]);
+    expect(oauthAnswerError("invalid_scope").message).toBe(
+      "The sign-in provider refused the sign-in. (invalid_scope)",
+    );
+    const own = oauthAnswerError("Couldn't complete sign-in with Google");
+    expect([own.code, own.message]).toEqual(["OAUTH_FAILED", "Couldn't complete sign-in with Google"]);
+    expect(oauthAnswerError(undefined).message).toBe("OAuth sign-in failed");
   });
 });

@@ -1,5 +1,6 @@
 // Webhooks (features/webhooks): endpoints, the outbox, deliveries and their attempts.
 // Times are milliseconds since the epoch (int8 in PostgreSQL, integer in SQLite). JSON is stored as text.
+import type { Generated } from "kysely";
 
 /** An app's webhook endpoint (features/webhooks), from its config; one no longer configured keeps its log. */
 export interface WebhookEndpointsTable {
@@ -14,6 +15,8 @@ export interface WebhookEndpointsTable {
   updated_at: number;
   /** Set when the endpoint left the app's config: nothing more is sent to it. */
   removed_at: number | null;
+  /** 1: the endpoint may reach private and other non-public addresses (`allowPrivateNetwork`). */
+  allow_private_network: Generated<number>;
 }
 /** An event to deliver (the outbox), written in the transaction of its audit row; `id` is `webhook-id`. */
 export interface WebhookEventsTable {

@@ -1,4 +1,4 @@
-import { isOriginAllowed, urlAllowedBy } from "@latchkey/protocol";
+import { isOriginAllowed, oauthProviderErrorCode, urlAllowedBy } from "@latchkey/protocol";
 import type { App, StoredOauthProvider } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
 import type { OauthRequestsTable } from "../../db/schema";
@@ -37,7 +37,8 @@ function redirectAllowed(app: App, url: string): boolean {
  *  4. the request is marked used atomically, so a replayed state is refused;
  *  5. the browser's target key hashes to the request's nonce (the ID token will have to carry it);
  *  6. the provider did not refuse: a user's cancel is the spec's "OAuth cancelled", which the client
- *     treats as a cancel; any other error is passed on;
+ *     treats as a cancel; any other error is passed on as its code only, one of a fixed set (else
+ *     `provider_error`): the provider's free text could put anyone's words (or markup) on the app's page;
  *  7. the provider is one the app has.
  */
 export async function consumeOauthRequest(
@@ -80,7 +81,7 @@ export async function consumeOauthRequest(
   // 6.
   if (query.error === "access_denied" || query.error === "user_cancelled_authorize")
     return { error: "OAuth cancelled" };
-  if (query.error) return { error: query.error_description ?? query.error };
+  if (query.error) return { error: oauthProviderErrorCode(query.error) };
   // 7.
   const provider = app.oauthProviders.find((p) => p.id === state.authProviderId);
   if (!provider) return { error: `No OAuth provider ${state.authProviderId} for this app` };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refusedRangeOfHost } from "./addressPolicy";
 
 /** The events an app's webhook endpoint may ask for (README "Webhooks"). */
 export const WEBHOOK_EVENT_TYPES = [
@@ -37,7 +38,9 @@ export const webhookSecretSchema = z
 
 /**
  * One endpoint of an app: where events are POSTed, which ones, and the secret they are signed with
- * (sealed at rest). https anywhere; http only to a loopback host, or with `allowInsecureHttp`.
+ * (sealed at rest). https anywhere; http only to a loopback host, or with `allowInsecureHttp`. A private,
+ * link-local (cloud metadata) or other non-public address needs `allowPrivateNetwork`; so does loopback
+ * outside dev mode, which `upsertApp` checks (the schema does not know the mode).
  */
 export const webhookEndpointConfigSchema = z
   .object({
@@ -46,6 +49,11 @@ export const webhookEndpointConfigSchema = z
     secret: webhookSecretSchema,
     /** Allow http:// to a host other than localhost (a private network the operator trusts). */
     allowInsecureHttp: z.boolean().optional(),
+    /**
+     * Allow an address in a private, link-local, shared or other non-public range (and loopback outside
+     * dev mode): a receiver on a network the operator trusts. Checked again against DNS at each delivery.
+     */
+    allowPrivateNetwork: z.boolean().optional(),
   })
   .strict()
   .superRefine((e, c) => {
@@ -63,10 +71,35 @@ export const webhookEndpointConfigSchema = z
         path: ["url"],
         message: "must be https (http only to localhost, or with allowInsecureHttp)",
       });
+    const refused = refusedRangeOfHost(url.hostname);
+    if (refused?.kind === "private" && !e.allowPrivateNetwork)
+      c.addIssue({
+        code: "custom",
+        path: ["url"],
+        message: `is a ${refused.range} address: webhooks go to public addresses unless the endpoint sets allowPrivateNetwork: true`,
+      });
     if (url.username || url.password)
       c.addIssue({ code: "custom", path: ["url"], message: "must not carry a user name or password" });
   });
 export type WebhookEndpointConfig = z.infer<typeof webhookEndpointConfigSchema>;
+
+/**
+ * Why an app's endpoints cannot be stored as they are, or null: a loopback URL outside dev mode without
+ * `allowPrivateNetwork` (the schema refuses the other non-public ranges).
+ */
+export function loopbackWebhookIssue(
+  appId: string,
+  endpoints: readonly WebhookEndpointConfig[],
+  opts: { allowLoopback: boolean },
+): string | null {
+  if (opts.allowLoopback) return null;
+  for (const e of endpoints) {
+    const refused = refusedRangeOfHost(new URL(e.url).hostname);
+    if (refused?.kind === "loopback" && !e.allowPrivateNetwork)
+      return `App ${appId}: webhook ${e.url} is a ${refused.range} address: allowed in dev mode (latchkey serve --dev), otherwise only with allowPrivateNetwork: true on the endpoint`;
+  }
+  return null;
+}
 
 /** An app's endpoints (`webhooks` in its config): up to 16, each URL once. */
 export const webhooksConfigSchema = z

@@ -31,7 +31,13 @@ export async function storeWebhookEndpoints(
     if (row) {
       await trx
         .updateTable("webhook_endpoints")
-        .set({ events, sealed_secret: seal(row.id, e.secret), updated_at: now, removed_at: null })
+        .set({
+          events,
+          sealed_secret: seal(row.id, e.secret),
+          allow_private_network: e.allowPrivateNetwork ? 1 : 0,
+          updated_at: now,
+          removed_at: null,
+        })
         .where("id", "=", row.id)
         .execute();
     } else {
@@ -44,6 +50,7 @@ export async function storeWebhookEndpoints(
           url: e.url,
           events,
           sealed_secret: seal(id, e.secret),
+          allow_private_network: e.allowPrivateNetwork ? 1 : 0,
           created_at: now,
           updated_at: now,
           removed_at: null,

@@ -5,6 +5,7 @@ import { type Db, inTransaction } from "../../db";
 import type { WebhookTuning } from "./config";
 import { EndpointDirectory, secretContext } from "./endpoints";
 import { webhookEventOf } from "./events";
+import { postWebhook, RefusedAddressError, type ResolveHost, resolveWithDns } from "./postWebhook";
 
 /** An audited event as the audit log stores it. */
 export interface AuditedEvent {
@@ -42,6 +43,8 @@ export class WebhookOutbox {
   readonly #now: () => number;
   readonly #random: Random;
   readonly #onError: (e: unknown) => void;
+  readonly #resolveHost: ResolveHost;
+  readonly #allowLoopback: boolean;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = 0;
   #again = false;
@@ -57,6 +60,10 @@ export class WebhookOutbox {
     random: Random;
     tuning: WebhookTuning;
     onError: (e: unknown) => void;
+    /** How endpoint hosts are resolved before each attempt (DNS by default; tests inject answers). */
+    resolveHost?: ResolveHost;
+    /** Dev mode: endpoints may reach loopback without `allowPrivateNetwork`. */
+    allowLoopback?: boolean;
   }) {
     this.#db = options.db;
     this.#keyring = options.keyring;
@@ -64,6 +71,8 @@ export class WebhookOutbox {
     this.#random = options.random;
     this.tuning = options.tuning;
     this.#onError = options.onError;
+    this.#resolveHost = options.resolveHost ?? resolveWithDns;
+    this.#allowLoopback = options.allowLoopback ?? false;
     this.endpoints = new EndpointDirectory({ now: options.now });
   }
 
@@ -205,7 +214,7 @@ export class WebhookOutbox {
       .selectFrom("webhook_deliveries as d")
       .innerJoin("webhook_events as e", "e.id", "d.event_id")
       .innerJoin("webhook_endpoints as p", "p.id", "d.endpoint_id")
-      .select(["e.payload", "p.url", "p.sealed_secret", "p.removed_at"])
+      .select(["e.payload", "p.url", "p.sealed_secret", "p.removed_at", "p.allow_private_network"])
       .where("d.id", "=", d.id)
       .executeTakeFirstOrThrow();
     const startedAt = this.#now();
@@ -236,10 +245,10 @@ export class WebhookOutbox {
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    let refused = false;
     try {
-      const res = await fetch(row.url, {
-        method: "POST",
-        redirect: "manual",
+      statusCode = await postWebhook({
+        url: row.url,
         headers: {
           "content-type": "application/json",
           "user-agent": "Latchkey-Webhooks/1",
@@ -249,9 +258,10 @@ export class WebhookOutbox {
         },
         body: row.payload,
         signal: AbortSignal.any([this.#abort.signal, AbortSignal.timeout(this.tuning.timeoutMs)]),
+        resolve: this.#resolveHost,
+        allowPrivateNetwork: row.allow_private_network === 1,
+        allowLoopback: this.#allowLoopback,
       });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => {});
       if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`;
     } catch (e) {
       if (this.#abort.signal.aborted) {
@@ -266,13 +276,16 @@ export class WebhookOutbox {
         return;
       }
       error = describe(e, this.tuning.timeoutMs);
+      // Nothing was sent. Refused at once, not retried: an operator who trusts the address opts the
+      // endpoint in and sends it again (redeliver).
+      refused = e instanceof RefusedAddressError;
     }
     await this.#finish(d, owner, {
       startedAt,
       durationMs: Math.round(performance.now() - started),
       statusCode,
       error,
-      final: false,
+      final: refused,
     });
   }
 
@@ -351,7 +364,13 @@ export function backoffMs(attempt: number, tuning: WebhookTuning, random: Random
 function describe(e: unknown, timeoutMs: number): string {
   if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError"))
     return `no answer in ${timeoutMs} ms`;
+  if (e instanceof RefusedAddressError) return e.message.slice(0, ERROR_CHARS);
   const cause = e instanceof Error ? (e.cause as { code?: string; message?: string } | undefined) : undefined;
-  const text = cause?.code ?? cause?.message ?? (e instanceof Error ? e.message : String(e));
+  const code = (e as { code?: unknown } | null)?.code;
+  const text =
+    cause?.code ??
+    cause?.message ??
+    (typeof code === "string" ? code : undefined) ??
+    (e instanceof Error ? e.message : String(e));
   return text.slice(0, ERROR_CHARS);
 }

@@ -1,6 +1,7 @@
 import { ErrorCode } from "@latchkey/protocol";
 import type { FastifyInstance } from "fastify";
 import { apiError } from "../../errors";
+import { assertJsonDepth } from "../jsonDepth";
 import { assertNoNul } from "../nul";
 
 declare module "fastify" {
@@ -12,7 +13,8 @@ declare module "fastify" {
 
 /**
  * JSON bodies only, kept as received (`req.rawBody`) beside the parsed value. A NUL anywhere in the body
- * is refused here, before any handler: no database stores one, and PostgreSQL would fail on it.
+ * is refused here, before any handler: no database stores one, and PostgreSQL would fail on it. So is
+ * nesting deeper than `MAX_JSON_DEPTH`, before it is parsed: every endpoint's handler may recurse.
  */
 export function jsonBody(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -21,6 +23,11 @@ export function jsonBody(app: FastifyInstance): void {
     req.rawBody = text;
     if (text.length === 0) return done(null, {});
     let parsed: unknown;
+    try {
+      assertJsonDepth(text, "request body");
+    } catch (e) {
+      return done(e as Error, undefined);
+    }
     try {
       parsed = JSON.parse(text);
     } catch {

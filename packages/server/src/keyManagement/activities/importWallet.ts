@@ -6,6 +6,7 @@ import {
   openEncryptedImportBundle,
   readEncryptedImportBundle,
 } from "@latchkey/protocol";
+import type { Db } from "../../db";
 import { isUniqueViolation } from "../../db/uniqueViolation";
 import { apiError } from "../../errors";
 import { hit } from "../../limits/rateLimit";
@@ -36,7 +37,8 @@ interface Prepared {
  * sessions/stepUp.ts, as for export); the bundle names an import key of this user
  * (INVALID_IMPORT_BUNDLE), unused (IMPORT_KEY_USED) and alive (IMPORT_KEY_EXPIRED); it opens with that key;
  * what it holds is a 12- or 24-word BIP-39 phrase or a key of its kind (INVALID_IMPORT_SECRET); its
- * accounts are not the user's already (WALLET_ALREADY_IMPORTED). Then, in one transaction, the key is spent
+ * accounts are not the user's already (WALLET_ALREADY_IMPORTED) nor any other user's, in any app
+ * (WALLET_HELD_BY_ANOTHER_USER: checked again in the transaction). Then, in one transaction, the key is spent
  * (its private half erased), the wallet stored (sealed like every wallet) and audited; the account's email
  * is told. The imported accounts are the ones the app uses from now on (the newest account of each chain:
  * users/userStore.ts `userAddresses`); the earlier wallet stays the user's, unchanged.
@@ -116,6 +118,7 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
       )
       .execute();
     if (owned.length > 0) throw alreadyImported();
+    await refuseHeldByOthers(ctx.db, user.orgId, wallet);
     return {
       keyId: key.id,
       wallet,
@@ -138,6 +141,8 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
     if (Number(spent.numUpdatedRows) !== 1)
       throw apiError(ErrorCode.IMPORT_KEY_USED, "This import key was used already: start the import again");
     if (prepared.spendOtpId) await spendStepUpToken(tx, prepared.spendOtpId);
+    // Again in the transaction: another user may have imported the same key since prepare looked.
+    await refuseHeldByOthers(tx.db, user.orgId, prepared.wallet);
     try {
       await insertImportedWallet(tx.db, { wallet: prepared.wallet, userId: user.id, orgId: user.orgId, now });
     } catch (e) {
@@ -179,6 +184,30 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
     );
   },
 });
+
+/**
+ * WALLET_HELD_BY_ANOTHER_USER when an account of `wallet` is in another organisation (another user, of
+ * this app or another): whoever holds either account could spend from both. Found by `address_key`
+ * (indexed: wallet_accounts_address_key).
+ */
+async function refuseHeldByOthers(db: Db, orgId: string, wallet: ImportedWallet): Promise<void> {
+  const held = await db
+    .selectFrom("wallet_accounts")
+    .select("org_id")
+    .where(
+      "address_key",
+      "in",
+      wallet.accounts.map((a) => a.address_key),
+    )
+    .where("org_id", "!=", orgId)
+    .limit(1)
+    .executeTakeFirst();
+  if (held)
+    throw apiError(
+      ErrorCode.WALLET_HELD_BY_ANOTHER_USER,
+      "This wallet is another account's: a key can be imported into one account only",
+    );
+}
 
 function alreadyImported() {
   return apiError(ErrorCode.WALLET_ALREADY_IMPORTED, "This wallet is already in your account");

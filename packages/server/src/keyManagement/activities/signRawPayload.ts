@@ -5,8 +5,9 @@ import {
   type SignRawPayloadResult,
 } from "@latchkey/protocol";
 import { apiError } from "../../errors";
+import { assertJsonDepth } from "../../http/jsonDepth";
 import { type ActivityContext, defineActivity } from "../defineActivity";
-import { payloadSigningRequest } from "../policies/structuredPayloads";
+import { isStructuredEncoding, payloadSigningRequest } from "../policies/structuredPayloads";
 import { findSigningAccount, signOne, withSigningKey } from "../signing";
 
 /**
@@ -16,7 +17,11 @@ import { findSigningAccount, signOne, withSigningKey } from "../signing";
  */
 export const signRawPayload = defineActivity({
   type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-  signingRequest: ({ params }) => payloadSigningRequest(params),
+  signingRequest: ({ params }) => {
+    // A JSON payload (typed data, an authorization) is bounded before the policy parses and hashes it.
+    if (isStructuredEncoding(params.encoding)) assertJsonDepth(params.payload, "payload");
+    return payloadSigningRequest(params);
+  },
   pure: (ctx, { caller, params }) =>
     withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) =>
       signOne(curve, key, params),

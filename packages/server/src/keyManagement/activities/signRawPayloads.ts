@@ -1,5 +1,6 @@
+import { assertJsonDepth } from "../../http/jsonDepth";
 import { defineActivity } from "../defineActivity";
-import { payloadSigningRequest } from "../policies/structuredPayloads";
+import { isStructuredEncoding, payloadSigningRequest } from "../policies/structuredPayloads";
 import { signOne, withSigningKey } from "../signing";
 
 /** `sign_raw_payloads`: several payloads, one account, one activity; the policy reads each. */
@@ -7,14 +8,16 @@ export const signRawPayloads = defineActivity({
   type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
   signingRequest: ({ params }) => ({
     kind: "several",
-    requests: params.payloads.map((payload) =>
-      payloadSigningRequest({
+    requests: params.payloads.map((payload) => {
+      // A JSON payload is bounded before the policy parses and hashes it.
+      if (isStructuredEncoding(params.encoding)) assertJsonDepth(payload, "payload");
+      return payloadSigningRequest({
         signWith: params.signWith,
         payload,
         encoding: params.encoding,
         hashFunction: params.hashFunction,
-      }),
-    ),
+      });
+    }),
   }),
   pure: (ctx, { caller, params }) =>
     withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) => ({

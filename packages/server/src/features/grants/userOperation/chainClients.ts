@@ -12,14 +12,15 @@ export interface SendingChain {
 }
 
 /**
- * The node and bundler clients of chain `chainId` from the service's `chains` (with `bundlerUrl`); 503
- * CHAIN_UNAVAILABLE when the chain is not configured or has no bundler.
+ * The node and bundler clients of chain `chainId` from the service's `chains` (with `bundlerUrl`); 400
+ * CHAIN_NOT_SUPPORTED when the chain is not configured or has no bundler: the caller's mistake, which
+ * no retry mends (a configured chain whose node or bundler does not answer is still 503).
  */
 export function sendingChain(ctx: Pick<ServiceContext, "chains">, chainId: number): SendingChain {
   const settings = ctx.chains.get(chainId);
   if (!settings?.bundlerUrl)
     throw apiError(
-      ErrorCode.CHAIN_UNAVAILABLE,
+      ErrorCode.CHAIN_NOT_SUPPORTED,
       `This service sends no user operations on chain ${chainId}: it needs the chain with a bundlerUrl in its chains`,
     );
   const chain = defineChain({

@@ -131,7 +131,10 @@ export async function resolveSender(
   return { ...(await userOf(ctx, { appId: params.appId, wallet: owner, sender })), kind: "4337" };
 }
 
-/** The app's user whose embedded EVM wallet `wallet` is (the sender's owner, or the 7702 sender itself). */
+/**
+ * The app's user whose embedded EVM wallet `wallet` is (the sender's owner, or the 7702 sender itself);
+ * USER_DISABLED when an admin disabled that user.
+ */
 async function userOf(
   ctx: Pick<ServiceContext, "db">,
   params: { appId: string; wallet: Address; sender: Address },
@@ -140,7 +143,7 @@ async function userOf(
   const user = await ctx.db
     .selectFrom("wallet_accounts")
     .innerJoin("users", "users.org_id", "wallet_accounts.org_id")
-    .select("users.id")
+    .select(["users.id", "users.disabled_at"])
     .where("wallet_accounts.address_key", "=", wallet.toLowerCase())
     .where("wallet_accounts.address_format", "=", "ADDRESS_FORMAT_ETHEREUM")
     .where("users.app_id", "=", params.appId)
@@ -152,6 +155,14 @@ async function userOf(
       wallet === sender
         ? `${sender} is not the wallet of a user of this app`
         : `The owner of ${sender} is not a user of this app`,
+      { sender },
+    );
+  // A user an admin disabled gets nothing sponsored, whatever the policy's limits.
+  if (user.disabled_at != null)
+    throw rpcError(
+      RpcErrorCode.TRANSACTION_REJECTED,
+      SponsorshipErrorCode.USER_DISABLED,
+      `The user of ${sender} is disabled by an admin of this app`,
       { sender },
     );
   return { userId: user.id, owner: getAddress(wallet) };

@@ -8,7 +8,8 @@ import { rpcError } from "../jsonRpc";
  * message's order that is the account of one of this app's users. A user who was only the fee payer of
  * the message the client sent signs nothing once the service pays, so does not count. No signer of this
  * app's users: the transaction is no user's (`UNKNOWN_SENDER`); the stamped user signing nothing in it:
- * `STAMP_USER_MISMATCH`, so that naming someone else as a signer never charges them.
+ * `STAMP_USER_MISMATCH`, so that naming someone else as a signer never charges them. The user found
+ * being one an admin disabled: `USER_DISABLED` (not the next signer's user: nobody else is charged).
  */
 export async function resolveSolanaUser(
   ctx: Pick<ServiceContext, "db">,
@@ -19,7 +20,7 @@ export async function resolveSolanaUser(
     ? await ctx.db
         .selectFrom("wallet_accounts")
         .innerJoin("users", "users.org_id", "wallet_accounts.org_id")
-        .select(["users.id", "wallet_accounts.address_key"])
+        .select(["users.id", "users.disabled_at", "wallet_accounts.address_key"])
         .where("wallet_accounts.address_key", "in", [...signers])
         .where("wallet_accounts.address_format", "=", "ADDRESS_FORMAT_SOLANA")
         .where("users.app_id", "=", params.appId)
@@ -28,6 +29,13 @@ export async function resolveSolanaUser(
   const mine = params.userId === undefined ? rows : rows.filter((r) => r.id === params.userId);
   for (const signer of signers) {
     const row = mine.find((r) => r.address_key === signer);
+    if (row?.disabled_at != null)
+      throw rpcError(
+        RpcErrorCode.TRANSACTION_REJECTED,
+        SponsorshipErrorCode.USER_DISABLED,
+        `The user of ${signer} is disabled by an admin of this app`,
+        { signer },
+      );
     if (row) return { userId: row.id, address: signer };
   }
   if (rows.length > 0)

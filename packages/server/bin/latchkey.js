@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // The `latchkey` command. Installed from the package it runs the built CLI (dist/); in a checkout of the
-// repository it runs the TypeScript source through tsx, resolving our packages to their `source` exports.
+// repository it runs the TypeScript source through tsx, resolving our packages to their `source` exports,
+// unless LATCHKEY_CLI names a build of the CLI to run instead (the tests' global setup builds one per run:
+// test-support/buildCli.ts).
 import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
 const source = new URL("../src/cli/index.ts", import.meta.url);
 let main;
-if (existsSync(source)) {
+if (process.env.LATCHKEY_CLI) {
+  ({ main } = await import(pathToFileURL(process.env.LATCHKEY_CLI).href));
+} else if (existsSync(source)) {
   const { register } = await import("node:module");
   const { register: registerTsx } = await import("tsx/esm/api");
   registerTsx();

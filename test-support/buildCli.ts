@@ -10,9 +10,10 @@
  * its own per run under packages/server/dist/ (gitignored; two levels down, as dist/ is one, so the
  * native addon's relative path still finds native/build), and is removed when the run ends.
  */
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmdirSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import type { TestProject } from "vitest/node";
 
 const SERVER = fileURLToPath(new URL("../packages/server/", import.meta.url));
 
@@ -46,9 +47,19 @@ export async function buildCli(outdir: string): Promise<string> {
   return `${outdir}/cli.js`;
 }
 
-export default async function setup(): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => void> {
   const outdir = `${SERVER}dist/test-cli-${process.pid}`;
   // The test workers start after this, with this environment.
   process.env.LATCHKEY_CLI = await buildCli(outdir);
-  return () => rmSync(outdir, { recursive: true, force: true });
+  // In watch mode, each rerun gets a build of the source as it is then.
+  project.onTestsRerun(async () => {
+    await buildCli(outdir);
+  });
+  return () => {
+    rmSync(outdir, { recursive: true, force: true });
+    // dist/ itself too, if this run made it and nothing else is in it.
+    try {
+      rmdirSync(`${SERVER}dist`);
+    } catch {}
+  };
 }

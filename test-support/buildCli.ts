@@ -10,7 +10,7 @@
  * its own per run under packages/server/dist/ (gitignored; two levels down, as dist/ is one, so the
  * native addon's relative path still finds native/build), and is removed when the run ends.
  */
-import { mkdirSync, rmdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import type { TestProject } from "vitest/node";
@@ -47,7 +47,28 @@ export async function buildCli(outdir: string): Promise<string> {
   return `${outdir}/cli.js`;
 }
 
+/** Removes the builds of runs that ended without their teardown (a watch stopped by a signal). */
+function removeStaleBuilds(): void {
+  let names: string[];
+  try {
+    names = readdirSync(`${SERVER}dist`);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^test-cli-(\d+)$/.exec(name)?.[1]);
+    if (!pid) continue;
+    try {
+      process.kill(pid, 0); // only asks whether that run is still going
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ESRCH")
+        rmSync(`${SERVER}dist/${name}`, { recursive: true, force: true });
+    }
+  }
+}
+
 export default async function setup(project: TestProject): Promise<() => void> {
+  removeStaleBuilds();
   const outdir = `${SERVER}dist/test-cli-${process.pid}`;
   // The test workers start after this, with this environment.
   process.env.LATCHKEY_CLI = await buildCli(outdir);

@@ -20,6 +20,10 @@ export default defineConfig({
     // expect.poll waits up to 15 s (vitest's default, 1 s, fails a browser test whose page is slower under
     // load: CI saw RainbowKit's "connected" come later than that). A real miss still fails.
     expect: { poll: { timeout: 15_000 } },
+    // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts).
+    globalSetup: ["test-support/buildCli.ts"],
+    // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
+    // changes directory for its duration, which a worker thread cannot.
     pool: "forks",
     // Two files at a time on a 2-core machine (vitest's default there is one): most files wait on a
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.

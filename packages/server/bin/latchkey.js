@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // The `latchkey` command. Installed from the package it runs the built CLI (dist/); in a checkout of the
-// repository it runs the TypeScript source through tsx, resolving our packages to their `source` exports.
+// repository it runs the TypeScript source through tsx, resolving our packages to their `source` exports,
+// unless LATCHKEY_CLI names a build of the CLI to run instead (the tests' global setup builds one per run:
+// test-support/buildCli.ts). An installed package ignores LATCHKEY_CLI: it always runs its own dist/.
 import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
 const source = new URL("../src/cli/index.ts", import.meta.url);
 let main;
-if (existsSync(source)) {
+const checkout = existsSync(source);
+if (checkout && process.env.LATCHKEY_CLI) {
+  ({ main } = await import(pathToFileURL(process.env.LATCHKEY_CLI).href));
+} else if (checkout) {
   const { register } = await import("node:module");
   const { register: registerTsx } = await import("tsx/esm/api");
   registerTsx();

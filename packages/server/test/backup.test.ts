@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import SQLite from "better-sqlite3";
 import { hashMessage, recoverAddress } from "viem";
@@ -21,16 +21,28 @@ import {
   TEST_APP,
   targetKey,
 } from "./helpers";
+import { LATCHKEY_BIN as BIN, latchkey as latchkeyHere } from "./helpers/latchkey";
 
-const BIN = resolve(__dirname, "../bin/latchkey.js");
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}`, origin: "http://app.test" };
 const RATE_LIMITS = { signupsPerIp: 10_000, mailsPerIp: 10_000, otpAttemptsPerIp: 10_000 };
 
-/** `latchkey <args>`: its exit code and output, without throwing on a failure. */
+const envWith = (masterKey: string) => ({
+  ...process.env,
+  LATCHKEY_MASTER_KEY: masterKey,
+  LATCHKEY_MASTER_KEY_FILE: "",
+});
+
+/** `latchkey <args>` in this process: its exit code and output, without throwing on a failure. */
 async function latchkey(args: string[], masterKey: string) {
+  const { code, stdout, stderr } = await latchkeyHere(args, { env: envWith(masterKey) });
+  return { code, out: stdout + stderr };
+}
+
+/** `latchkey <args>` in a process of its own (the built CLI): its exit code and output. */
+async function latchkeyProcess(args: string[], masterKey: string) {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-      env: { ...process.env, LATCHKEY_MASTER_KEY: masterKey, LATCHKEY_MASTER_KEY_FILE: "" },
+      env: envWith(masterKey),
     });
     return { code: 0, out: stdout + stderr };
   } catch (err) {
@@ -73,7 +85,7 @@ describe.each(["sqlite", "postgres"] as const)("backup drill on %s", (kind) => {
         }),
       );
       await new Promise((r) => setTimeout(r, 300));
-      const backup = await latchkey(["backup", "--db", live.url, "--out", out], masterHex);
+      const backup = await latchkeyProcess(["backup", "--db", live.url, "--out", out], masterHex);
       // A few more after it, which the backup must not have.
       await new Promise((r) => setTimeout(r, 300));
       backingUp = false;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { seedBackend } from "../src/crypto/pbkdf2";
 import { secp256k1Impl } from "../src/crypto/secp256k1";
 import { freshDatabase } from "./helpers";
+import { LATCHKEY_BIN as BIN, type LatchkeyIo, latchkey } from "./helpers/latchkey";
 import { waitForLine } from "./helpers/waitForLine";
 
 // What the service must report: it runs with this process's environment on this machine, so it makes the
@@ -14,12 +15,18 @@ import { waitForLine } from "./helpers/waitForLine";
 const secp256k1 = secp256k1Impl().backend;
 const pbkdf2 = seedBackend().name;
 
-const BIN = resolve(__dirname, "../bin/latchkey.js");
 const run = promisify(execFile);
+
+/** `latchkey <args>` in this process, which must exit 0 (as `run` of the process would): its stdout. */
+async function stdoutOf(args: string[], io?: LatchkeyIo): Promise<string> {
+  const { code, stdout, stderr } = await latchkey(args, io);
+  expect(code, stderr).toBe(0);
+  return stdout;
+}
 
 describe("latchkey CLI", () => {
   it("documents every command's flags and environment in --help", async () => {
-    const serve = (await run(process.execPath, [BIN, "serve", "--help"])).stdout;
+    const serve = await stdoutOf(["serve", "--help"]);
     const source = readFileSync(resolve(__dirname, "../src/cli/serve.ts"), "utf8");
     // Every option serve parses is in its help.
     const serveOptions = /async function serve[\s\S]*?options: \{([\s\S]*?)\n {4}\},/.exec(source)?.[1] ?? "";
@@ -44,7 +51,6 @@ describe("latchkey CLI", () => {
       ))
         envs.add(m[1] as string);
     expect(envs.size).toBeGreaterThan(5);
-    // Each --help is a process start; they run side by side.
     const commands = [
       ["app", "create"],
       ["migrate"],
@@ -57,16 +63,14 @@ describe("latchkey CLI", () => {
       ["verify-backup"],
       ["hsm", "init"],
     ];
-    const outs = await Promise.all(
-      commands.map(async (command) => (await run(process.execPath, [BIN, ...command, "--help"])).stdout),
-    );
+    const outs = await Promise.all(commands.map((command) => stdoutOf([...command, "--help"])));
     let all = serve;
     for (const [i, command] of commands.entries()) {
       expect(outs[i]).toContain(`Usage: latchkey ${command.join(" ")}`);
       all += outs[i];
     }
     for (const name of envs) expect(all, name).toContain(name);
-    const usage = (await run(process.execPath, [BIN, "--help"])).stdout;
+    const usage = await stdoutOf(["--help"]);
     expect(usage).toContain("latchkey <command> --help");
   });
 
@@ -188,10 +192,9 @@ describe("latchkey CLI", () => {
     const config = join(dir, "config.json");
     writeFileSync(config, JSON.stringify({ solana: { rpcUrl: "http://127.0.0.1:9" } }));
     const env = { ...process.env, LATCHKEY_MASTER_KEY: "" };
-    const printed = (await run(process.execPath, [BIN, "solana-fee-payer", "--dev"], { cwd: dir, env }))
-      .stdout;
+    const printed = await stdoutOf(["solana-fee-payer", "--dev"], { cwd: dir, env });
     expect(printed).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}\n$/);
-    const again = (await run(process.execPath, [BIN, "solana-fee-payer", "--dev"], { cwd: dir, env })).stdout;
+    const again = await stdoutOf(["solana-fee-payer", "--dev"], { cwd: dir, env });
     expect(again).toBe(printed);
     child = spawn(
       process.execPath,
@@ -217,10 +220,8 @@ describe("latchkey CLI", () => {
   it("app create prints a key that the service then accepts", async () => {
     const dir = mkdtempSync(join(tmpdir(), "latchkey-cli-"));
     const db = join(dir, "app.db");
-    const { stdout } = await run(
-      process.execPath,
+    const stdout = await stdoutOf(
       [
-        BIN,
         "app",
         "create",
         "--db",

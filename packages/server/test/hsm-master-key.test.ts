@@ -20,9 +20,9 @@ import {
   startSmtp,
   TEST_APP,
 } from "./helpers";
+import { LATCHKEY_BIN as BIN, latchkey as latchkeyHere } from "./helpers/latchkey";
 import { waitForLine } from "./helpers/waitForLine";
 
-const BIN = resolve(__dirname, "../bin/latchkey.js");
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}`, origin: "http://app.test" };
 const MODULE = "/usr/lib/softhsm/libsofthsm2.so";
 const TOKEN = "latchkey-test";
@@ -38,11 +38,24 @@ const HSM_ENV = {
   LATCHKEY_PKCS11_PIN: PIN,
 };
 
-/** `latchkey <args>` with `env` over this process's: exit code and output, never throwing. */
+const envWith = (env: Record<string, string>) => ({
+  ...process.env,
+  LATCHKEY_MASTER_KEY: "",
+  LATCHKEY_MASTER_KEY_FILE: "",
+  ...env,
+});
+
+/** `latchkey <args>` in this process with `env` over this process's: exit code and output, never throwing. */
 async function latchkey(args: string[], env: Record<string, string>) {
+  const { code, stdout, stderr } = await latchkeyHere(args, { env: envWith(env) });
+  return { code, out: stdout + stderr };
+}
+
+/** `latchkey <args>` in a process of its own (the built CLI), with `env` over this process's. */
+async function latchkeyProcess(args: string[], env: Record<string, string>) {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-      env: { ...process.env, LATCHKEY_MASTER_KEY: "", LATCHKEY_MASTER_KEY_FILE: "", ...env },
+      env: envWith(env),
     });
     return { code: 0, out: stdout + stderr };
   } catch (err) {
@@ -257,7 +270,7 @@ describe.each(["sqlite", "postgres"] as const)("the master key in an HSM (SoftHS
       await expect(startOn(database.url, smtp, { env: { ...HSM_ENV, ...change } })).rejects.toThrow(message);
     }
     // The command says it and exits non-zero.
-    const cli = await latchkey(["serve", "--db", database.url, "--port", "0"], {
+    const cli = await latchkeyProcess(["serve", "--db", database.url, "--port", "0"], {
       ...HSM_ENV,
       LATCHKEY_PKCS11_PIN: "999999",
     });

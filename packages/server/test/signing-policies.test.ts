@@ -5,12 +5,10 @@
  * payloads follow `rawPayloads`, on the key-management API and /v1/sign-payload alike. SQLite and
  * PostgreSQL.
  */
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import {
   decodeStamp,
   encodeStamp,
@@ -51,6 +49,7 @@ import {
   startHarness,
   TEST_APP,
 } from "./helpers";
+import { latchkey } from "./helpers/latchkey";
 
 const BURN = "0x000000000000000000000000000000000000dEaD";
 const FRIEND = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -584,7 +583,6 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
     const dir = mkdtempSync(join(tmpdir(), "latchkey-admin-"));
     const keyFile = join(dir, "ops.key");
     writeFileSync(keyFile, toHex(ADMIN_KEY), { mode: 0o600 });
-    const bin = resolve(__dirname, "../bin/latchkey.js");
     const args = [
       "activity",
       "approve",
@@ -596,14 +594,14 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
       "--admin-key-file",
       keyFile,
     ];
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args]);
+    // In this process: it must exit 0.
+    const { code, stdout, stderr } = await latchkey(args);
+    expect(code, stderr).toBe(0);
     expect(stdout).toBe(`Activity ${held.id}: ACTIVITY_STATUS_COMPLETED\n`);
     expect((await getActivity(user, held.id)).status).toBe("ACTIVITY_STATUS_COMPLETED");
     // Again: the service says it is decided, and the command fails.
-    const again = await promisify(execFile)(process.execPath, [bin, ...args]).then(
-      () => "",
-      (e: { stderr: string }) => e.stderr,
-    );
+    const rerun = await latchkey(args);
+    const again = rerun.code === 0 ? "" : rerun.stderr;
     expect(again).toBe(
       `The service refused (409): Activity ${held.id} is ACTIVITY_STATUS_COMPLETED, not waiting for approval\n`,
     );

@@ -3,12 +3,10 @@
  * v0.8, SimpleAccountFactory and Pimlico's SingletonPaymasterV8, alto as the bundler. Users sign up by
  * email; their embedded wallet (through @latchkey/core) owns a SimpleAccount that holds no ETH.
  */
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import {
   createMemoryKeyHolder,
   createMemoryStorage,
@@ -53,11 +51,10 @@ import type { Service } from "../src/createService";
 import { Keyring } from "../src/crypto/keyring";
 import { signedPaymasterData } from "../src/features/sponsorship/evm/paymasterData";
 import { freshDatabase } from "./helpers";
+import { type LatchkeyIo, latchkey } from "./helpers/latchkey";
 
 const API_KEY = "lk_sponsor_key_0123456789abcdef";
 const INCREMENT = toFunctionSelector("increment()");
-const run = promisify(execFile);
-const BIN = resolve(__dirname, "../bin/latchkey.js");
 
 let stack: ChainStack;
 
@@ -1000,16 +997,20 @@ describe.each(["sqlite", "postgres"] as const)("gas sponsorship (%s)", (kind) =>
       const dir = mkdtempSync(join(tmpdir(), "latchkey-pm-"));
       const env = { ...process.env, LATCHKEY_MASTER_KEY: "33".repeat(32) };
       const db = join(dir, "pm.db");
+      // In this process, each must exit 0.
+      const run = async (args: string[], io?: LatchkeyIo) => {
+        const done = await latchkey(args, io);
+        expect(done.code, done.stderr).toBe(0);
+        return done;
+      };
       const [printed, help] = await Promise.all([
-        run(process.execPath, [BIN, "paymaster-signer", "--db", db], { env }),
-        run(process.execPath, [BIN, "paymaster-signer", "--help"]),
+        run(["paymaster-signer", "--db", db], { env }),
+        run(["paymaster-signer", "--help"]),
       ]);
       const first = printed.stdout.trim();
       expect(first).toMatch(/^0x[0-9a-fA-F]{40}$/);
       expect(help.stdout).toContain("Usage: latchkey paymaster-signer");
-      const again = (
-        await run(process.execPath, [BIN, "paymaster-signer", "--db", db], { env })
-      ).stdout.trim();
+      const again = (await run(["paymaster-signer", "--db", db], { env })).stdout.trim();
       expect(again).toBe(first);
       // The service on that database signs with the same key.
       const t = await startTestService({

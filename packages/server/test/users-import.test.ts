@@ -4,12 +4,11 @@
  * resumable (killed mid-way, nothing is half-written, and a second run finishes the file). The real CLI in
  * its own process, on SQLite and PostgreSQL. Its rate is measured by bench/users-import.ts, not here.
  */
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { ed25519 } from "@noble/curves/ed25519";
 import { base58 } from "@scure/base";
 import { privateKeyToAddress } from "viem/accounts";
@@ -22,9 +21,8 @@ import { WalletDeriver } from "../src/crypto/walletPool";
 import { openDatabase } from "../src/db";
 import { WalletReserve } from "../src/users/walletReserve";
 import { freshDatabase, stop } from "./helpers";
+import { LATCHKEY_BIN as BIN, latchkey as latchkeyHere } from "./helpers/latchkey";
 import { waitForLine } from "./helpers/waitForLine";
-
-const BIN = resolve(__dirname, "../bin/latchkey.js");
 
 describe.each(["sqlite", "postgres"] as const)("latchkey users import (%s)", (kind) => {
   const masterKey = randomBytes(32);
@@ -36,18 +34,8 @@ describe.each(["sqlite", "postgres"] as const)("latchkey users import (%s)", (ki
   const dir = mkdtempSync(join(tmpdir(), "latchkey-import-"));
   let database: Awaited<ReturnType<typeof freshDatabase>>;
 
-  async function latchkey(args: string[]) {
-    try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], {
-        env,
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      return { code: 0, stdout, stderr };
-    } catch (err) {
-      const e = err as { code: number; stdout: string; stderr: string };
-      return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-    }
-  }
+  /** `latchkey <args>` in this process with `env`: exit code and output, never throwing. */
+  const latchkey = (args: string[]) => latchkeyHere(args, { env });
 
   /** The database and its keys, opened in this process (for the reserve, and to look at what was written). */
   async function open<T>(use: (opened: ReturnType<typeof openDatabase>, keyring: Keyring) => Promise<T>) {

@@ -2,8 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Db, type OpenedDatabase, openDatabase } from "../db/index";
-import { migrateToLatest } from "../db/migrations/index";
+import { type Db, migrate, type OpenedDatabase, openDatabase } from "../db/index";
 import { Keyring, loadMasterKey, parseMasterKey } from "./keyring";
 import { LocalKeyWrapper, localKeyId } from "./keyWrap/localKey";
 
@@ -15,7 +14,7 @@ let db: Db;
 beforeEach(async () => {
   opened = openDatabase(":memory:");
   db = opened.db;
-  await migrateToLatest(db);
+  await migrate(db);
 });
 afterEach(() => opened.close());
 

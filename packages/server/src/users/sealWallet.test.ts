@@ -4,8 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../context";
 import { Keyring } from "../crypto/keyring";
 import type { DerivedAccount } from "../crypto/wallet";
-import { type OpenedDatabase, openDatabase } from "../db/index";
-import { migrateToLatest } from "../db/migrations/index";
+import { migrate, type OpenedDatabase, openDatabase } from "../db/index";
 import { sealAccount, sealNewWallet, sealWalletOf } from "./sealWallet";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
@@ -16,7 +15,7 @@ let derived: DerivedAccount[];
 let asked: string[];
 beforeEach(async () => {
   opened = openDatabase(":memory:");
-  await migrateToLatest(opened.db);
+  await migrate(opened.db);
   const keyring = new Keyring(opened.db, Buffer.alloc(32, 1));
   await keyring.init();
   let n = 0;

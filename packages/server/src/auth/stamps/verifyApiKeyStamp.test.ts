@@ -3,8 +3,7 @@ import { p256 } from "@noble/curves/nist";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../context";
-import { type Db, type OpenedDatabase, openDatabase } from "../../db/index";
-import { migrateToLatest } from "../../db/migrations/index";
+import { type Db, migrate, type OpenedDatabase, openDatabase } from "../../db/index";
 import { assertFreshTimestamp } from "./freshness";
 import { assertBodyUnused, bodyHash, consumeBody } from "./replayLedger";
 import { verifyApiKeyStamp } from "./verifyApiKeyStamp";
@@ -23,7 +22,7 @@ beforeEach(async () => {
   now = NOW;
   opened = openDatabase(":memory:");
   db = opened.db;
-  await migrateToLatest(db);
+  await migrate(db);
   // The stamp check reads api_keys joined to users: the org and app rows they point to are no part of it.
   await sql`pragma foreign_keys = off`.execute(db);
 });

@@ -2,8 +2,7 @@ import { SponsorshipErrorCode } from "@latchkey/protocol";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../context";
-import { type Db, type OpenedDatabase, openDatabase } from "../../db/index";
-import { migrateToLatest } from "../../db/migrations/index";
+import { type Db, migrate, type OpenedDatabase, openDatabase } from "../../db/index";
 import { RpcError } from "./jsonRpc";
 import {
   addedUsage,
@@ -39,7 +38,7 @@ beforeEach(async () => {
   audits = [];
   opened = openDatabase(":memory:");
   db = opened.db;
-  await migrateToLatest(db);
+  await migrate(db);
   // The reservations name an app and a user: their rows are no part of what is counted here.
   await sql`pragma foreign_keys = off`.execute(db);
 });

@@ -2,7 +2,6 @@ import { ErrorCode, STEP_UP_MAX_AGE_MS } from "@latchkey/protocol";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
-import type { ServiceContext } from "../context";
 import { type Db, migrate, type OpenedDatabase, openDatabase } from "../db/index";
 import type { SignedInBy } from "../db/schema";
 import { passkeyCounts, requireFreshSignIn, spendStepUpToken, stepUpRequired } from "./stepUp";

@@ -16,7 +16,7 @@ interface Report {
   files: Record<string, { mutants: Mutant[] }>;
 }
 interface ModuleScore {
-  score: number;
+  score: number | null;
   killed: number;
   survived: number;
   noCoverage: number;
@@ -63,6 +63,6 @@ writeFileSync(
 );
 console.log(
   Object.entries(modules)
-    .map(([p, m]) => `${m.score.toFixed(2).padStart(6)}  ${p}`)
+    .map(([p, m]) => `${m.score === null ? "   n/a" : m.score.toFixed(2).padStart(6)}  ${p}`)
     .join("\n"),
 );

@@ -47,6 +47,7 @@ for (const file of reports) {
     const valid = killed + timeout + survived + noCoverage;
     const score = valid === 0 ? 100 : Math.round(((killed + timeout) / valid) * 10_000) / 100;
     modules[path] = {
+      ...modules[path],
       score,
       killed,
       survived,

@@ -172,7 +172,8 @@ describe.each(["sqlite", "postgres"] as const)("latchkey users import (%s)", (ki
       const checked = await verifyBackup({ db: opened.db, keyring });
       expect(checked.failures).toEqual([]);
       const sealed = await opened.db.selectFrom("wallets").select("sealed_mnemonic").execute();
-      expect(sealed.some((w) => w.sealed_mnemonic.includes(mnemonic.split(" ")[0] as string))).toBe(false);
+      // Not the phrase in clear (one short word alone can occur in sealed text by chance: CI saw it).
+      expect(sealed.some((w) => w.sealed_mnemonic.includes(mnemonic))).toBe(false);
     });
 
     const second = await latchkey([

@@ -29,6 +29,7 @@ import {
   recoverTransactionAddress,
   serializeTransaction,
   type TransactionSerializable,
+  type TypedDataDefinition,
   verifyMessage,
   verifyTypedData,
   toHex as viemToHex,
@@ -645,6 +646,14 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
     };
   };
   const json = (v: unknown) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? x.toString() : x));
+  /** Signs EIP-712 typed data as `u` and expects it COMPLETED, with a signature viem verifies for `u`. */
+  async function expectTypedDataSigned(u: EmailUser, typedData: TypedDataDefinition) {
+    const ok = signedOf(await signPayload(u, json(typedData), "PAYLOAD_ENCODING_EIP712"));
+    expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(
+      await verifyTypedData({ ...typedData, address: u.address as Hex, signature: ok.signature as Hex }),
+    ).toBe(true);
+  }
 
   describe("W3: what a deny rule describes is refused however it is signed", () => {
     let w3: EmailUser;
@@ -719,11 +728,7 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
       expect(bare.status).toBe("ACTIVITY_STATUS_REJECTED");
       // An allowed permit is signed by the user's key, over the EIP-712 hash.
       const allowed = permit(OTHER_TOKEN, FRIEND);
-      const ok = signedOf(await signPayload(w3, json(allowed), "PAYLOAD_ENCODING_EIP712"));
-      expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
-      expect(
-        await verifyTypedData({ ...allowed, address: w3.address as Hex, signature: ok.signature as Hex }),
-      ).toBe(true);
+      await expectTypedDataSigned(w3, allowed);
     });
 
     it("a user operation is decided by its calls; an allowed one is signed as EntryPoint v0.8 hashes it", async () => {
@@ -750,12 +755,8 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
         'Refused by signing policy rule "no-burn"',
       ]);
       const allowed = op(FRIEND);
-      const ok = signedOf(await signPayload(w3, json(allowed), "PAYLOAD_ENCODING_EIP712"));
-      expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
       // EntryPoint v0.8's userOpHash is this EIP-712 hash.
-      expect(
-        await verifyTypedData({ ...allowed, address: w3.address as Hex, signature: ok.signature as Hex }),
-      ).toBe(true);
+      await expectTypedDataSigned(w3, allowed);
     });
 
     it("EIP-7702: a delegate off the allow-list is refused even with rawPayloads allow; Simple7702Account signs", async () => {
@@ -953,11 +954,7 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
         failure: { code: "POLICY_DENIED", message: 'Refused by signing policy rule "no-burn"' },
       });
       const allowed = op(execute(w6.address, 0n, execute(FRIEND, 1n)));
-      const ok = signedOf(await signPayload(w6, json(allowed), "PAYLOAD_ENCODING_EIP712"));
-      expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
-      expect(
-        await verifyTypedData({ ...allowed, address: w6.address as Hex, signature: ok.signature as Hex }),
-      ).toBe(true);
+      await expectTypedDataSigned(w6, allowed);
     });
 
     it("a self-call that runs anything but execute/executeBatch is refused when the app has rules", async () => {

@@ -5,6 +5,7 @@ export default defineConfig(
   modulesBuild({
     index: "src/index.ts",
     "crypto/index": "src/crypto/index.ts",
+    "custody/index": "src/custody/index.ts",
     constants: "src/constants.ts",
     errors: "src/errors.ts",
     schemas: "src/schemas.ts",

@@ -133,13 +133,21 @@ async function importRecipientPrivateKey(key: Uint8Array | CryptoKey): Promise<C
 export async function hpkeSealBase(args: {
   plaintext: Uint8Array;
   recipientPublicKey: Uint8Array;
+  /** Another use's `info` (default "turnkey_hpke"), so a ciphertext of one use never opens as another. */
+  info?: string;
+  /** Extra associated data, appended to enc ‖ pkR (e.g. a hash binding the ciphertext to a request). */
+  aad?: Uint8Array;
 }): Promise<{ enc: Uint8Array; ciphertext: Uint8Array }> {
   const pkR = asUncompressed(args.recipientPublicKey);
   const s = getSuite();
   const recipientPublicKey = await s.kem.deserializePublicKey(pkR);
-  const sender = await s.createSenderContext({ recipientPublicKey, info: utf8ToBytes(HPKE_INFO) });
+  const sender = await s.createSenderContext({
+    recipientPublicKey,
+    info: utf8ToBytes(args.info ?? HPKE_INFO),
+  });
   const enc = new Uint8Array(sender.enc);
-  const ciphertext = new Uint8Array(await sender.seal(args.plaintext, concatBytes(enc, pkR)));
+  const aad = args.aad ? concatBytes(enc, pkR, args.aad) : concatBytes(enc, pkR);
+  const ciphertext = new Uint8Array(await sender.seal(args.plaintext, aad));
   return { enc, ciphertext };
 }
 
@@ -152,6 +160,9 @@ export async function hpkeOpenBase(args: {
   ciphertext: Uint8Array;
   recipientPrivateKey: Uint8Array | CryptoKey;
   recipientPublicKey: Uint8Array;
+  /** As given to {@link hpkeSealBase}. */
+  info?: string;
+  aad?: Uint8Array;
 }): Promise<Uint8Array> {
   const pkR = asUncompressed(args.recipientPublicKey);
   const privateKey = await importRecipientPrivateKey(args.recipientPrivateKey);
@@ -164,9 +175,10 @@ export async function hpkeOpenBase(args: {
     const recipient = await s.createRecipientContext({
       recipientKey: { privateKey, publicKey },
       enc: args.enc,
-      info: utf8ToBytes(HPKE_INFO),
+      info: utf8ToBytes(args.info ?? HPKE_INFO),
     });
-    return new Uint8Array(await recipient.open(args.ciphertext, concatBytes(args.enc, pkR)));
+    const aad = args.aad ? concatBytes(args.enc, pkR, args.aad) : concatBytes(args.enc, pkR);
+    return new Uint8Array(await recipient.open(args.ciphertext, aad));
   } catch (cause) {
     throw new BundleError("bundle could not be decrypted", { cause });
   }

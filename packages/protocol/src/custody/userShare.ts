@@ -1,0 +1,131 @@
+import { sha256 } from "@noble/hashes/sha2";
+import { utf8ToBytes } from "@noble/hashes/utils";
+import { decodeBase64url, encodeBase64url } from "../crypto/base64url";
+import { hpkeOpenBase, hpkeSealBase } from "../crypto/bundle";
+import { concatBytes, fromHex } from "../crypto/hex";
+
+/** The header that carries a request's sealed user share beside `X-Stamp` (docs/split-custody.md §2). */
+export const USER_SHARE_HEADER_NAME = "X-User-Share";
+/** The `<meta>` of the auth and export frames' pages with the service's share key (uncompressed hex). */
+export const SHARE_KEY_META = "latchkey-share-key";
+
+const USER_SHARE_INFO = "latchkey_user_share_v1";
+const SERVICE_SHARE_INFO = "latchkey_service_share_v1";
+const ENC_LENGTH = 65;
+// A share of a 2-account wallet is ~86 bytes; 16 accounts and 64 bytes of entropy are < 700.
+const MAX_SEALED_LENGTH = 2048;
+
+export class UserShareError extends Error {
+  override name = "UserShareError";
+}
+
+const bodyHash = (body: string) => sha256(utf8ToBytes(body));
+
+async function seal(plaintext: Uint8Array, shareKey: string, info: string, aad: Uint8Array): Promise<string> {
+  const { enc, ciphertext } = await hpkeSealBase({
+    plaintext,
+    recipientPublicKey: fromHex(shareKey),
+    info,
+    aad,
+  });
+  return encodeBase64url(concatBytes(enc, ciphertext));
+}
+
+async function open(
+  sealed: string,
+  key: { privateKey: Uint8Array | CryptoKey; publicKey: string },
+  info: string,
+  aad: Uint8Array,
+): Promise<Uint8Array> {
+  if (typeof sealed !== "string" || sealed.length === 0 || sealed.length > MAX_SEALED_LENGTH) {
+    throw new UserShareError("the sealed share is empty or too long");
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64url(sealed);
+  } catch {
+    throw new UserShareError("the sealed share is not base64url");
+  }
+  if (bytes.length <= ENC_LENGTH + 16) throw new UserShareError("the sealed share is too short");
+  try {
+    return await hpkeOpenBase({
+      enc: bytes.subarray(0, ENC_LENGTH),
+      ciphertext: bytes.subarray(ENC_LENGTH),
+      recipientPrivateKey: key.privateKey,
+      recipientPublicKey: fromHex(key.publicKey),
+      info,
+      aad,
+    });
+  } catch {
+    throw new UserShareError("the sealed share does not open for this request");
+  }
+}
+
+/**
+ * The user's share for one request: HPKE-sealed to the service's share key, bound to the exact body the
+ * stamp signs (aad = sha256(body)), so it opens for that body only.
+ */
+export function sealUserShare(args: {
+  userShare: Uint8Array;
+  shareKey: string;
+  body: string;
+}): Promise<string> {
+  return seal(args.userShare, args.shareKey, USER_SHARE_INFO, bodyHash(args.body));
+}
+
+/** Inverse of {@link sealUserShare} (the service); throws UserShareError when it does not open for `body`. */
+export function openUserShare(args: {
+  sealed: string;
+  body: string;
+  shareKey: { privateKey: Uint8Array | CryptoKey; publicKey: string };
+}): Promise<Uint8Array> {
+  return open(args.sealed, args.shareKey, USER_SHARE_INFO, bodyHash(args.body));
+}
+
+const serviceShareAad = (organizationId: string) => utf8ToBytes(`create:${organizationId}`);
+
+/** The service's share of a new wallet, sealed to the share key for the organisation it is made for. */
+export function sealServiceShare(args: {
+  serviceShare: Uint8Array;
+  shareKey: string;
+  organizationId: string;
+}): Promise<string> {
+  return seal(args.serviceShare, args.shareKey, SERVICE_SHARE_INFO, serviceShareAad(args.organizationId));
+}
+
+/** Inverse of {@link sealServiceShare} (the service). */
+export function openServiceShare(args: {
+  sealed: string;
+  organizationId: string;
+  shareKey: { privateKey: Uint8Array | CryptoKey; publicKey: string };
+}): Promise<Uint8Array> {
+  return open(args.sealed, args.shareKey, SERVICE_SHARE_INFO, serviceShareAad(args.organizationId));
+}
+
+/**
+ * The submit types whose body a key holder attaches its share to: every activity that signs with a split
+ * wallet's key, and the one that makes the wallet.
+ */
+export const SHARE_BEARING_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
+  "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+  "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
+  "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+  "ACTIVITY_TYPE_CREATE_SPLIT_WALLET",
+]);
+
+/**
+ * The organisation a body's share is for, when the body is one a key holder should attach its share to;
+ * null otherwise (a query, another submit, not JSON).
+ */
+export function shareBearingOrganization(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { type?: unknown; organizationId?: unknown };
+    return typeof parsed.type === "string" &&
+      SHARE_BEARING_ACTIVITY_TYPES.has(parsed.type) &&
+      typeof parsed.organizationId === "string"
+      ? parsed.organizationId
+      : null;
+  } catch {
+    return null;
+  }
+}

@@ -31,6 +31,7 @@ describe("@latchkey/protocol exports", () => {
       [
         ".",
         "./crypto",
+        "./custody",
         "./constants",
         "./errors",
         "./schemas",

@@ -34,6 +34,15 @@ export default {
   jsonReporter: { fileName: process.env.STRYKER_REPORT ?? "reports/mutation/mutation.json" },
   htmlReporter: { fileName: "reports/mutation/mutation.html" },
   tempDirName: ".stryker-tmp",
-  ignorePatterns: [".stryker-tmp*", "/apps", "/e2e", "/consumer", "/bench", "**/dist", "coverage", "/reports"],
+  ignorePatterns: [
+    ".stryker-tmp*",
+    "/apps",
+    "/e2e",
+    "/consumer",
+    "/bench",
+    "**/dist",
+    "coverage",
+    "/reports",
+  ],
   thresholds: { high: 90, low: 85, break: null },
 };

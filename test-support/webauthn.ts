@@ -14,19 +14,11 @@ export function clientData(type: "webauthn.create" | "webauthn.get", challenge: 
   return Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
 }
 
-/**
- * The attestation object ("none") for a new credential, and its authenticator data. A P-256 key is an
- * ES256 credential; an RSA key an RS256 one (Windows Hello's default).
- */
-export function noneAttestation(args: {
-  rpId: string;
-  credentialId: Buffer;
-  publicKey: KeyObject;
-  signCount: number;
-}): { attestationObject: Buffer; authData: Buffer } {
-  const jwk = args.publicKey.export({ format: "jwk" });
-  const cose = cbor(
-    args.publicKey.asymmetricKeyType === "rsa"
+/** A credential's public key as COSE (what the service stores, base64url): ES256 for P-256, RS256 for RSA. */
+export function cosePublicKey(publicKey: KeyObject): Buffer {
+  const jwk = publicKey.export({ format: "jwk" });
+  return cbor(
+    publicKey.asymmetricKeyType === "rsa"
       ? new Map<number, unknown>([
           [1, 3], // kty RSA
           [3, -257], // alg RS256 (RSASSA-PKCS1-v1_5 with SHA-256)
@@ -41,6 +33,19 @@ export function noneAttestation(args: {
           [-3, Buffer.from(jwk.y as string, "base64url")],
         ]),
   );
+}
+
+/**
+ * The attestation object ("none") for a new credential, and its authenticator data. A P-256 key is an
+ * ES256 credential; an RSA key an RS256 one (Windows Hello's default).
+ */
+export function noneAttestation(args: {
+  rpId: string;
+  credentialId: Buffer;
+  publicKey: KeyObject;
+  signCount: number;
+}): { attestationObject: Buffer; authData: Buffer } {
+  const cose = cosePublicKey(args.publicKey);
   const idLength = Buffer.alloc(2);
   idLength.writeUInt16BE(args.credentialId.length);
   const authData = Buffer.concat([

@@ -8,6 +8,7 @@ import { createHash, type KeyObject, sign } from "node:crypto";
 
 const FLAGS_UP_UV_AT = 0x45;
 const FLAGS_UP_UV = 0x05;
+const FLAGS_UP = 0x01;
 
 /** clientDataJSON for a ceremony, with the challenge already base64url. */
 export function clientData(type: "webauthn.create" | "webauthn.get", challenge: string, origin: string) {
@@ -73,10 +74,12 @@ export function assertion(args: {
   clientDataJson: Buffer;
   privateKey: KeyObject;
   signCount: number;
+  /** False: the authenticator proved presence only (flags UP, no UV). */
+  userVerified?: boolean;
 }): { authenticatorData: Buffer; signature: Buffer } {
   const authenticatorData = Buffer.concat([
     sha256(args.rpId),
-    Buffer.from([FLAGS_UP_UV]),
+    Buffer.from([args.userVerified === false ? FLAGS_UP : FLAGS_UP_UV]),
     u32(args.signCount),
   ]);
   const signature = sign(

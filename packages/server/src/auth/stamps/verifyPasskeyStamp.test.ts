@@ -71,6 +71,8 @@ function stamp(
     signCount?: number;
     credentialId?: string;
     signWith?: KeyObject;
+    userVerified?: boolean;
+    userHandle?: string;
     tamper?: (s: Buffer) => Buffer;
   } = {},
 ): string {
@@ -84,12 +86,14 @@ function stamp(
     clientDataJson,
     privateKey: over.signWith ?? key,
     signCount: over.signCount ?? 6,
+    ...(over.userVerified === false ? { userVerified: false } : {}),
   });
   return JSON.stringify({
     credentialId: over.credentialId ?? CREDENTIAL,
     authenticatorData: authenticatorData.toString("base64url"),
     clientDataJson: clientDataJson.toString("base64url"),
     signature: (over.tamper ? over.tamper(signature) : signature).toString("base64url"),
+    ...(over.userHandle ? { userHandle: over.userHandle } : {}),
   });
 }
 
@@ -106,6 +110,16 @@ describe("verifyPasskeyStamp", () => {
     expect(await counter()).toEqual({ counter: 5, last_used_at: null });
     await caller.commitCounter();
     expect(await counter()).toEqual({ counter: 6, last_used_at: NOW });
+  });
+
+  it('accepts a passkey that proved presence without user verification (WebAuthn\'s "discouraged"), and a user handle', async () => {
+    const caller = await verifyPasskeyStamp(ctx(), {
+      body: BODY,
+      headerValue: stamp({ userVerified: false }),
+    });
+    expect(caller.user.id).toBe("user-1");
+    const withHandle = stamp({ signCount: 7, userHandle: Buffer.from("user-1").toString("base64url") });
+    expect((await verifyPasskeyStamp(ctx(), { body: BODY, headerValue: withHandle })).user.id).toBe("user-1");
   });
 
   const refused = async (headerValue: string, message: RegExp | string, body = BODY) => {
@@ -151,7 +165,7 @@ describe("verifyPasskeyStamp", () => {
     const e = await verifyPasskeyStamp(ctx(), { body: BODY, headerValue: stamp() }).catch(
       (err: unknown) => err,
     );
-    expect(e).toMatchObject({ code: ErrorCode.USER_DISABLED });
+    expect(e).toMatchObject({ code: ErrorCode.USER_DISABLED, message: "This user is disabled" });
     await db.updateTable("users").set({ disabled_at: null }).execute();
     await db.updateTable("authenticators").set({ app_id: "gone" }).execute();
     await refused(stamp(), "This passkey's app no longer exists");

@@ -167,6 +167,43 @@ describe("typedDataRequest", () => {
       );
       expect(noSpender.kind === "typedData" && noSpender.approvals).toEqual([]);
     }
+    // DAI's and EIP-4494's fields under another primary type are not a permit either.
+    for (const kind of [DAI, ERC4494]) {
+      const renamedType = typedDataRequest(
+        t("Approval", { Approval: kind }, { holder: OWNER, spender: SPENDER, tokenId: "1", allowed: true }),
+      );
+      expect(renamedType.kind === "typedData" && renamedType.approvals).toEqual([]);
+    }
+    // Permit2's shapes only as the whole type: a field before or after them is another type.
+    const padded = (spec: string, extra: "before" | "after") =>
+      extra === "before" ? fieldsOf(`uint256 x,${spec}`) : fieldsOf(`${spec},uint256 x`);
+    for (const extra of ["before", "after"] as const) {
+      const allowance = typedDataRequest(
+        t(
+          "PermitSingle",
+          {
+            PermitSingle: padded("PermitDetails details,address spender,uint256 sigDeadline", extra),
+            PermitDetails: DETAILS,
+          },
+          { details: { token: TOKEN, amount: "5" }, spender: SPENDER },
+        ),
+      );
+      expect(allowance.kind === "typedData" && allowance.approvals, extra).toEqual([]);
+    }
+    const transferPadded = typedDataRequest(
+      t(
+        "PermitTransferFrom",
+        {
+          PermitTransferFrom: padded(
+            "TokenPermissions permitted,address spender,uint256 nonce,uint256 deadline",
+            "before",
+          ),
+          TokenPermissions: TOKEN_PERMISSIONS,
+        },
+        { permitted: { token: TOKEN, amount: "7" }, spender: SPENDER },
+      ),
+    );
+    expect(transferPadded.kind === "typedData" && transferPadded.approvals).toEqual([]);
     const permit2NoSpender = typedDataRequest(
       t(
         "PermitSingle",

@@ -2,8 +2,10 @@ import { ErrorCode, STEP_UP_MAX_AGE_MS } from "@latchkey/protocol";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
+import { hotp, totpStep } from "../crypto/totp";
 import { type Db, migrate, type OpenedDatabase, openDatabase } from "../db/index";
 import type { SignedInBy } from "../db/schema";
+import { issueVerificationToken } from "../otp/verificationToken";
 import { passkeyCounts, requireFreshSignIn, spendStepUpToken, stepUpRequired } from "./stepUp";
 
 const NOW = 1_800_000_000_000;
@@ -12,7 +14,18 @@ const USER = { id: "u1", orgId: "o1", appId: "a1", email: "a@example.com" };
 
 let opened: OpenedDatabase;
 let db: Db;
-const ctx = () => ({ db, now: () => NOW }) as unknown as Parameters<typeof requireFreshSignIn>[0];
+const OTP_KEY = Buffer.alloc(32, 7);
+const TOTP_SECRET = Buffer.alloc(20, 9);
+// The keyring opens the factor's sealed secret (keyring.test.ts tests sealing itself): here the sealed
+// text names the secret it stands for.
+const keyring = {
+  open: async (sealed: string, aad: string) => {
+    if (sealed !== "sealed-totp" || !aad.startsWith("mfa_factor:")) throw new Error("does not open");
+    return new Uint8Array(TOTP_SECRET);
+  },
+};
+const ctx = () =>
+  ({ db, now: () => NOW, otpKey: OTP_KEY, keyring }) as unknown as Parameters<typeof requireFreshSignIn>[0];
 beforeEach(async () => {
   opened = openDatabase(":memory:");
   db = opened.db;
@@ -154,6 +167,140 @@ describe("requireFreshSignIn", () => {
     const e = await stepUpRequired(ctx(), USER);
     expect(e.message).toBe("This needs a fresh sign-in: confirm it's you");
     expect(e.data).toEqual({ stepUpMethods: ["email", "passkey", "totp"] });
+  });
+});
+
+describe("requireFreshSignIn with a proof", () => {
+  const factor = (id: string, over: { verified_at?: number | null; added_with?: string | null } = {}) =>
+    db
+      .insertInto("mfa_factors")
+      .values({
+        id,
+        user_id: USER.id,
+        type: "totp",
+        sealed_secret: "sealed-totp",
+        verified_at: "verified_at" in over ? (over.verified_at ?? null) : NOW - 1000,
+        last_step: 0,
+        failed_attempts: 0,
+        locked_until: null,
+        added_with: "added_with" in over ? (over.added_with ?? null) : "email",
+        created_at: NOW - 1000,
+      })
+      .execute();
+  const code = () => hotp(TOTP_SECRET, totpStep(NOW));
+  const withProof = (proof: Parameters<typeof requireFreshSignIn>[1]["proof"], c = caller()) =>
+    requireFreshSignIn(ctx(), { caller: c, appId: USER.appId, proof });
+
+  it("takes a right code of a verified factor added with a step-up proof, once; not a factor without one", async () => {
+    await factor("f1");
+    expect(await withProof({ multiFactor: { multiFactorId: "f1", multiFactorCode: code() } })).toEqual({
+      used: "totp",
+    });
+    // The same code again, a wrong code: refused, and the old session does not rescue them.
+    expect(
+      await refusal(withProof({ multiFactor: { multiFactorId: "f1", multiFactorCode: code() } })),
+    ).toMatchObject({ code: ErrorCode.INVALID_MFA_CODE });
+    await factor("f-plain", { added_with: null });
+    await factor("f-unverified", { verified_at: null });
+    for (const id of ["f-plain", "f-unverified", "f-missing"]) {
+      expect(
+        await refusal(withProof({ multiFactor: { multiFactorId: id, multiFactorCode: code() } })),
+        id,
+      ).toMatchObject({
+        code: ErrorCode.MFA_FACTOR_NOT_FOUND,
+      });
+    }
+  });
+
+  const otp = (id: string, usedAt: number | null, tokenUsedAt: number | null = null) =>
+    db
+      .insertInto("contact_otps")
+      .values({
+        id,
+        app_id: USER.appId,
+        contact: USER.email,
+        code_hash: "h",
+        attempts: 0,
+        expires_at: NOW + 1,
+        used_at: usedAt,
+        token_used_at: tokenUsedAt,
+        created_at: NOW,
+      })
+      .execute();
+  const token = (otpId: string, contact = USER.email, appId = USER.appId) =>
+    issueVerificationToken({ otpKey: OTP_KEY, now: () => NOW } as never, { appId, contact, otpId });
+
+  it("takes a verification token of the account's email from a code verified within the window, to spend", async () => {
+    await otp("otp-fresh", SINCE);
+    expect(await withProof({ verificationToken: await token("otp-fresh") })).toEqual({
+      spendOtpId: "otp-fresh",
+      used: "email",
+    });
+    // Nothing is spent yet: the caller spends it in its own transaction.
+    expect(
+      await db
+        .selectFrom("contact_otps")
+        .select("token_used_at")
+        .where("id", "=", "otp-fresh")
+        .executeTakeFirst(),
+    ).toEqual({
+      token_used_at: null,
+    });
+  });
+
+  it("refuses a token of another email, another app, a spent or unknown code, and asks again for an old one", async () => {
+    await otp("otp-1", NOW);
+    const wrong = async (t: Promise<string>, c = caller()) =>
+      refusal(withProof({ verificationToken: await t }, c));
+    expect(await wrong(token("otp-1", "b@example.com"))).toMatchObject({
+      code: ErrorCode.INVALID_VERIFICATION_TOKEN,
+    });
+    expect(await wrong(token("otp-1"), caller({ user: { ...USER, email: null } }))).toMatchObject({
+      code: ErrorCode.INVALID_VERIFICATION_TOKEN,
+    });
+    expect(await wrong(token("otp-1", USER.email, "another-app"))).toMatchObject({
+      code: ErrorCode.INVALID_VERIFICATION_TOKEN,
+    });
+    expect(await wrong(token("otp-unknown"))).toMatchObject({ code: ErrorCode.INVALID_VERIFICATION_TOKEN });
+    await otp("otp-spent", NOW, NOW);
+    const spent = await withProof({ verificationToken: await token("otp-spent") }).catch((e: Error) => e);
+    expect(spent).toMatchObject({
+      code: ErrorCode.INVALID_VERIFICATION_TOKEN,
+      message: "This verification token was already used",
+    });
+    await otp("otp-old", SINCE - 1);
+    expect(await wrong(token("otp-old"))).toEqual({
+      code: ErrorCode.STEP_UP_REQUIRED,
+      data: { stepUpMethods: ["email"] },
+    });
+    await otp("otp-unverified", null);
+    expect(await wrong(token("otp-unverified"))).toMatchObject({ code: ErrorCode.STEP_UP_REQUIRED });
+    const other = await withProof({ verificationToken: await token("otp-1", "b@example.com") }).catch(
+      (e: Error) => e,
+    );
+    expect((other as Error).message).toBe("The verification token is not for this account's email");
+  });
+
+  it("a passkey stamp is decided before any proof; a proof before the session", async () => {
+    await passkey("pk-plain", null);
+    await factor("f1");
+    expect(
+      await refusal(
+        withProof(
+          { multiFactor: { multiFactorId: "f1", multiFactorCode: code() } },
+          caller({ passkey: { authenticatorId: "pk-plain", credentialId: "c" } }),
+        ),
+      ),
+    ).toMatchObject({ code: ErrorCode.STEP_UP_REQUIRED });
+    await session("s-fresh", "email_code", NOW);
+    expect(
+      await refusal(
+        withProof(
+          { multiFactor: { multiFactorId: "f1", multiFactorCode: "000000" } },
+          caller({ apiKeyId: "s-fresh" }),
+        ),
+      ),
+    ).toMatchObject({ code: ErrorCode.INVALID_MFA_CODE });
   });
 });
 

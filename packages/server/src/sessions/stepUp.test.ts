@@ -148,6 +148,24 @@ describe("requireFreshSignIn", () => {
       code: ErrorCode.STEP_UP_REQUIRED,
       data: { stepUpMethods: [] },
     });
+    // A factor or passkey added without a step-up proof is no step-up method.
+    await db
+      .insertInto("mfa_factors")
+      .values({
+        id: "f-plain",
+        user_id: USER.id,
+        type: "totp",
+        sealed_secret: "x",
+        verified_at: 1,
+        last_step: 0,
+        failed_attempts: 0,
+        locked_until: null,
+        added_with: null,
+        created_at: 1,
+      } as never)
+      .execute();
+    await passkey("pk-plain", null);
+    expect((await stepUpRequired(ctx(), USER)).data).toEqual({ stepUpMethods: ["email"] });
     await db
       .insertInto("mfa_factors")
       .values({

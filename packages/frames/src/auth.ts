@@ -5,8 +5,8 @@ import {
   KeyStoreError,
   type ShareHolder,
 } from "@latchkey/keystore";
-import type { FrameRequest } from "@latchkey/protocol/frame";
 import { SHARE_KEY_META } from "@latchkey/protocol/custody";
+import type { FrameRequest } from "@latchkey/protocol/frame";
 import { authFrameDatabase } from "./database";
 import { metaContent } from "./meta";
 import { serveParent } from "./serveParent";
@@ -16,7 +16,6 @@ import { serveParent } from "./serveParent";
  * its parent window, and only when the parent's origin is one the app allows (the service also sends
  * `frame-ancestors` with those origins). It makes no network requests.
  */
-
 
 /**
  * One key store per parent origin. Every page that embeds this frame from one site shares its storage
@@ -83,7 +82,10 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
       // The session's keys only: the user shares are the device's, and stay.
       return keys.clear(params?.targetKey !== false);
     case "createSplitWallet":
-      return sharesOf(keys).createSplitWallet({ organizationId: organizationIdOf(params), shareKey: shareKey() });
+      return sharesOf(keys).createSplitWallet({
+        organizationId: organizationIdOf(params),
+        shareKey: shareKey(),
+      });
     case "hasUserShare":
       return sharesOf(keys).hasUserShare({ organizationId: organizationIdOf(params) });
     case "protectShare": {
@@ -97,7 +99,11 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
     case "restoreShare": {
       const prfOutput = prfOf(params);
       if (!params.blob || typeof params.blob !== "object") throw new TypeError("blob must be an object");
-      const base = { organizationId: organizationIdOf(params), walletId: walletIdOf(params), blob: params.blob };
+      const base = {
+        organizationId: organizationIdOf(params),
+        walletId: walletIdOf(params),
+        blob: params.blob,
+      };
       if (prfOutput) return sharesOf(keys).restoreShare({ ...base, prfOutput });
       if (typeof params.code !== "string") throw new TypeError("prfOutput or code is needed");
       return sharesOf(keys).restoreShare({ ...base, code: params.code });

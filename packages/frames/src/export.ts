@@ -1,13 +1,18 @@
+import { readStoredUserShare } from "@latchkey/keystore";
+import { decodeBase64url } from "@latchkey/protocol/codecs";
 import { BundleError, generateTargetKeyPair, openExportBundle } from "@latchkey/protocol/crypto";
+import {
+  combineShares,
+  decodeWalletSecret,
+  mnemonicOfSecret,
+  wipeWalletSecret,
+} from "@latchkey/protocol/custody";
 import {
   EXPORT_SIGNER_META,
   type ExportFrameRequest,
   type ExportFrameShown,
   type ExportFrameTexts,
 } from "@latchkey/protocol/frame";
-import { readStoredUserShare } from "@latchkey/keystore";
-import { combineShares, decodeWalletSecret, mnemonicOfSecret, wipeWalletSecret } from "@latchkey/protocol/custody";
-import { decodeBase64url } from "@latchkey/protocol/codecs";
 import { ed25519 } from "@noble/curves/ed25519";
 import { hmac } from "@noble/hashes/hmac";
 import { sha512 } from "@noble/hashes/sha2";
@@ -48,7 +53,9 @@ async function splitPhrase(
   parentOrigin: string,
   organizationId: string,
 ): Promise<string | null> {
-  const userShare = await readStoredUserShare(authFrameDatabase(parentOrigin), organizationId).catch(() => null);
+  const userShare = await readStoredUserShare(authFrameDatabase(parentOrigin), organizationId).catch(
+    () => null,
+  );
   if (!userShare) return null;
   const serviceShare = decodeBase64url(serviceShareText);
   const encoded = await combineShares(userShare, serviceShare).finally(() => {
@@ -218,10 +225,16 @@ async function handle(request: ExportFrameRequest, parentOrigin: string): Promis
       let phrase = new TextDecoder().decode(plaintext);
       plaintext.fill(0);
       if (phrase.startsWith(SPLIT_PREFIX)) {
-        const joined = await splitPhrase(phrase.slice(SPLIT_PREFIX.length), parentOrigin, params.organizationId);
+        const joined = await splitPhrase(
+          phrase.slice(SPLIT_PREFIX.length),
+          parentOrigin,
+          params.organizationId,
+        );
         if (!joined) {
           showError(texts.noUserShare);
-          throw Object.assign(new Error("this device holds no share of the wallet"), { code: "USER_SHARE_REQUIRED" });
+          throw Object.assign(new Error("this device holds no share of the wallet"), {
+            code: "USER_SHARE_REQUIRED",
+          });
         }
         phrase = joined;
       }

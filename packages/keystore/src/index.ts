@@ -255,7 +255,10 @@ async function readShare(withStore: WithStore, organizationId: string): Promise<
 async function writeShare(withStore: WithStore, organizationId: string, share: Uint8Array): Promise<void> {
   let key = await withStore<CryptoKey | undefined>("readonly", (s) => s.get(SHARE_WRAP_KEY));
   if (!key) {
-    const made = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+    const made = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+      "encrypt",
+      "decrypt",
+    ]);
     // `add` fails when another tab stored one first: then that one is the key.
     await withStore("readwrite", (s) => s.add(made, SHARE_WRAP_KEY)).catch(() => {});
     key = await withStore<CryptoKey | undefined>("readonly", (s) => s.get(SHARE_WRAP_KEY));
@@ -267,7 +270,9 @@ async function writeShare(withStore: WithStore, organizationId: string, share: U
     key,
     share as Uint8Array<ArrayBuffer>,
   );
-  await withStore("readwrite", (s) => s.put({ iv, ciphertext } satisfies StoredShare, shareRecord(organizationId)));
+  await withStore("readwrite", (s) =>
+    s.put({ iv, ciphertext } satisfies StoredShare, shareRecord(organizationId)),
+  );
 }
 
 /**

@@ -16,7 +16,9 @@ export interface CreatedSplitWallet {
 }
 
 /** A recovery factor's input: a passkey's PRF output, or a recovery code. */
-export type RecoveryInput = { prfOutput: Uint8Array; code?: undefined } | { code: string; prfOutput?: undefined };
+export type RecoveryInput =
+  | { prfOutput: Uint8Array; code?: undefined }
+  | { code: string; prfOutput?: undefined };
 
 /** What protecting a share answers: the blob for the service and, for a code, the code to show once. */
 export interface ProtectedShare {

@@ -49,10 +49,13 @@ export async function withSplitKey<T>(
   let secret: WalletSecret | undefined;
   try {
     userShare = await openRequestShare(ctx, share);
-    serviceShare = await ctx.keyring.open(
+    const opened = await ctx.keyring.open(
       account.split.sealedServiceShare,
       `wallet_share:${account.split.walletId}`,
     );
+    // A plain Uint8Array: shamir-secret-sharing refuses a Buffer (it checks the constructor).
+    serviceShare = new Uint8Array(opened);
+    opened.fill(0);
     try {
       encoded = await combineShares(userShare, serviceShare);
       secret = decodeWalletSecret(encoded);

@@ -89,7 +89,7 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
 
   beforeAll(async () => {
     h = await startHarness(kind, {
-      apps: [TEST_APP, { ...SPLIT_APP, apiKeys: [...SPLIT_APP.apiKeys] }],
+      apps: [TEST_APP, SPLIT_APP],
       masterKey,
       logLevel: "trace",
       logStream: new Writable({

@@ -38,10 +38,10 @@ const SPLIT_APP = {
   name: "Split App",
   apiKeys: ["lk_split_key_0123456789abcdef"],
   allowedOrigins: ["http://split.test"],
-  emailMode: "OTP",
+  emailMode: "OTP" as const,
   magicLinkRedirectUrls: ["http://split.test/welcome"],
-  custody: "split",
-} as const;
+  custody: "split" as const,
+};
 const SPLIT = { authorization: `Bearer ${SPLIT_APP.apiKeys[0]}` };
 const SERVICE = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 
@@ -53,7 +53,7 @@ const signatureOf = (activity: { result: Record<string, unknown> }) => {
 describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(kind, { apps: [TEST_APP, { ...SPLIT_APP, apiKeys: [...SPLIT_APP.apiKeys] }] });
+    h = await startHarness(kind, { apps: [TEST_APP, SPLIT_APP] });
   });
   afterAll(async () => {
     await h?.close();
@@ -490,7 +490,9 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
       }),
     );
     expect(plaintext.startsWith(SPLIT_EXPORT_PREFIX)).toBe(true);
-    const serviceShare = new Uint8Array(Buffer.from(plaintext.slice(SPLIT_EXPORT_PREFIX.length), "base64url"));
+    const serviceShare = new Uint8Array(
+      Buffer.from(plaintext.slice(SPLIT_EXPORT_PREFIX.length), "base64url"),
+    );
     const secret = decodeWalletSecret(await combineShares(holder.userShare, serviceShare));
     expect(mnemonicOfSecret(secret)).toBe(holder.mnemonic);
   });

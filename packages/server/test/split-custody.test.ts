@@ -31,6 +31,7 @@ import { base58 } from "@scure/base";
 import { type Hex, keccak256, recoverAddress, verifyTypedData, toHex as viemHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
+import { AdminClient } from "./helpers/adminClient";
 import { fetchShareKey, makeSplitWallet, signRawBody } from "./helpers/splitKeyHolder";
 
 const SPLIT_APP = {
@@ -43,6 +44,20 @@ const SPLIT_APP = {
   custody: "split" as const,
 };
 const SPLIT = { authorization: `Bearer ${SPLIT_APP.apiKeys[0]}` };
+const ADMIN_KEY = generateP256PrivateKey();
+/** A split app whose policy holds raw payloads for an admin, who may also pregenerate users. */
+const HELD_APP = {
+  id: "split-held",
+  name: "Split Held",
+  apiKeys: ["lk_split_held_0123456789abcdef"],
+  allowedOrigins: ["http://held.test"],
+  custody: "split" as const,
+  signingPolicy: {
+    rawPayloads: "needs_approval" as const,
+    adminKeys: [{ name: "ops", publicKey: toHex(p256PublicKeyFromPrivate(ADMIN_KEY, true)) }],
+  },
+};
+const HELD = { authorization: `Bearer ${HELD_APP.apiKeys[0]}` };
 const SERVICE = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 
 const signatureOf = (activity: { result: Record<string, unknown> }) => {
@@ -53,7 +68,7 @@ const signatureOf = (activity: { result: Record<string, unknown> }) => {
 describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(kind, { apps: [TEST_APP, SPLIT_APP] });
+    h = await startHarness(kind, { apps: [TEST_APP, SPLIT_APP, HELD_APP] });
   });
   afterAll(async () => {
     await h?.close();
@@ -506,6 +521,62 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
     );
     expect([init.status, init.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
     expect(init.json.message).toContain("Importing a wallet");
+  });
+
+  it("a grant, and in a split app a pregenerated user: 409 SPLIT_CUSTODY_UNSUPPORTED", async () => {
+    const { user } = await holderOf("grant");
+    const body = JSON.stringify({
+      type: "OPERATION_TYPE_CREATE_GRANT",
+      timestampMs: String(Date.now()),
+      organizationId: user.orgId,
+      parameters: { permissions: { chainIds: [1], messages: true, expiresAt: Date.now() + 3_600_000 } },
+    });
+    const grant = await post(
+      h.url,
+      "/signer/v1/grants/create",
+      {
+        stampedRequest: {
+          body,
+          stamp: stampWithPrivateKey(body, user.sessionKey),
+          url: "https://s.test/public/v1/query/whoami",
+        },
+      },
+      SPLIT,
+    );
+    expect([grant.status, grant.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
+    expect(grant.json.error).toContain("grant");
+    const orgId = (await h.service.ctx.apps.byId(HELD_APP.id))?.orgId as string;
+    const admin = new AdminClient(h.url, orgId, ADMIN_KEY);
+    const pregenerated = await admin.call("pregenerate_user", { email: unique("pregen") });
+    expect([pregenerated.status, pregenerated.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
+  });
+
+  it("a held signature of a split wallet: approving it fails SPLIT_CUSTODY_UNSUPPORTED, the user signs again", async () => {
+    const user = await signUpByEmail(h, unique("held"), HELD);
+    const holder = await makeSplitWallet(h, user, HELD);
+    const digest = keccak256(viemHex("held"));
+    const held = await holder.submit("sign_raw_payload", signRawBody(holder.address, digest));
+    const activity = held.json.activity as { id: string; status: string };
+    expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const orgId = (await h.service.ctx.apps.byId(HELD_APP.id))?.orgId as string;
+    const body = JSON.stringify({
+      type: "ACTIVITY_TYPE_APPROVE_ACTIVITY",
+      timestampMs: String(Date.now()),
+      organizationId: orgId,
+      parameters: { activityId: activity.id },
+    });
+    const approved = await post(h.url, "/public/v1/submit/approve_activity", body, {
+      "X-Stamp": stampWithPrivateKey(body, ADMIN_KEY).stampHeaderValue,
+    });
+    expect([approved.status, approved.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
+    expect(approved.json.message).toContain("must sign again");
+    const row = await h.service.ctx.db
+      .selectFrom("activities")
+      .select(["status", "result", "failure"])
+      .where("id", "=", activity.id)
+      .executeTakeFirstOrThrow();
+    expect([row.status, row.result]).toEqual(["ACTIVITY_STATUS_FAILED", "{}"]);
+    expect(JSON.parse(row.failure ?? "{}").code).toBe("SPLIT_CUSTODY_UNSUPPORTED");
   });
 
   it("a service app's user still signs without any share", async () => {

@@ -19,6 +19,42 @@ export async function shareKeyHex(ctx: Pick<ServiceContext, "serviceKeys">): Pro
 // The public key, uncompressed once per service (it never changes once made).
 const publicKeys = new WeakMap<object, string>();
 
+// PKCS#8 of a P-256 private key without its public key (RFC 5915 inside RFC 5208): prefix ‖ 32 bytes.
+const PKCS8_P256_PREFIX = Buffer.from(
+  "3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420",
+  "hex",
+);
+const cryptoKeys = new WeakMap<object, Promise<CryptoKey>>();
+
+/**
+ * The share key's private key as a non-extractable WebCrypto ECDH key, imported once per service: the
+ * signing path opens one share per signature, and parsing the scalar each time (its public point) costs
+ * more than the HPKE open itself. It stays in the process as the data keys do (README "Who can sign":
+ * the memory of a running service holds them all); the opened bytes are wiped at once.
+ */
+function shareCryptoKey(ctx: Pick<ServiceContext, "serviceKeys">): Promise<CryptoKey> {
+  let key = cryptoKeys.get(ctx.serviceKeys);
+  if (!key) {
+    key = ctx.serviceKeys.withPrivateKey("share", async (raw) => {
+      const der = Buffer.concat([PKCS8_P256_PREFIX, raw]);
+      try {
+        return await globalThis.crypto.subtle.importKey(
+          "pkcs8",
+          der,
+          { name: "ECDH", namedCurve: "P-256" },
+          false,
+          ["deriveBits"],
+        );
+      } finally {
+        der.fill(0);
+      }
+    });
+    cryptoKeys.set(ctx.serviceKeys, key);
+    key.catch(() => cryptoKeys.delete(ctx.serviceKeys));
+  }
+  return key;
+}
+
 /** What a request brought for split custody: its sealed user share (if any) and the exact body signed. */
 export interface RequestShare {
   /** `X-User-Share` or `stampedRequest.userShare`: the user share sealed to the share key for `body`. */
@@ -47,9 +83,11 @@ export async function openRequestShare(
   const { sealed, body } = requireShare(share);
   const publicKey = await shareKeyHex(ctx);
   try {
-    return await ctx.serviceKeys.withPrivateKey("share", (privateKey) =>
-      openUserShare({ sealed, body, shareKey: { privateKey, publicKey } }),
-    );
+    return await openUserShare({
+      sealed,
+      body,
+      shareKey: { privateKey: await shareCryptoKey(ctx), publicKey },
+    });
   } catch (e) {
     if (e instanceof UserShareError) {
       throw apiError(ErrorCode.USER_SHARE_INVALID, "The user's share does not open for this request");
@@ -65,9 +103,10 @@ export async function openNewServiceShare(
 ): Promise<Uint8Array> {
   const publicKey = await shareKeyHex(ctx);
   try {
-    return await ctx.serviceKeys.withPrivateKey("share", (privateKey) =>
-      openServiceShare({ ...params, shareKey: { privateKey, publicKey } }),
-    );
+    return await openServiceShare({
+      ...params,
+      shareKey: { privateKey: await shareCryptoKey(ctx), publicKey },
+    });
   } catch (e) {
     if (e instanceof UserShareError) {
       throw apiError(

@@ -1,12 +1,13 @@
 import {
   combineShares,
   decodeWalletSecret,
-  publicKeyOf,
   type WalletSecret,
   WalletSecretError,
   wipeWalletSecret,
 } from "@latchkey/protocol/custody";
 import type { ServiceContext } from "../context";
+import { secp256k1Impl } from "../crypto/secp256k1";
+import { ed25519PublicKey } from "../crypto/wallet";
 import { apiError, ErrorCode } from "../errors";
 import { openRequestShare, type RequestShare, requireShare } from "./shareKey";
 
@@ -74,10 +75,18 @@ export async function withSplitKey<T>(
   }
 }
 
-/** Whether a combined key is the account's (a key out of garbage may not even be a scalar). */
+/**
+ * Whether a combined key is the account's (a key out of garbage may not even be a scalar). The same
+ * public key `publicKeyOf` writes, computed with the service's own implementations (libsecp256k1 where
+ * the addon loads, node:crypto for ed25519): a fraction of the cost, on every signature.
+ */
 function matches(key: WalletSecret["accounts"][number], publicKey: string): boolean {
   try {
-    return publicKeyOf(key) === publicKey.toLowerCase();
+    const pub =
+      key.curve === "CURVE_SECP256K1"
+        ? secp256k1Impl().publicKey(key.privateKey, false)
+        : ed25519PublicKey(key.privateKey);
+    return Buffer.from(pub).toString("hex") === publicKey.toLowerCase();
   } catch {
     return false;
   }

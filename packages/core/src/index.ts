@@ -73,6 +73,7 @@ export {
   type GetMfaFactorsReturnType,
   getMfaFactors,
 } from "./actions/getMfaFactors";
+export { type GetPasskeyPrfSupportReturnType, getPasskeyPrfSupport } from "./actions/getPasskeyPrfSupport";
 export {
   type GetPasskeyStatusErrorType,
   type GetPasskeyStatusReturnType,

@@ -3,12 +3,13 @@ import { type CreateSplitWalletResult, ErrorCode } from "@latchkey/protocol";
 import {
   combineShares,
   decodeWalletSecret,
+  mnemonicOfSecret,
   type PublicAccount,
   type WalletSecret,
   WalletSecretError,
-  walletOfEntropy,
   wipeWalletSecret,
 } from "@latchkey/protocol/custody";
+import type { DerivedAccount } from "../../crypto/wallet";
 import { openNewServiceShare, openRequestShare, requireShare } from "../../custody/shareKey";
 import type { Db } from "../../db";
 import { apiError } from "../../errors";
@@ -46,6 +47,7 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
     let encoded: Uint8Array | undefined;
     let secret: WalletSecret | undefined;
     let derived: WalletSecret | undefined;
+    let derivedAccounts: DerivedAccount[] = [];
     try {
       serviceShare = await openNewServiceShare(ctx, {
         sealed: params.serviceShare,
@@ -64,15 +66,20 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
       if (secret.entropy.length < 16 || secret.entropy.length > 32 || secret.entropy.length % 4 !== 0) {
         throw mismatch("a split wallet is a BIP-39 phrase of 12 to 24 words");
       }
-      const wallet = await walletOfEntropy(secret.entropy);
-      derived = wallet.secret;
-      checkAccounts(secret, derived, wallet.accounts, params.accounts);
+      // The service's own derivation (its wallet threads: native PBKDF2 and secp256k1), the one every
+      // service wallet is made with; protocol/custody's walletOfEntropy derives the same accounts.
+      derivedAccounts = await ctx.wallets.derive(mnemonicOfSecret(secret) ?? "");
+      derived = {
+        entropy: new Uint8Array(0),
+        accounts: derivedAccounts.map((a) => ({ curve: a.curve, privateKey: a.privateKey })),
+      };
+      checkAccounts(secret, derived, derivedAccounts.map(publicOf), params.accounts);
       await assertUnheld(ctx.db, params.accounts);
       const walletId = ctx.random.uuid();
       return {
         walletId,
         sealedServiceShare: ctx.keyring.seal(serviceShare, `wallet_share:${walletId}`),
-        accounts: wallet.accounts,
+        accounts: derivedAccounts.map(publicOf),
       };
     } finally {
       userShare?.fill(0);
@@ -80,6 +87,7 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
       encoded?.fill(0);
       if (secret) wipeWalletSecret(secret);
       if (derived) wipeWalletSecret(derived);
+      for (const a of derivedAccounts) a.privateKey.fill(0);
     }
   },
   async run(tx, { caller, prepared }): Promise<CreateSplitWalletResult> {
@@ -132,6 +140,14 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
     );
     return { walletId: prepared.walletId, addresses };
   },
+});
+
+const publicOf = (a: DerivedAccount): PublicAccount => ({
+  curve: a.curve,
+  path: a.path,
+  addressFormat: a.addressFormat,
+  address: a.address,
+  publicKey: a.publicKey,
 });
 
 const addressKey = (a: PublicAccount) =>

@@ -74,7 +74,8 @@ const addressOf = async (page: Page) => (await page.getByTestId("address").textC
 /** The recovery phrase the export frame shows (the host page never holds it). */
 async function exportedPhrase(page: Page): Promise<string> {
   await page.evaluate(async () => {
-    const signer = (window as unknown as { lkSigner: { exportWallet(p: object): Promise<unknown> } }).lkSigner;
+    const signer = (window as unknown as { lkSigner: { exportWallet(p: object): Promise<unknown> } })
+      .lkSigner;
     await signer.exportWallet({ iframeContainer: document.body });
   });
   const frame = page.frameLocator("#latchkey-export-iframe");
@@ -141,7 +142,9 @@ describe("split custody in the modal", () => {
     await dialog(page).getByRole("heading", { name: "Protect your wallet" }).waitFor();
     await dialog(page).getByRole("button", { name: "Not now" }).click();
     await dialog(page).getByRole("heading", { name: "Your wallet is on this device only" }).waitFor();
-    await dialog(page).getByText(/losing this device or clearing this browser's data means losing the wallet/).waitFor();
+    await dialog(page)
+      .getByText(/losing this device or clearing this browser's data means losing the wallet/)
+      .waitFor();
     await shot(page, "72-custody-risk");
     await dialog(page).getByRole("button", { name: "Protect my wallet" }).click();
     await dialog(page).getByRole("button", { name: "Get a recovery code" }).click();
@@ -170,7 +173,9 @@ describe("split custody in the modal", () => {
     await dialog(page).getByText("A recovery code has 32 letters and digits, in groups of 4.").waitFor();
     await field.fill("0000-0000-0000-0000-0000-0000-0000-0000");
     await dialog(page).getByRole("button", { name: "Restore with code" }).click();
-    await dialog(page).getByText("This recovery code does not open your wallet. Check it and try again.").waitFor();
+    await dialog(page)
+      .getByText("This recovery code does not open your wallet. Check it and try again.")
+      .waitFor();
     await shot(page, "74-custody-restore-wrong-code");
     await field.fill(code.toLowerCase());
     await dialog(page).getByRole("button", { name: "Restore with code" }).click();

@@ -74,13 +74,36 @@ export async function protectWallet(
       const existing = user.credentialId
         ? await prf.assertWithPrf({ ...base, credentialIds: [user.credentialId] }).catch(() => undefined)
         : undefined;
-      const { credentialId, prfOutput } =
-        existing ??
-        (await prf.createWithPrf({
+      let made = existing;
+      if (!made) {
+        const created = await prf.createWithPrf({
           ...base,
           rpName: ceremony.rpName,
-          userName: `${passkeys.userName(signer, user.email)} (wallet recovery)`,
-        }));
+          userName: passkeys.userName(signer, user.email),
+        });
+        // The passkey becomes one of the user's (the service stores recovery for those only): it signs
+        // in too.
+        try {
+          await signer.client.submit("create_authenticators", {
+            type: "ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2",
+            organizationId,
+            parameters: {
+              userId: user.userId,
+              authenticators: [
+                {
+                  authenticatorName: `passkey-${signer.sessionManager.clock.now()}`,
+                  ...created.registration,
+                },
+              ],
+            },
+          });
+        } catch (error) {
+          created.prfOutput.fill(0);
+          throw error;
+        }
+        made = created;
+      }
+      const { credentialId, prfOutput } = made;
       try {
         const { blob } = await custody.protectShare({ organizationId, walletId, prfOutput });
         await signer.client.callStamped(signerRoutes.setRecoveryShare, {

@@ -2,9 +2,9 @@
 // the same 32 bytes for the same input on every device it syncs to, and they encrypt the user's part of
 // the wallet. Loaded on first use, with the protect and restore steps.
 import { decodeBase64urlLenient, encodeBase64url } from "@latchkey/protocol/codecs";
-import type { PasskeyCredentials } from "../../client/types";
+import type { PasskeyAttestation, PasskeyCredentials } from "../../client/types";
 import { PasskeyCancelledError, PasskeyError, SignerError } from "../../errors";
-import { PASSKEY_TIMEOUT_MS, randomBytes, toPasskeyError } from "./webauthn";
+import { PASSKEY_TIMEOUT_MS, randomBytes, toBase64Url, toPasskeyError } from "./webauthn";
 
 interface PrfExtensionResults {
   prf?: { enabled?: boolean; results?: { first?: ArrayBuffer | Uint8Array } };
@@ -71,11 +71,16 @@ export async function createWithPrf(params: {
   userName: string;
   salt: Uint8Array;
   signal?: AbortSignal;
-}): Promise<{ credentialId: string; prfOutput: Uint8Array }> {
+}): Promise<{
+  credentialId: string;
+  prfOutput: Uint8Array;
+  registration: { challenge: string; attestation: PasskeyAttestation };
+}> {
+  const challenge = randomBytes();
   const credential = await ceremony(params.signal, () =>
     params.credentials.create({
       publicKey: {
-        challenge: randomBytes(),
+        challenge,
         rp: { id: params.rpId, name: params.rpName },
         user: { id: randomBytes(), name: params.userName, displayName: params.userName },
         pubKeyCredParams: [
@@ -94,12 +99,23 @@ export async function createWithPrf(params: {
     }),
   );
   if (!credential) throw new PasskeyError("PASSKEY_FAILED");
-  const credentialId = encodeBase64url(new Uint8Array((credential as PublicKeyCredential).rawId));
+  const { rawId, response } = credential as PublicKeyCredential;
+  const credentialId = encodeBase64url(new Uint8Array(rawId));
+  const attestation = response as AuthenticatorAttestationResponse;
+  const registration = {
+    challenge: toBase64Url(challenge),
+    attestation: {
+      credentialId,
+      clientDataJson: toBase64Url(attestation.clientDataJSON),
+      attestationObject: toBase64Url(attestation.attestationObject),
+      transports: typeof attestation.getTransports === "function" ? attestation.getTransports() : [],
+    },
+  };
   const atCreation = prfOutputOf(credential);
-  if (atCreation) return { credentialId, prfOutput: atCreation };
+  if (atCreation) return { credentialId, prfOutput: atCreation, registration };
   const results = (credential as PublicKeyCredential).getClientExtensionResults?.() as PrfExtensionResults;
   if (results?.prf?.enabled === false) throw new SignerError("PASSKEY_PRF_UNSUPPORTED");
-  return assertWithPrf({ ...params, credentialIds: [credentialId] });
+  return { ...(await assertWithPrf({ ...params, credentialIds: [credentialId] })), registration };
 }
 
 /**

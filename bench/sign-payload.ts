@@ -8,6 +8,11 @@
  * connections, each after a 500-request warm-up, for each database (--db) and service process count
  * (--workers); then, per database, the scaling ratio of 2 processes over 1 at 16 and 64 connections.
  *
+ * Split custody (issue 44): with one service process, the same service also serves a split-custody app
+ * (bench/lib/split.ts); its users sign with the user share sealed to each body (`stampedRequest.userShare`),
+ * measured in the same run at 1 and 16 connections, and compared with the service-custody runs (target:
+ * split p50 within 2× of service).
+ *
  *   npm run bench:sign-payload [-- --scale=0.1] [-- --db=sqlite,postgres] [-- --cpu-prof[=dir]]
  */
 import {
@@ -45,6 +50,10 @@ import {
 } from "./lib/report";
 import { type ServiceHandle, withService } from "./lib/service";
 import { createSession, type Session } from "./lib/signerApi";
+import { createSplitSigner, SPLIT_API_KEY, SPLIT_APP, type SplitSigner, splitSignRequest } from "./lib/split";
+
+/** Split custody's target: signing p50 within 2× of service custody's, in the same run. */
+const TARGET_SPLIT_P50_RATIO = 2;
 
 const SIGN_URL = "https://x/public/v1/submit/sign_raw_payload";
 const PATH = "/signer/v1/sign-payload";
@@ -325,12 +334,33 @@ async function main() {
   const databases = dbArg();
   const workersList = workersArg();
   type Run = LoadResult & { pctOfCeiling: number };
-  const services: { database: BenchDatabase; workers: number; runs: Run[] }[] = [];
+  const services: { database: BenchDatabase; workers: number; runs: Run[]; split?: LoadResult[] }[] = [];
   for (const database of databases) {
     for (const workers of workersList) {
       process.stdout.write(`\n== ${database}: ${workers} service process(es) ==\n`);
-      const runs = await withService({ cpuProfDir, workers, database }, (svc) => measureService(svc));
-      services.push({ database, workers, runs });
+      // One process: the split-custody app beside the dev app, measured in the same service.
+      const withSplit = workers === 1;
+      const { runs, split } = await withService(
+        { cpuProfDir, workers, database, ...(withSplit ? { config: { apps: [SPLIT_APP] } } : {}) },
+        async (svc) => ({
+          runs: await measureService(svc),
+          split: withSplit ? await measureSplit(svc) : undefined,
+        }),
+      );
+      services.push({ database, workers, runs, ...(split ? { split } : {}) });
+      if (split) {
+        process.stdout.write(
+          `\n${database}, split custody (1 process):\n${table(split, ["connections", "requests", "rps", "p50Ms", "p90Ms", "p99Ms", "errors", "serviceCpuUsPerRequest"])}\n`,
+        );
+        for (const r of split) {
+          const service = runs.find((x) => x.connections === r.connections);
+          if (!service) continue;
+          const ratio = round(r.p50Ms / service.p50Ms, 2);
+          process.stdout.write(
+            `${database}: split p50 ${r.p50Ms} ms vs service ${service.p50Ms} ms at ${r.connections} connection(s): ×${ratio} (target ≤ ×${TARGET_SPLIT_P50_RATIO}: ${ratio <= TARGET_SPLIT_P50_RATIO ? "MET" : "MISSED"})\n`,
+          );
+        }
+      }
       process.stdout.write(
         `\nCeiling: ${ceilingOpsPerSec} ops/s (verify + AES-GCM open + secp256k1 sign with ${backend}, one core)\n\n`,
       );
@@ -415,15 +445,77 @@ async function main() {
         rpsAt16Connections: TARGET_RPS_AT_16,
         p99MsAt16Connections: TARGET_P99_MS_AT_16,
       },
-      services: services.map(({ database, workers, runs }) => ({
+      services: services.map(({ database, workers, runs, split }) => ({
         database,
         workers,
         runs: runs.map(runRecord),
+        ...(split
+          ? {
+              // Split custody (issue 44), same service and run: the user share sealed to each body.
+              split: split.map((r) => {
+                const service = runs.find((x) => x.connections === r.connections);
+                return {
+                  ...runRecord(r),
+                  ...(service ? { p50RatioToService: round(r.p50Ms / service.p50Ms, 2) } : {}),
+                };
+              }),
+            }
+          : {}),
       })),
+      targets_split: { p50RatioToService: TARGET_SPLIT_P50_RATIO },
       scaling,
     },
     cpuProfDir,
   );
+
+  /** Split custody: split users with wallets, one signature checked, then 1 and 16 connections. */
+  async function measureSplit(svc: ServiceHandle): Promise<LoadResult[]> {
+    const runId = Date.now().toString(36);
+    const signers: SplitSigner[] = [];
+    for (let i = 0; i < SESSIONS; i++)
+      signers.push(await createSplitSigner(svc, `split-${runId}-${i}@bench.test`));
+    const digest = `0x${randomBytes(32).toString("hex")}` as Hex;
+    const check = await splitSignRequest(signers[0] as SplitSigner, digest.slice(2));
+    const res = await fetch(`${svc.baseUrl}${check.path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${SPLIT_API_KEY}`, "content-type": "application/json" },
+      body: check.body,
+    });
+    const { signature } = (await res.json()) as { signature: Hex };
+    if ((await recoverAddress({ hash: digest, signature })) !== (signers[0] as SplitSigner).address)
+      throw new Error("split sign-payload check: the signature does not recover to the split address");
+    process.stdout.write(`\nSplit custody: ${SESSIONS} split users with wallets, signature check passed.\n`);
+    const build = async (n: number) => {
+      const out: PreparedRequest[] = [];
+      for (let i = 0; i < n; i++)
+        out.push(
+          await splitSignRequest(signers[i % signers.length] as SplitSigner, randomBytes(32).toString("hex")),
+        );
+      return out;
+    };
+    const results: LoadResult[] = [];
+    for (const run of RUNS.filter((r) => r.connections <= 16)) {
+      const t0 = Date.now();
+      const warm = await build(WARMUP);
+      const reqs = await build(run.requests);
+      process.stdout.write(
+        `split, ${run.connections} connection(s): stamped and sealed ${WARMUP}+${run.requests} bodies in ${Date.now() - t0} ms; measuring… `,
+      );
+      const r = await runLoad({
+        baseUrl: svc.baseUrl,
+        warmup: warm,
+        requests: reqs,
+        connections: run.connections,
+        headers: { authorization: `Bearer ${SPLIT_API_KEY}` },
+        validate,
+        servicePid: svc.pid,
+      });
+      process.stdout.write(`${r.rps} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms\n`);
+      printErrors(r);
+      results.push(r);
+    }
+    return results;
+  }
 
   /** Sessions, one signature checked end to end, then the runs at each connection count. */
   async function measureService(svc: ServiceHandle): Promise<Run[]> {

@@ -14,6 +14,13 @@
  * spike gets until the reserve runs out; it is reported beside the sustained figure, never instead of it
  * (the sustained runs keep no reserve). It also reports how fast an idle service fills the reserve.
  *
+ * Split custody (issue 44): with one service process, the same service also serves a split-custody app
+ * (bench/lib/split.ts). A split user's sign-up is two requests to the service: the sign-up (no wallet)
+ * and create_split_wallet (the key holder's wallet: two HPKE opens, the Shamir combine, the service's own
+ * derivation of the accounts from the entropy, the sealed share). Each is measured at 1 and 16
+ * connections in the same run; the split sign-up's rate is 1 / (1/rate₁ + 1/rate₂) and its p50 the sum,
+ * compared with the service sign-up's (target: within 1.5×).
+ *
  *   npm run bench:signup [-- --scale=0.1] [-- --db=sqlite,postgres] [-- --spike=20000] [-- --spike-only] [-- --cpu-prof[=dir]]
  */
 
@@ -31,7 +38,75 @@ import {
   runRecord,
   table,
 } from "./lib/report";
-import { withService } from "./lib/service";
+import { type ServiceHandle, withService } from "./lib/service";
+import { createSplitSession, createWalletRequest, SPLIT_API_KEY, SPLIT_APP, shareKeyOf } from "./lib/split";
+
+/** Split custody's target: a split sign-up (sign-up + create_split_wallet) within 1.5× of a service one. */
+const TARGET_SPLIT_RATIO = 1.5;
+
+interface SplitSignup {
+  connections: number;
+  signup: LoadResult;
+  createWallet: LoadResult;
+  /** 1 / (1/signup.rps + 1/createWallet.rps): users made ready per second by the two requests. */
+  rps: number;
+  /** signup.p50 + createWallet.p50. */
+  p50Ms: number;
+}
+
+/** The split app's sign-ups, then the wallets of as many fresh split users, at 1 and 16 connections. */
+async function measureSplitSignup(svc: ServiceHandle): Promise<SplitSignup[]> {
+  const runId = Date.now().toString(36);
+  const headers = { authorization: `Bearer ${SPLIT_API_KEY}` };
+  const shareKey = await shareKeyOf(svc);
+  const out: SplitSignup[] = [];
+  for (const connections of [1, 16]) {
+    const n = Math.max(50, Math.round((connections === 1 ? 300 : 1_000) * scale));
+    process.stdout.write(`\nsplit, ${connections} connection(s): ${n} sign-ups… `);
+    const signup = await runLoad({
+      baseUrl: svc.baseUrl,
+      warmup: buildRequests(`split-warm-${runId}-c${connections}`, WARMUP),
+      requests: buildRequests(`split-${runId}-c${connections}`, n),
+      connections,
+      headers,
+      validate: (status) => (status === 200 ? undefined : `status ${status}`),
+      servicePid: svc.pid,
+    });
+    process.stdout.write(`${signup.rps}/s, p50 ${signup.p50Ms} ms\n`);
+    printErrors(signup);
+    // Fresh split users signed in (no wallet), then each one's wallet as its key holder makes it.
+    const m = Math.max(40, Math.round((connections === 1 ? 100 : 300) * scale));
+    const warm = Math.min(20, Math.round(m / 5));
+    process.stdout.write(
+      `split, ${connections} connection(s): ${m}+${warm} users signed in, their wallets made… `,
+    );
+    const requests = [];
+    for (let i = 0; i < m + warm; i++) {
+      const session = await createSplitSession(svc, `split-wallet-${runId}-c${connections}-${i}@bench.test`);
+      requests.push((await createWalletRequest(session, shareKey)).request);
+    }
+    const createWallet = await runLoad({
+      baseUrl: svc.baseUrl,
+      warmup: requests.slice(0, warm),
+      requests: requests.slice(warm),
+      connections,
+      headers,
+      validate: (status, body) =>
+        status === 200 && body.includes('"walletId"') ? undefined : `status ${status}: ${body.slice(0, 120)}`,
+      servicePid: svc.pid,
+    });
+    process.stdout.write(`${createWallet.rps}/s, p50 ${createWallet.p50Ms} ms\n`);
+    printErrors(createWallet);
+    out.push({
+      connections,
+      signup,
+      createWallet,
+      rps: Math.round(1 / (1 / signup.rps + 1 / createWallet.rps)),
+      p50Ms: Math.round((signup.p50Ms + createWallet.p50Ms) * 100) / 100,
+    });
+  }
+  return out;
+}
 
 const PATH = "/signer/v1/signup";
 const WARMUP = 100;
@@ -150,45 +225,62 @@ async function main() {
   process.stdout.write("Note: the load generator shares this machine's CPUs with the service.\n");
 
   const cpuProfDir = cpuProfArg();
-  const services: { database: BenchDatabase; workers: number; runs: LoadResult[] }[] = [];
+  const services: { database: BenchDatabase; workers: number; runs: LoadResult[]; split?: SplitSignup[] }[] =
+    [];
   // --spike-only: the reserve's burst alone (e.g. to profile it); no sustained runs.
   const sustainedRuns = process.argv.includes("--spike-only") ? [] : workersList;
   for (const database of databases)
     for (const workers of sustainedRuns) {
       process.stdout.write(`\n== ${database}: ${workers} service process(es) ==\n`);
-      const runs = await withService({ cpuProfDir, workers, database }, async (svc) => {
-        process.stdout.write(`Service pid ${svc.pid} on ${svc.baseUrl} (${svc.database})\n`);
-        const runId = Date.now().toString(36);
-        const headers = { authorization: `Bearer ${svc.apiKey}` };
-        const results: LoadResult[] = [];
-        for (const run of RUNS) {
-          process.stdout.write(
-            `\n${run.connections} connection(s): ${run.durationMs ? `${run.durationMs / 1000} s sustained` : `${run.requests} signups`} (after ${WARMUP} warm-up signups)… `,
-          );
-          const r = await runLoad({
-            baseUrl: svc.baseUrl,
-            warmup: buildRequests(`warm-${runId}-c${run.connections}`, WARMUP),
-            requests: buildRequests(`signup-${runId}-c${run.connections}`, run.requests),
-            connections: run.connections,
-            headers,
-            validate,
-            servicePid: svc.pid,
-            ...(run.durationMs ? { durationMs: run.durationMs } : {}),
-          });
-          if (run.durationMs && r.requests >= run.requests)
-            throw new Error("The sustained run ran out of prepared sign-ups: raise MAX_RPS");
-          const seconds = r.perSecond
-            ? `; per second min ${r.perSecond.min}, median ${r.perSecond.median}, max ${r.perSecond.max}`
-            : "";
-          process.stdout.write(
-            `${r.requests} in ${Math.round(r.durationMs / 100) / 10} s: ${r.rps} signups/s${seconds}, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/signup (${r.serviceCores} cores), event loop ${r.eventLoopCpuUsPerRequest} µs; load generator ${r.loadGeneratorCores} cores\n`,
-          );
-          printErrors(r);
-          results.push(r);
-        }
-        return results;
-      });
-      services.push({ database, workers, runs });
+      // One process: the split-custody app beside the dev app, measured in the same service.
+      const withSplit = workers === 1;
+      let split: SplitSignup[] | undefined;
+      const runs = await withService(
+        { cpuProfDir, workers, database, ...(withSplit ? { config: { apps: [SPLIT_APP] } } : {}) },
+        async (svc) => {
+          process.stdout.write(`Service pid ${svc.pid} on ${svc.baseUrl} (${svc.database})\n`);
+          const runId = Date.now().toString(36);
+          const headers = { authorization: `Bearer ${svc.apiKey}` };
+          const results: LoadResult[] = [];
+          for (const run of RUNS) {
+            process.stdout.write(
+              `\n${run.connections} connection(s): ${run.durationMs ? `${run.durationMs / 1000} s sustained` : `${run.requests} signups`} (after ${WARMUP} warm-up signups)… `,
+            );
+            const r = await runLoad({
+              baseUrl: svc.baseUrl,
+              warmup: buildRequests(`warm-${runId}-c${run.connections}`, WARMUP),
+              requests: buildRequests(`signup-${runId}-c${run.connections}`, run.requests),
+              connections: run.connections,
+              headers,
+              validate,
+              servicePid: svc.pid,
+              ...(run.durationMs ? { durationMs: run.durationMs } : {}),
+            });
+            if (run.durationMs && r.requests >= run.requests)
+              throw new Error("The sustained run ran out of prepared sign-ups: raise MAX_RPS");
+            const seconds = r.perSecond
+              ? `; per second min ${r.perSecond.min}, median ${r.perSecond.median}, max ${r.perSecond.max}`
+              : "";
+            process.stdout.write(
+              `${r.requests} in ${Math.round(r.durationMs / 100) / 10} s: ${r.rps} signups/s${seconds}, p99 ${r.p99Ms} ms; service CPU ${r.serviceCpuUsPerRequest} µs/signup (${r.serviceCores} cores), event loop ${r.eventLoopCpuUsPerRequest} µs; load generator ${r.loadGeneratorCores} cores\n`,
+            );
+            printErrors(r);
+            results.push(r);
+          }
+          if (withSplit) split = await measureSplitSignup(svc);
+          return results;
+        },
+      );
+      services.push({ database, workers, runs, ...(split ? { split } : {}) });
+      for (const sp of split ?? []) {
+        const service = runs.find((r) => r.connections === sp.connections);
+        if (!service) continue;
+        const rateRatio = Math.round((service.rps / sp.rps) * 100) / 100;
+        const p50Ratio = Math.round((sp.p50Ms / service.p50Ms) * 100) / 100;
+        process.stdout.write(
+          `${database}: split sign-up (sign-up + create_split_wallet) at ${sp.connections} connection(s): ${sp.rps}/s, p50 ${sp.p50Ms} ms; service ${service.rps}/s, p50 ${service.p50Ms} ms: rate ×${rateRatio}, p50 ×${p50Ratio} (target ≤ ×${TARGET_SPLIT_RATIO}: ${Math.max(rateRatio, p50Ratio) <= TARGET_SPLIT_RATIO ? "MET" : "MISSED"})\n`,
+        );
+      }
       process.stdout.write(
         `\n${database}, ${workers} service process(es):\n${table(
           runs.map((r) => ({
@@ -240,11 +332,33 @@ async function main() {
       database: databases.join(","),
       targetRps: TARGET_RPS,
       sustainedSeconds: SUSTAINED_SECONDS * scale,
-      services: services.map(({ database, workers, runs }) => ({
+      services: services.map(({ database, workers, runs, split }) => ({
         database,
         workers,
         runs: runs.map(runRecord),
+        ...(split
+          ? {
+              // Split custody (issue 44), same service and run: sign-up + create_split_wallet.
+              split: split.map((sp) => {
+                const service = runs.find((r) => r.connections === sp.connections);
+                return {
+                  connections: sp.connections,
+                  rps: sp.rps,
+                  p50Ms: sp.p50Ms,
+                  ...(service
+                    ? {
+                        rateRatioToService: Math.round((service.rps / sp.rps) * 100) / 100,
+                        p50RatioToService: Math.round((sp.p50Ms / service.p50Ms) * 100) / 100,
+                      }
+                    : {}),
+                  signup: runRecord(sp.signup),
+                  createWallet: runRecord(sp.createWallet),
+                };
+              }),
+            }
+          : {}),
       })),
+      targetSplitRatio: TARGET_SPLIT_RATIO,
       // Bursts served from a full wallet reserve: launch-day spikes, not the sustained figure.
       spikes: spikes.map(({ run, ...rest }) => ({
         ...rest,

@@ -14,6 +14,10 @@ const demoPort = Number(process.env.DEMO_PORT ?? 5173);
 // storage (a browser blocks or partitions a third-party frame's storage), and passkeys work (a WebAuthn
 // relying-party id must be a domain, never an IP address; the dev app's rp id is its first origin's host).
 const demoOrigins = [`http://localhost:${demoPort}`, `http://127.0.0.1:${demoPort}`];
+// The dev app's custody (docs/split-custody.md): "split" makes each wallet in the browser's auth frame and
+// every signature needs the user's share. `LATCHKEY_DEMO_CUSTODY=split npm start` (or `npm start --
+// --dev-custody split`).
+const demoCustody = process.env.LATCHKEY_DEMO_CUSTODY ?? "service";
 
 const chainPort = Number(process.env.CHAIN_PORT ?? 8545);
 const bundlerPort = Number(process.env.BUNDLER_PORT ?? 4337);
@@ -115,6 +119,8 @@ const service = spawn(
     `${demoOrigins[0]}/`,
     "--log-level",
     "warn",
+    "--dev-custody",
+    demoCustody,
     ...process.argv.slice(2),
   ],
   { cwd: root, stdio: ["ignore", "pipe", "inherit"] },

@@ -91,6 +91,8 @@ export async function startStack(
      * it). Unset: the test process's own (vitest's "test").
      */
     nodeEnv?: "development" | "production";
+    /** How the dev app keeps wallets (`split`: made in the auth frame, every signature needs its share). */
+    devCustody?: "service" | "split";
   } = {},
 ): Promise<Stack> {
   const hostName = opts.hostName ?? "127.0.0.1";
@@ -146,6 +148,7 @@ export async function startStack(
           ],
         }
       : {}),
+    ...(opts.devCustody ? { devCustody: opts.devCustody } : {}),
     db: join(dir, "latchkey.db"),
     dev: true,
     dataDir: dir,

@@ -15,11 +15,13 @@ import { getMfaFactors } from "./actions/getMfaFactors";
 import { type GetPasskeyStatusReturnType, getPasskeyStatus } from "./actions/getPasskeyStatus";
 import { type ListAuthMethodsReturnType, listAuthMethods } from "./actions/listAuthMethods";
 import { preparePopupOauth } from "./actions/preparePopupOauth";
+import type { ProtectWalletParameters, ProtectWalletReturnType } from "./actions/protectWallet";
 import { type RemoveEmailParameters, type RemoveEmailReturnType, removeEmail } from "./actions/removeEmail";
 import { type RemoveMfaParameters, removeMfa } from "./actions/removeMfa";
 import { removeOauthProvider } from "./actions/removeOauthProvider";
 import { removePasskey } from "./actions/removePasskey";
 import { requireUser } from "./actions/requireUser";
+import type { RestoreWalletParameters, RestoreWalletReturnType } from "./actions/restoreWallet";
 import {
   type SendVerificationCodeParameters,
   type SendVerificationCodeReturnType,
@@ -49,6 +51,7 @@ import type {
   SignerInternals,
   SignerOptions,
   SignerState,
+  WalletAccess,
 } from "./signer/types";
 import type { UrlWindow } from "./signer/urlParams";
 
@@ -222,6 +225,23 @@ export class Signer implements SignerBase {
   async exportWallet(params: ExportWalletParameters): Promise<ExportWalletReturnType> {
     const { exportWallet } = await import("./actions/exportWallet");
     return exportWallet(this, params);
+  }
+  /**
+   * Split custody: whether this device can sign (`ready`), must restore the user's part of the wallet
+   * first (`restore_needed`), is making the wallet (`creating`), or the service keeps it (`service`).
+   */
+  get walletAccess(): WalletAccess | undefined {
+    return this.store.getState().walletAccess;
+  }
+  /** Split custody: keeps a copy of this device's part, under a passkey's PRF or a code shown once. */
+  async protectWallet(params: ProtectWalletParameters): Promise<ProtectWalletReturnType> {
+    const { protectWallet } = await import("./actions/protectWallet");
+    return protectWallet(this, params);
+  }
+  /** Split custody: puts this device's part back, from the passkey or the recovery code. */
+  async restoreWallet(params: RestoreWalletParameters): Promise<RestoreWalletReturnType> {
+    const { restoreWallet } = await import("./actions/restoreWallet");
+    return restoreWallet(this, params);
   }
   /** Whether this page can use the service (API, origin, key, auth frame); never throws. */
   checkConnection(): Promise<CheckConnectionReturnType> {

@@ -73,6 +73,7 @@ export {
   type GetMfaFactorsReturnType,
   getMfaFactors,
 } from "./actions/getMfaFactors";
+export { type GetPasskeyPrfSupportReturnType, getPasskeyPrfSupport } from "./actions/getPasskeyPrfSupport";
 export {
   type GetPasskeyStatusErrorType,
   type GetPasskeyStatusReturnType,
@@ -113,6 +114,12 @@ export {
   preparePopupOauth,
 } from "./actions/preparePopupOauth";
 export {
+  type ProtectWalletErrorType,
+  type ProtectWalletParameters,
+  type ProtectWalletReturnType,
+  protectWallet,
+} from "./actions/protectWallet";
+export {
   type RemoveEmailErrorType,
   type RemoveEmailParameters,
   type RemoveEmailReturnType,
@@ -141,6 +148,12 @@ export {
   type RequireUserReturnType,
   requireUser,
 } from "./actions/requireUser";
+export {
+  type RestoreWalletErrorType,
+  type RestoreWalletParameters,
+  type RestoreWalletReturnType,
+  restoreWallet,
+} from "./actions/restoreWallet";
 export {
   type RevokeGrantErrorType,
   type RevokeGrantParameters,
@@ -245,8 +258,16 @@ export {
   SolanaErrorMessages,
 } from "./errors";
 export { createIframeKeyHolder, DEFAULT_IFRAME_ID, type IframeKeyHolderOptions } from "./keyHolders/iframe";
-export { createMemoryKeyHolder } from "./keyHolders/memory";
-export type { KeyHolder, KeyHolderStorage } from "./keyHolders/types";
+export { createMemoryKeyHolder, type MemoryKeyHolderOptions } from "./keyHolders/memory";
+export type {
+  CreatedSplitWallet,
+  KeyHolder,
+  KeyHolderStamp,
+  KeyHolderStorage,
+  ProtectedShare,
+  RecoveryInput,
+  SplitCustodyKeyHolder,
+} from "./keyHolders/types";
 export { createWebCryptoKeyHolder, type WebCryptoKeyHolderOptions } from "./keyHolders/webCrypto";
 export {
   type AnnounceEip1193ProviderOptions,
@@ -286,9 +307,11 @@ export type {
   OauthAuthenticateParams,
   OtpAuthenticateParams,
   PasskeyAuthenticateParams,
+  RecoveryFactor,
   SignerBase,
   SignerOptions,
   SignerState,
+  WalletAccess,
 } from "./signer/types";
 export {
   AUTH_URL_PARAMS,

@@ -1,5 +1,14 @@
-import { type BrowserKeyStore, createBrowserKeyStore, KeyStoreError } from "@latchkey/keystore";
+import {
+  type BrowserKeyStore,
+  createBrowserKeyStore,
+  createShareHolder,
+  KeyStoreError,
+  type ShareHolder,
+} from "@latchkey/keystore";
+import { SHARE_KEY_META } from "@latchkey/protocol/custody";
 import type { FrameRequest } from "@latchkey/protocol/frame";
+import { authFrameDatabase } from "./database";
+import { metaContent } from "./meta";
 import { serveParent } from "./serveParent";
 
 /**
@@ -7,9 +16,6 @@ import { serveParent } from "./serveParent";
  * its parent window, and only when the parent's origin is one the app allows (the service also sends
  * `frame-ancestors` with those origins). It makes no network requests.
  */
-
-/** The IndexedDB database of the keys of the pages on `parentOrigin`. */
-const authFrameDatabase = (parentOrigin: string) => `latchkey-auth-frame ${parentOrigin}`;
 
 /**
  * One key store per parent origin. Every page that embeds this frame from one site shares its storage
@@ -27,6 +33,34 @@ function keysOf(parentOrigin: string): BrowserKeyStore {
   return keys;
 }
 
+const shareHolders = new Map<BrowserKeyStore, ShareHolder>();
+function sharesOf(keys: BrowserKeyStore): ShareHolder {
+  let shares = shareHolders.get(keys);
+  if (!shares) {
+    shares = createShareHolder(keys.userShares);
+    shareHolders.set(keys, shares);
+  }
+  return shares;
+}
+
+/** The service's share key, from this page (the frame trusts its own page, never the host's word). */
+function shareKey(): string {
+  const key = metaContent(SHARE_KEY_META);
+  if (!key) throw new TypeError("this service publishes no share key");
+  return key;
+}
+
+const organizationIdOf = (params: FrameRequest["params"]) => {
+  if (typeof params?.organizationId !== "string") throw new TypeError("organizationId must be a string");
+  return params.organizationId;
+};
+const walletIdOf = (params: FrameRequest["params"]) => {
+  if (typeof params?.walletId !== "string") throw new TypeError("walletId must be a string");
+  return params.walletId;
+};
+const prfOf = (params: FrameRequest["params"]) =>
+  params?.prfOutput instanceof Uint8Array && params.prfOutput.length >= 16 ? params.prfOutput : undefined;
+
 async function handle(request: FrameRequest, parentOrigin: string): Promise<unknown> {
   const keys = keysOf(parentOrigin);
   const { params } = request;
@@ -38,11 +72,42 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
     case "injectCredentialBundle":
       if (typeof params?.bundle !== "string") throw new TypeError("bundle must be a string");
       return keys.injectCredentialBundle(params.bundle);
-    case "stamp":
+    case "stamp": {
       if (typeof params?.body !== "string") throw new TypeError("body must be a string");
-      return keys.stamp(params.body);
+      const stamp = await keys.stamp(params.body);
+      const userShare = await sharesOf(keys).userShareFor(params.body, metaContent(SHARE_KEY_META));
+      return userShare ? { ...stamp, userShare } : stamp;
+    }
     case "clear":
+      // The session's keys only: the user shares are the device's, and stay.
       return keys.clear(params?.targetKey !== false);
+    case "createSplitWallet":
+      return sharesOf(keys).createSplitWallet({
+        organizationId: organizationIdOf(params),
+        shareKey: shareKey(),
+      });
+    case "hasUserShare":
+      return sharesOf(keys).hasUserShare({ organizationId: organizationIdOf(params) });
+    case "protectShare": {
+      const prfOutput = prfOf(params);
+      return sharesOf(keys).protectShare({
+        organizationId: organizationIdOf(params),
+        walletId: walletIdOf(params),
+        ...(prfOutput ? { prfOutput } : {}),
+      });
+    }
+    case "restoreShare": {
+      const prfOutput = prfOf(params);
+      if (!params.blob || typeof params.blob !== "object") throw new TypeError("blob must be an object");
+      const base = {
+        organizationId: organizationIdOf(params),
+        walletId: walletIdOf(params),
+        blob: params.blob,
+      };
+      if (prfOutput) return sharesOf(keys).restoreShare({ ...base, prfOutput });
+      if (typeof params.code !== "string") throw new TypeError("prfOutput or code is needed");
+      return sharesOf(keys).restoreShare({ ...base, code: params.code });
+    }
     default:
       throw new TypeError("unknown method");
   }
@@ -50,7 +115,12 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
 
 serveParent<FrameRequest>({
   handle,
-  codeOf: (error) => (error instanceof KeyStoreError ? error.code : undefined),
+  codeOf: (error) =>
+    error instanceof KeyStoreError
+      ? error.code
+      : error instanceof Error && error.name === "RecoveryError"
+        ? "RECOVERY_FAILED"
+        : undefined,
   // Where keys live is settled before the first request: storage refused means memory, said up front.
   async ready(parentOrigin) {
     const storage = await keysOf(parentOrigin).storage();

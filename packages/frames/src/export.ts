@@ -1,4 +1,12 @@
+import { readStoredUserShare } from "@latchkey/keystore";
+import { decodeBase64url } from "@latchkey/protocol/codecs";
 import { BundleError, generateTargetKeyPair, openExportBundle } from "@latchkey/protocol/crypto";
+import {
+  combineShares,
+  decodeWalletSecret,
+  mnemonicOfSecret,
+  wipeWalletSecret,
+} from "@latchkey/protocol/custody";
 import {
   EXPORT_SIGNER_META,
   type ExportFrameRequest,
@@ -10,6 +18,7 @@ import { hmac } from "@noble/hashes/hmac";
 import { sha512 } from "@noble/hashes/sha2";
 import { base58 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
+import { authFrameDatabase } from "./database";
 import { metaContent } from "./meta";
 import { serveParent } from "./serveParent";
 
@@ -29,7 +38,40 @@ const DEFAULT_TEXTS: Required<ExportFrameTexts> = {
   evmKeyTitle: "EVM private key",
   solanaKeyTitle: "Solana secret key",
   invalidBundle: "The export could not be verified.",
+  noUserShare: "This device does not hold your part of the wallet. Restore the wallet on this device first.",
 };
+
+/** A split wallet's export carries the service's share only (docs/split-custody.md §5). */
+const SPLIT_PREFIX = "split:v1:";
+
+/**
+ * The phrase of a split wallet: the service's share from the bundle, the user's from the auth frame's
+ * store for this parent origin, put together here and nowhere else. Null when this device holds no share.
+ */
+async function splitPhrase(
+  serviceShareText: string,
+  parentOrigin: string,
+  organizationId: string,
+): Promise<string | null> {
+  const userShare = await readStoredUserShare(authFrameDatabase(parentOrigin), organizationId).catch(
+    () => null,
+  );
+  if (!userShare) return null;
+  const serviceShare = decodeBase64url(serviceShareText);
+  const encoded = await combineShares(userShare, serviceShare).finally(() => {
+    userShare.fill(0);
+    serviceShare.fill(0);
+  });
+  const secret = decodeWalletSecret(encoded);
+  encoded.fill(0);
+  try {
+    const phrase = mnemonicOfSecret(secret);
+    if (!phrase) throw new BundleError("the split wallet has no recovery phrase");
+    return phrase;
+  } finally {
+    wipeWalletSecret(secret);
+  }
+}
 
 // Made once per page load: a bundle sealed to it opens here only, and only until the frame is closed.
 const targetKey = generateTargetKeyPair(false);
@@ -155,7 +197,7 @@ function textsOf(given: ExportFrameTexts | undefined): Required<ExportFrameTexts
   return texts;
 }
 
-async function handle(request: ExportFrameRequest): Promise<unknown> {
+async function handle(request: ExportFrameRequest, parentOrigin: string): Promise<unknown> {
   const { params } = request;
   switch (request.method) {
     case "getTargetPublicKey":
@@ -180,8 +222,22 @@ async function handle(request: ExportFrameRequest): Promise<unknown> {
         showError(texts.invalidBundle);
         throw error;
       }
-      const phrase = new TextDecoder().decode(plaintext);
+      let phrase = new TextDecoder().decode(plaintext);
       plaintext.fill(0);
+      if (phrase.startsWith(SPLIT_PREFIX)) {
+        const joined = await splitPhrase(
+          phrase.slice(SPLIT_PREFIX.length),
+          parentOrigin,
+          params.organizationId,
+        );
+        if (!joined) {
+          showError(texts.noUserShare);
+          throw Object.assign(new Error("this device holds no share of the wallet"), {
+            code: "USER_SHARE_REQUIRED",
+          });
+        }
+        phrase = joined;
+      }
       // A wallet imported as a key has no phrase: the service sends the key itself, as JSON.
       if (phrase.startsWith("{")) return { wordCount: renderKeys(phrase, texts) } satisfies ExportFrameShown;
       return { wordCount: render(phrase, texts) } satisfies ExportFrameShown;
@@ -196,6 +252,11 @@ async function handle(request: ExportFrameRequest): Promise<unknown> {
 
 serveParent<ExportFrameRequest>({
   handle,
-  codeOf: (error) => (error instanceof BundleError ? "INVALID_EXPORT_BUNDLE" : undefined),
+  codeOf: (error) =>
+    error instanceof BundleError
+      ? "INVALID_EXPORT_BUNDLE"
+      : (error as { code?: unknown }).code === "USER_SHARE_REQUIRED"
+        ? "USER_SHARE_REQUIRED"
+        : undefined,
   ready: () => ({ storage: "memory" }),
 });

@@ -12,6 +12,17 @@ import {
   toHex,
 } from "@latchkey/protocol";
 import { decodeBase64url, encodeBase64url } from "@latchkey/protocol/codecs";
+import type { UserShareStorage } from "./userShares";
+
+export {
+  type CreatedSplitWallet,
+  createShareHolder,
+  memoryUserShares,
+  type ProtectedShare,
+  type RecoveryInput,
+  type ShareHolder,
+  type UserShareStorage,
+} from "./userShares";
 
 /**
  * The browser key store behind both the auth frame (@latchkey/frames) and core's in-page WebCrypto key
@@ -60,8 +71,14 @@ export interface BrowserKeyStore {
   injectCredentialBundle(bundle: string): Promise<string>;
   /** An `X-Stamp` over the exact body (canonical encoding, low s; the service accepts either s). */
   stamp(body: string): Promise<StampHeader>;
-  /** Forgets the session key, and the target key too when `targetKey`. */
+  /** Forgets the session key, and the target key too when `targetKey`. Never a user share. */
   clear(targetKey: boolean): Promise<void>;
+  /**
+   * The user shares of split-custody wallets, by organisation: encrypted at rest under a non-extractable
+   * AES-GCM key kept beside them (in memory when storage is refused). They survive sign-out: they are
+   * the device's half of the wallet.
+   */
+  readonly userShares: UserShareStorage;
 }
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
@@ -210,6 +227,63 @@ async function warmUp(): Promise<void> {
   }
 }
 
+const SHARE_WRAP_KEY = "share-wrap";
+const shareRecord = (organizationId: string) => `share:${organizationId}`;
+interface StoredShare {
+  iv: Uint8Array<ArrayBuffer>;
+  ciphertext: ArrayBuffer;
+}
+type WithStore = ReturnType<typeof connection>;
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+/** The share at rest: AES-GCM under the store's wrap key, bound to its organisation (aad). */
+async function readShare(withStore: WithStore, organizationId: string): Promise<Uint8Array | null> {
+  const [key, stored] = await Promise.all([
+    withStore<CryptoKey | undefined>("readonly", (s) => s.get(SHARE_WRAP_KEY)),
+    withStore<StoredShare | undefined>("readonly", (s) => s.get(shareRecord(organizationId))),
+  ]);
+  if (!key || !stored) return null;
+  return new Uint8Array(
+    await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: stored.iv, additionalData: utf8(organizationId) },
+      key,
+      stored.ciphertext,
+    ),
+  );
+}
+
+async function writeShare(withStore: WithStore, organizationId: string, share: Uint8Array): Promise<void> {
+  let key = await withStore<CryptoKey | undefined>("readonly", (s) => s.get(SHARE_WRAP_KEY));
+  if (!key) {
+    const made = await crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, [
+      "encrypt",
+      "decrypt",
+    ]);
+    // `add` fails when another tab stored one first: then that one is the key.
+    await withStore("readwrite", (s) => s.add(made, SHARE_WRAP_KEY)).catch(() => {});
+    key = await withStore<CryptoKey | undefined>("readonly", (s) => s.get(SHARE_WRAP_KEY));
+    if (!key) throw new Error("no share key");
+  }
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ciphertext = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: utf8(organizationId) },
+    key,
+    share as Uint8Array<ArrayBuffer>,
+  );
+  await withStore("readwrite", (s) =>
+    s.put({ iv, ciphertext } satisfies StoredShare, shareRecord(organizationId)),
+  );
+}
+
+/**
+ * The user share a key store in database `dbName` keeps for `organizationId`, or null: for the export
+ * frame, which reads the auth frame's store (the same origin and storage partition) to put the phrase
+ * together.
+ */
+export function readStoredUserShare(dbName: string, organizationId: string): Promise<Uint8Array | null> {
+  return readShare(connection(dbName), organizationId);
+}
+
 /**
  * A key store in IndexedDB database `dbName` (one per use: the frame and an in-page holder keep apart).
  *
@@ -243,6 +317,21 @@ export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
       }),
     ));
   const persistent = async () => (await storage()).kind === "persistent";
+  const memoryShares = new Map<string, Uint8Array>();
+  const userShares: UserShareStorage = {
+    async get(organizationId) {
+      if (!(await persistent())) return memoryShares.get(organizationId)?.slice() ?? null;
+      return readShare(withStore, organizationId);
+    },
+    async put(organizationId, share) {
+      if (!(await persistent())) {
+        memoryShares.get(organizationId)?.fill(0);
+        memoryShares.set(organizationId, share.slice());
+        return;
+      }
+      await writeShare(withStore, organizationId, share);
+    },
+  };
   const loadTarget = async () =>
     (await persistent())
       ? withStore<StoredTarget | undefined>("readonly", (s) => s.get(TARGET))
@@ -250,6 +339,7 @@ export function createBrowserKeyStore(dbName: string): BrowserKeyStore {
 
   return {
     storage,
+    userShares,
     async initTargetKey() {
       try {
         const existing = await loadTarget();

@@ -268,6 +268,8 @@ export const adminApi = {
         organizationId: z.string(),
         emailMode: z.string(),
         locale: z.string(),
+        /** How the app's new users' wallets are kept: "service" or "split" (docs/split-custody.md). */
+        custody: z.enum(["service", "split"]),
         allowedOrigins: z.array(z.string()),
         magicLinkRedirectUrls: z.array(z.string()),
         oauthRedirectUrls: z.array(z.string()),

@@ -164,6 +164,23 @@ export const ErrorCode = {
   USER_OPERATION_REJECTED: "USER_OPERATION_REJECTED",
   /** A user operation's sponsorship was refused (`data.reason`, a `SponsorshipErrorCode`). */
   SPONSORSHIP_DENIED: "SPONSORSHIP_DENIED",
+  /**
+   * Split custody: this wallet is split between the user's device and the service, and the request
+   * carries no user share (`X-User-Share`, or `stampedRequest.userShare`): nothing was signed.
+   */
+  USER_SHARE_REQUIRED: "USER_SHARE_REQUIRED",
+  /**
+   * Split custody: the request's user share does not open for this exact body (sealed for another
+   * request), or does not combine with the service's share to this account's key: nothing was signed.
+   */
+  USER_SHARE_INVALID: "USER_SHARE_INVALID",
+  /** create_split_wallet: the user has a wallet already (one wallet per user). */
+  WALLET_EXISTS: "WALLET_EXISTS",
+  /**
+   * Split custody: the operation is not (yet) supported for a split wallet or a split app; the message
+   * says which (grants, imports, pregenerated users, an admin's approval of a held signature).
+   */
+  SPLIT_CUSTODY_UNSUPPORTED: "SPLIT_CUSTODY_UNSUPPORTED",
   INTERNAL: "INTERNAL",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -269,6 +286,10 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   GRANT_BUSY: 409,
   USER_OPERATION_REJECTED: 400,
   SPONSORSHIP_DENIED: 403,
+  USER_SHARE_REQUIRED: 403,
+  USER_SHARE_INVALID: 400,
+  WALLET_EXISTS: 409,
+  SPLIT_CUSTODY_UNSUPPORTED: 409,
   INTERNAL: 500,
 };
 

@@ -50,7 +50,16 @@ export interface ExternalWalletsSection {
 export type AuthSection = EmailSection | PasskeySection | SocialSection | ExternalWalletsSection;
 
 /** Analytics events of the modal (spec §7). */
-export type AuthEventName = "eoa_connected" | "add_passkey_on_signup_success" | "add_passkey_on_signup_skip";
+export type AuthEventName =
+  | "eoa_connected"
+  | "add_passkey_on_signup_success"
+  | "add_passkey_on_signup_skip"
+  /** Split custody: a recovery factor was stored (passkey or code). */
+  | "wallet_protected"
+  /** Split custody: the user chose to keep the wallet on this device only. */
+  | "wallet_protect_skipped"
+  /** Split custody: this device's part of the wallet was restored. */
+  | "wallet_restored";
 
 /** The look of the modal's illustrations. */
 export type IllustrationStyle = "outline" | "linear" | "filled" | "flat";

@@ -60,6 +60,12 @@ export const appConfigSchema = z.object({
   /** The language of the app's mails: sign-in codes, magic links, security notices. */
   locale: z.enum(MAIL_LOCALES).default("en"),
   /**
+   * How the app's new users' wallets are kept (docs/split-custody.md): "service" (the service holds each
+   * wallet sealed and signs alone) or "split" (made in the user's key holder and split 2-of-2 with the
+   * service: every signature needs the user's share).
+   */
+  custody: z.enum(["service", "split"]).default("service"),
+  /**
    * Sponsorship at /rpc/v1: gas for EVM user operations (ERC-7677 paymaster, `policies`) and fees of
    * Solana transactions (`solanaPolicies`); a client picks a policy by its id.
    */

@@ -21,8 +21,19 @@ export interface Random {
 export interface ServiceCaches {
   /** Unrevoked session/API keys by public key, for the stamp check (auth/stamps/stampKeyCache.ts). */
   stampKeys: Map<string, { rows: StampKeyRow[]; at: number }>;
-  /** Wallet accounts (still sealed) by org and address, for the signing path. */
-  signingAccounts: Map<string, { id: string; curve: "CURVE_SECP256K1" | "CURVE_ED25519"; sealed: string }>;
+  /**
+   * Wallet accounts (still sealed) by org and address, for the signing path. A split wallet's account
+   * carries its public parts and the sealed service share: never an opened share or key.
+   */
+  signingAccounts: Map<
+    string,
+    {
+      id: string;
+      curve: "CURVE_SECP256K1" | "CURVE_ED25519";
+      sealed: string;
+      split?: import("./custody/splitKey").SplitAccount;
+    }
+  >;
   /** OpenID discovery, client and JWKS per provider (oauthProviders/providerRuntime.ts). */
   providerRuntimes: Map<string, unknown>;
   /** The key sets of apps' backends that authenticate with a JWT, by JWKS URL (apps/appJwt.ts). */

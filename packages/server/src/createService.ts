@@ -75,6 +75,8 @@ export interface ServiceOptions {
   devMagicLinkUrls?: string[];
   /** The dev app's email mode (default OTP). */
   devEmailMode?: "OTP" | "MAGIC_LINK";
+  /** Dev mode: the dev app's custody mode (default "service"; docs/split-custody.md). */
+  devCustody?: "service" | "split";
   now?: () => number;
   /** Randomness for ids and codes (node:crypto by default; tests may make it deterministic). */
   random?: Random;

@@ -81,6 +81,11 @@ describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", 
       userId: signup.userId,
       address: signup.address,
       solanaAddress: signup.solanaAddress,
+      // Split custody's fields (docs/split-custody.md): a service app's user has a ready service wallet.
+      custody: "service",
+      walletState: "ready",
+      walletId: expect.any(String),
+      recovery: [],
     });
     // The code's answer already named the user, as whoami does: the client connects without whoami.
     expect(user).toEqual(who.json);

@@ -177,8 +177,17 @@ export interface Harness {
 /** Starts the real service on a free port with its own database and a real SMTP server. */
 export async function startHarness(
   kind: "sqlite" | "postgres",
-  extra: { rateLimits?: Record<string, number>; apps?: AppConfig[]; walletReserve?: number } = {},
-): Promise<Harness> {
+  extra: {
+    rateLimits?: Record<string, number>;
+    apps?: AppConfig[];
+    walletReserve?: number;
+    /** A known master key (the attack tests hold it as the operator does); else a fresh random one. */
+    masterKey?: Buffer;
+    /** Where the service's logs go (at `logLevel`, default silent). */
+    logStream?: NodeJS.WritableStream;
+    logLevel?: "silent" | "info" | "debug" | "trace";
+  } = {},
+): Promise<Harness & { dbUrl: string }> {
   const smtp = await startSmtp();
   const database = await freshDatabase(kind);
   const clock = {
@@ -196,12 +205,15 @@ export async function startHarness(
     apps: extra.apps ?? [TEST_APP, LINK_APP],
     ...(extra.rateLimits ? { rateLimits: extra.rateLimits } : {}),
     ...(extra.walletReserve !== undefined ? { walletReserve: extra.walletReserve } : {}),
-    logLevel: "silent",
+    logLevel: extra.logLevel ?? "silent",
+    ...(extra.masterKey ? { masterKey: extra.masterKey } : {}),
+    ...(extra.logStream ? { logStream: extra.logStream } : {}),
     now: () => clock.now,
   });
   return {
     service,
     url,
+    dbUrl: database.url,
     smtp,
     clock,
     async close() {

@@ -148,7 +148,7 @@ describe.each(["sqlite", "postgres"] as const)("wallet reserve on %s", (kind) =>
     let claimed = "";
     await expect(
       createUser(ctx, { appId: TEST_APP.id, email: "rolled-back@example.com" }, async (_trx, user) => {
-        claimed = user.walletId;
+        claimed = user.walletId ?? "";
         throw new Error("the sign-up's next write failed");
       }),
     ).rejects.toThrow("the sign-up's next write failed");

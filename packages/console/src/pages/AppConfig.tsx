@@ -27,6 +27,12 @@ export function AppConfig() {
               <dd>{app.emailMode}</dd>
               <dt>Mail language</dt>
               <dd>{app.locale}</dd>
+              <dt>Custody</dt>
+              <dd>
+                {app.custody === "split"
+                  ? "split: every signature needs the user's share"
+                  : "service: the service signs alone"}
+              </dd>
               <dt>Allowed origins</dt>
               <dd>{list(app.allowedOrigins)}</dd>
               <dt>Magic-link redirects</dt>

@@ -10,7 +10,7 @@ import type {
 } from "viem";
 import { signRawMessage } from "../actions/signRawMessage";
 import { ActivityError, SignerError } from "../errors";
-import { requireUser } from "../signer/guards";
+import { requireSigningUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
 // viem loads with the first signature, not with the modal: the account itself is plain data (what
@@ -35,7 +35,7 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
   if (!user) throw new SignerError("NOT_AUTHENTICATED");
   const sign = (hash: `0x${string}`) => signRawMessage(signer, { message: hash, mode: "ETHEREUM" });
   const signPayload = async (encoding: PayloadEncoding, payload: string): Promise<Hex> => {
-    const current = await requireUser(signer);
+    const current = await requireSigningUser(signer);
     const { signature } = await signer.client.callStamped(signerRoutes.signPayload, {
       organizationId: current.orgId,
       parameters: {
@@ -67,7 +67,7 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
         return serializer(transaction as never, parseSignature(await sign(keccak256(unsigned))));
       }
       // The service reads the transaction, so the app's signing policy sees its chain, target and value.
-      const current = await requireUser(signer);
+      const current = await requireSigningUser(signer);
       const activity = await signer.client.submit("sign_transaction", {
         type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
         organizationId: current.orgId,

@@ -1,7 +1,7 @@
 import { fromHex, signerRoutes, toHex } from "@latchkey/protocol/wire";
 import type { Hex } from "viem";
 import { type SignerApiError, SignerError } from "../errors";
-import { requireUser } from "../signer/guards";
+import { requireSigningUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
 /** What `signRawMessage` takes. */
@@ -26,7 +26,7 @@ export async function signRawMessage(
   signer: SignerBase,
   { message, mode = "ETHEREUM" }: SignRawMessageParameters,
 ): Promise<SignRawMessageReturnType> {
-  const user = await requireUser(signer);
+  const user = await requireSigningUser(signer);
   const signWith = mode === "SOLANA" ? user.solanaAddress : user.address;
   if (!signWith) throw new SignerError("NO_SOLANA_ADDRESS");
   const bytes = typeof message === "string" ? fromHex(message) : message;

@@ -13,7 +13,7 @@ import {
   type StampedRoute,
 } from "@latchkey/protocol/wire";
 import { ActivityError, SignerApiError } from "../errors";
-import type { KeyHolder } from "../keyHolders/types";
+import type { KeyHolder, KeyHolderStamp } from "../keyHolders/types";
 import { SDK_VERSION } from "../version";
 import type { Stamper } from "./types";
 
@@ -177,8 +177,7 @@ export class SignerClient {
    */
   async jsonRpc(method: string, params: unknown): Promise<JsonRpcAnswer> {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
-    const { stampHeaderName, stampHeaderValue } = await this.keyHolder.stamp(body);
-    return this.#post<JsonRpcAnswer>("/rpc/v1", body, { [stampHeaderName]: stampHeaderValue });
+    return this.#post<JsonRpcAnswer>("/rpc/v1", body, stampHeaders(await this.keyHolder.stamp(body)));
   }
 
   // ---- stamping ----
@@ -193,8 +192,13 @@ export class SignerClient {
     stamper: Stamper = (text) => this.keyHolder.stamp(text),
   ): Promise<StampedRequest> {
     const text = JSON.stringify(body);
-    const { stampHeaderName, stampHeaderValue } = await stamper(text);
-    return { body: text, stamp: { stampHeaderName, stampHeaderValue }, url: `${this.baseUrl}${path}` };
+    const { stampHeaderName, stampHeaderValue, userShare } = (await stamper(text)) as KeyHolderStamp;
+    return {
+      body: text,
+      stamp: { stampHeaderName, stampHeaderValue },
+      url: `${this.baseUrl}${path}`,
+      ...(userShare ? { userShare } : {}),
+    };
   }
 
   // Fresh bodies are single use and stamps are deterministic: two bodies in the same millisecond would
@@ -218,7 +222,7 @@ export class SignerClient {
   ): Promise<T> {
     const text = JSON.stringify({ type: queryTypes[name], ...body });
     const stamp = await (options.stamper ?? ((t: string) => this.keyHolder.stamp(t)))(text);
-    return this.#post(`/public/v1/query/${name}`, text, { [stamp.stampHeaderName]: stamp.stampHeaderValue });
+    return this.#post(`/public/v1/query/${name}`, text, stampHeaders(stamp));
   }
 
   /**
@@ -234,9 +238,11 @@ export class SignerClient {
     const { type, organizationId, parameters } = params;
     const text = JSON.stringify({ type, timestampMs: this.#timestampMs(), organizationId, parameters });
     const stamp = await (options.stamper ?? ((t: string) => this.keyHolder.stamp(t)))(text);
-    let { activity } = await this.#post<{ activity: Activity }>(`/public/v1/submit/${name}`, text, {
-      [stamp.stampHeaderName]: stamp.stampHeaderValue,
-    });
+    let { activity } = await this.#post<{ activity: Activity }>(
+      `/public/v1/submit/${name}`,
+      text,
+      stampHeaders(stamp),
+    );
     for (;;) {
       if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
       if (TERMINAL_FAILURES.has(activity.status) || options.stamper) throw new ActivityError(activity);
@@ -278,6 +284,17 @@ export class SignerClient {
       await this.#sleep(this.#pollIntervalMs);
     }
   }
+}
+
+/** The user share's header on the key-management API (`USER_SHARE_HEADER_NAME` of protocol/custody). */
+const USER_SHARE_HEADER = "X-User-Share";
+
+/** `X-Stamp` (or `X-Stamp-WebAuthn`), and `X-User-Share` when the key holder attached a share. */
+function stampHeaders(stamp: KeyHolderStamp): Record<string, string> {
+  return {
+    [stamp.stampHeaderName]: stamp.stampHeaderValue,
+    ...(stamp.userShare ? { [USER_SHARE_HEADER]: stamp.userShare } : {}),
+  };
 }
 
 const POLICY_OUTCOMES = new Set<ActivityStatus>([

@@ -1,8 +1,13 @@
-import type { StampHeader } from "@latchkey/protocol";
 import type { FrameMethod, FrameRequest } from "@latchkey/protocol/frame";
 import { type CoreErrorCode, LatchkeyError, SignerError, type SignerErrorCode } from "../errors";
 import { type FrameChannel, openFrameChannel } from "./frameChannel";
-import type { KeyHolder, KeyHolderStorage } from "./types";
+import type {
+  CreatedSplitWallet,
+  KeyHolder,
+  KeyHolderStamp,
+  KeyHolderStorage,
+  ProtectedShare,
+} from "./types";
 
 /** The auth frame's element id unless `iframeId` says otherwise. */
 export const DEFAULT_IFRAME_ID = "latchkey-signer-iframe";
@@ -87,9 +92,31 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
     initTargetKey: () => call<string>("initTargetKey"),
     getTargetPublicKey: () => call<string | null>("getTargetPublicKey"),
     injectCredentialBundle: (bundle) => call<string>("injectCredentialBundle", { bundle }),
-    stamp: (body) => call<StampHeader>("stamp", { body }),
+    stamp: (body) => call<KeyHolderStamp>("stamp", { body }),
+    // The frame keeps the user shares of split wallets across a sign-out: they are the device's.
     clear: async (clearOptions) => {
       await call<void>("clear", { targetKey: clearOptions?.targetKey ?? true });
+    },
+    // The frame seals to the share key its own page carries, never to one the host page names.
+    custody: {
+      createSplitWallet: ({ organizationId }) =>
+        call<CreatedSplitWallet>("createSplitWallet", { organizationId }),
+      hasUserShare: ({ organizationId }) => call<boolean>("hasUserShare", { organizationId }),
+      protectShare: ({ organizationId, walletId, prfOutput }) =>
+        call<ProtectedShare>("protectShare", {
+          organizationId,
+          walletId,
+          ...(prfOutput ? { prfOutput } : {}),
+        }),
+      restoreShare: async ({ organizationId, walletId, blob, prfOutput, code }) => {
+        await call<void>("restoreShare", {
+          organizationId,
+          walletId,
+          blob,
+          ...(prfOutput ? { prfOutput } : {}),
+          ...(code !== undefined ? { code } : {}),
+        });
+      },
     },
     destroy() {
       const current = connection;

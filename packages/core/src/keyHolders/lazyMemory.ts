@@ -1,4 +1,10 @@
-import type { KeyHolder } from "./types";
+import type { KeyHolder, SplitCustodyKeyHolder } from "./types";
+
+async function custodyOf(get: () => Promise<KeyHolder>): Promise<SplitCustodyKeyHolder> {
+  const custody = (await get()).custody;
+  if (!custody) throw new Error("the memory key holder has no custody");
+  return custody;
+}
 
 /**
  * The memory key holder for use without a window (Node, SSR), loaded on first use: a browser bundle of the
@@ -17,5 +23,11 @@ export function lazyMemoryKeyHolder(): KeyHolder {
     injectCredentialBundle: async (bundle) => (await get()).injectCredentialBundle(bundle),
     stamp: async (body) => (await get()).stamp(body),
     clear: async (options) => (await get()).clear(options),
+    custody: {
+      createSplitWallet: async (args) => (await custodyOf(get)).createSplitWallet(args),
+      hasUserShare: async (args) => (await custodyOf(get)).hasUserShare(args),
+      protectShare: async (args) => (await custodyOf(get)).protectShare(args),
+      restoreShare: async (args) => (await custodyOf(get)).restoreShare(args),
+    },
   };
 }

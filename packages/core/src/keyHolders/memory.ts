@@ -1,22 +1,46 @@
-import type { StampHeader } from "@latchkey/protocol";
+import type { ShareHolder } from "@latchkey/keystore";
 import { toHex } from "@latchkey/protocol/wire";
 import { SignerError } from "../errors";
-import type { KeyHolder } from "./types";
+import type { KeyHolder, KeyHolderStamp } from "./types";
+
+/** Where the memory holder keeps the user shares of split-custody wallets (docs/split-custody.md). */
+export interface MemoryKeyHolderOptions {
+  /**
+   * Shares to start with, by organisation id: what `onUserShare` was given before (a restarted process
+   * that kept them signs without restoring the wallet).
+   */
+  userShares?: Record<string, Uint8Array>;
+  /**
+   * Called with each share the holder keeps (a wallet made, a wallet restored). The share is the user's
+   * half of the wallet: keep it where the user's secrets are kept (it alone cannot sign).
+   */
+  onUserShare?: (organizationId: string, userShare: Uint8Array) => void | Promise<void>;
+}
+
+// The custody code (BIP-39, BIP-32, Shamir) loads with the first split wallet.
+const loadKeyStore = () => import("@latchkey/keystore");
 
 // P-256 and HPKE load with the first key, not with the module: core's root exports this holder, and a
 // bundler that splits by files reached (esbuild) would otherwise put them in a page's first load.
 const loadCrypto = () => import("@latchkey/protocol/crypto");
 
 /**
- * Keys held in this process's memory: for Node programs, tests and server-side use. Nothing is
- * persisted, so a restarted process needs a new sign-in.
+ * Keys held in this process's memory: for Node programs, tests and server-side use. The session is not
+ * persisted, so a restarted process needs a new sign-in; the user shares of split wallets can be
+ * (`onUserShare`, `userShares`).
  *
  * @example
  * const signer = createSigner({ baseUrl, apiKey, keyHolder: createMemoryKeyHolder() });
  */
-export function createMemoryKeyHolder(): KeyHolder {
+export function createMemoryKeyHolder(options: MemoryKeyHolderOptions = {}): KeyHolder {
   let target: { privateKey: Uint8Array; publicKeyHex: string } | undefined;
   let sessionKey: Uint8Array | undefined;
+  let shareKey: string | undefined;
+  let shares: Promise<ShareHolder> | undefined;
+  const shareHolder = () =>
+    (shares ??= loadKeyStore().then((m) =>
+      m.createShareHolder(m.memoryUserShares(options.userShares, options.onUserShare)),
+    ));
   return {
     kind: "memory",
     async initTargetKey() {
@@ -51,10 +75,30 @@ export function createMemoryKeyHolder(): KeyHolder {
         throw new SignerError("INJECT_BUNDLE_FAILED", { cause });
       }
     },
-    async stamp(body): Promise<StampHeader> {
+    async stamp(body): Promise<KeyHolderStamp> {
       const { stampWithPrivateKey } = await loadCrypto();
       if (!sessionKey) throw new SignerError("NOT_AUTHENTICATED");
-      return stampWithPrivateKey(body, sessionKey);
+      const stamp = stampWithPrivateKey(body, sessionKey);
+      // Only once a split wallet was met: a service app's holder never loads the custody code.
+      const userShare = shareKey ? await (await shareHolder()).userShareFor(body, shareKey) : undefined;
+      return userShare ? { ...stamp, userShare } : stamp;
+    },
+    custody: {
+      async createSplitWallet(args) {
+        shareKey = args.shareKey;
+        return (await shareHolder()).createSplitWallet(args);
+      },
+      async hasUserShare(args) {
+        shareKey = args.shareKey;
+        return (await shareHolder()).hasUserShare(args);
+      },
+      async protectShare(args) {
+        return (await shareHolder()).protectShare(args);
+      },
+      async restoreShare(args) {
+        shareKey = args.shareKey;
+        return (await shareHolder()).restoreShare(args);
+      },
     },
     async clear(options) {
       sessionKey?.fill(0);

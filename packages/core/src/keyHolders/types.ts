@@ -1,4 +1,42 @@
+import type { CreatedSplitWallet, ProtectedShare, RecoveryInput } from "@latchkey/keystore";
 import type { StampHeader } from "@latchkey/protocol";
+import type { RecoveryShareRecord } from "@latchkey/protocol/wire";
+
+export type { CreatedSplitWallet, ProtectedShare, RecoveryInput } from "@latchkey/keystore";
+
+/**
+ * A stamp, and the user's share of a split-custody wallet sealed to the service for that exact body when
+ * the body signs with it (docs/split-custody.md §2): `X-User-Share` beside `X-Stamp`.
+ */
+export type KeyHolderStamp = StampHeader & { userShare?: string };
+
+/**
+ * What a key holder does for split custody (docs/split-custody.md): it makes the wallet, keeps the user's
+ * share (by organisation; a share survives sign-out), and attaches it to the stamps of bodies that sign.
+ * `shareKey` is the service's share key from its signer config; the auth frame ignores it and uses the
+ * one its own page carries.
+ */
+export interface SplitCustodyKeyHolder {
+  /** Makes a wallet, keeps the user share and answers the sealed service share and the public accounts. */
+  createSplitWallet(args: { organizationId: string; shareKey: string }): Promise<CreatedSplitWallet>;
+  /** Whether this holder keeps a share for the organisation (and, for holders that need it, learns the share key). */
+  hasUserShare(args: { organizationId: string; shareKey: string }): Promise<boolean>;
+  /** The share encrypted under a PRF output, or under a new recovery code (answered once). */
+  protectShare(args: {
+    organizationId: string;
+    walletId: string;
+    prfOutput?: Uint8Array;
+  }): Promise<ProtectedShare>;
+  /** Opens a recovery blob with a PRF output or a code and keeps the share (throws when it does not open). */
+  restoreShare(
+    args: {
+      organizationId: string;
+      walletId: string;
+      blob: RecoveryShareRecord["blob"];
+      shareKey: string;
+    } & RecoveryInput,
+  ): Promise<void>;
+}
 
 /** Where a key holder keeps its target key; `storageError` is what the browser answered when refused. */
 export interface KeyHolderStorage {
@@ -18,8 +56,11 @@ export interface KeyHolder {
   getTargetPublicKey(): Promise<string | null>;
   /** Opens a credential bundle with the target key and holds the session key; returns its public key. */
   injectCredentialBundle(bundle: string): Promise<string>;
-  /** Stamps `body` with the session key (X-Stamp, DESIGN §3.2). */
-  stamp(body: string): Promise<StampHeader>;
+  /**
+   * Stamps `body` with the session key (X-Stamp, DESIGN §3.2); with the user's share sealed for it when
+   * the holder keeps one for the body's organisation and the body signs (split custody).
+   */
+  stamp(body: string): Promise<KeyHolderStamp>;
   /**
    * Forgets the session key; with `targetKey` (the default) also deletes the target key, so the next
    * sign-in makes a fresh one.
@@ -33,4 +74,6 @@ export interface KeyHolder {
   ready?(): Promise<KeyHolderStorage>;
   /** Releases resources (iframe, listeners). */
   destroy?(): void;
+  /** Split custody; a holder without it cannot serve a split app (SPLIT_CUSTODY_UNSUPPORTED_HOLDER). */
+  custody?: SplitCustodyKeyHolder;
 }

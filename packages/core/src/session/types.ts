@@ -10,6 +10,13 @@ export interface User {
   email?: string;
   credentialId?: string;
   claims?: Record<string, unknown>;
+  /**
+   * Split custody (docs/split-custody.md): the wallet is split between the user's device and the
+   * service, and every signature needs the device's part. Absent for a wallet the service keeps.
+   */
+  custody?: "split";
+  /** The user's wallet (set for split custody, whose recovery is bound to it). */
+  walletId?: string;
 }
 
 /** How the session began: an email link, an email code, a passkey or a social provider. */

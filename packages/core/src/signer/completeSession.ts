@@ -3,6 +3,7 @@ import { signerRoutes } from "@latchkey/protocol/wire";
 import type { Hex } from "viem";
 import { SignerError } from "../errors";
 import type { User } from "../session/types";
+import { settleWallet } from "./custody";
 import { fail, toStateError } from "./state";
 import { SignerStatus } from "./status";
 import type { CompleteAuthWithBundleParams, SignerBase } from "./types";
@@ -79,8 +80,12 @@ export async function completeSession(signer: SignerBase, params: CompleteSessio
   store.setState({ status: AUTHENTICATING_STATUS[type], error: null });
   try {
     await keyHolder.injectCredentialBundle(params.bundle);
-    const who =
-      params.who ?? (await client.callStamped(signerRoutes.whoami, { organizationId: params.orgId }));
+    const answered =
+      params.who?.custody !== undefined
+        ? params.who
+        : await client.callStamped(signerRoutes.whoami, { organizationId: params.orgId });
+    // Split custody: the wallet is made here at the first sign-in, before the app hears `connected`.
+    const who = answered?.userId ? await settleWallet(signer, answered) : answered;
     if (!who?.userId || !who.address) throw new SignerError("USER_NOT_FOUND");
     const idToken = params.idToken ?? who.idToken;
     const user: User = {
@@ -92,6 +97,8 @@ export async function completeSession(signer: SignerBase, params: CompleteSessio
       ...(idToken ? { idToken } : {}),
       ...(type === "oauth" && idToken ? claimsOf(idToken) : {}),
       ...(params.credentialId ? { credentialId: params.credentialId } : {}),
+      ...(who.custody === "split" ? { custody: "split" as const } : {}),
+      ...(who.custody === "split" && who.walletId ? { walletId: who.walletId } : {}),
     };
     const linking = type === "otp" ? store.getState().authLinkingStatus : undefined;
     let linkError: unknown;

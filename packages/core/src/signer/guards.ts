@@ -27,3 +27,13 @@ export async function requireUser(
   }
   return user;
 }
+
+/**
+ * {@link requireUser} for a signature: also refuses, with what to do, a split wallet whose part this
+ * device does not hold (USER_SHARE_REQUIRED: `restoreWallet` first).
+ */
+export async function requireSigningUser(signer: SignerBase): Promise<User> {
+  const user = await requireUser(signer);
+  if (signer.store.getState().walletAccess === "restore_needed") throw new SignerError("USER_SHARE_REQUIRED");
+  return user;
+}

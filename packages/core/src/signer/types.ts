@@ -114,7 +114,21 @@ export interface SignerState {
   authLinkingStatus?: { email: string; providerName?: string; idToken: string };
   /** The external wallet (EOA) connection: its status, wallet, account, chain and SIWE proof. */
   externalWallet: ExternalWalletState;
+  /**
+   * Split custody (docs/split-custody.md): whether this device can sign. `ready`: it holds the user's
+   * part of the wallet; `restore_needed`: the wallet exists but this device has no part of it
+   * (`restoreWallet`); `creating`: the wallet is being made; `service`: the service keeps the wallet.
+   * Absent while nobody is signed in.
+   */
+  walletAccess?: WalletAccess;
+  /** The recovery factors stored for the user's part of a split wallet (`protectWallet`). */
+  recovery?: RecoveryFactor[];
 }
+
+/** Whether this device can sign for the user (split custody); see `SignerState.walletAccess`. */
+export type WalletAccess = "ready" | "restore_needed" | "creating" | "service";
+/** A way to restore the user's part of a split wallet on a new device. */
+export type RecoveryFactor = "passkey" | "code";
 
 /** Sign in by email: a code or a magic link is mailed (new users are signed up). */
 export type EmailAuthenticateParams = {

@@ -37,6 +37,8 @@ export async function addVirtualAuthenticator(
   context: BrowserContext,
   page: Page,
   holding: VirtualCredential[] = [],
+  /** More of CDP's authenticator options, e.g. `{ hasPrf: true }` (WebAuthn's PRF, split custody). */
+  options: { hasPrf?: boolean } = {},
 ): Promise<VirtualAuthenticator> {
   await page.addInitScript(() => {
     const counts = { create: 0, get: 0 };
@@ -56,7 +58,7 @@ export async function addVirtualAuthenticator(
   const cdp = await context.newCDPSession(page);
   await cdp.send("WebAuthn.enable", { enableUI: false });
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: VIRTUAL_AUTHENTICATOR,
+    options: { ...VIRTUAL_AUTHENTICATOR, ...options },
   });
   for (const credential of holding) await cdp.send("WebAuthn.addCredential", { authenticatorId, credential });
   return {

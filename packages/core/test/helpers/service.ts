@@ -21,6 +21,8 @@ export async function startService(
     /** A Solana node: the dev app's Solana fee payer policy `dev-solana` comes with it. */
     solana?: { rpcUrl: string };
     apps?: ServiceOptions["apps"];
+    /** How the dev app keeps wallets (split: every signature needs the user's share). */
+    devCustody?: "service" | "split";
   } = {},
 ): Promise<TestService> {
   const t = await startTestService({
@@ -30,6 +32,7 @@ export async function startService(
     ...(opts.now ? { now: opts.now } : {}),
     ...(opts.solana ? { solana: opts.solana } : {}),
     ...(opts.apps ? { apps: opts.apps } : {}),
+    ...(opts.devCustody ? { devCustody: opts.devCustody } : {}),
   });
   const mailbox = devMailbox(t.service);
   return {

@@ -4,6 +4,15 @@ import { fromHex, toHex } from "./hex";
 import { uncompressP256PublicKey } from "./p256";
 import { signBundle, verifySignedBundle } from "./signedBundle";
 
+/**
+ * The plaintext prefix of a split wallet's export bundle (docs/split-custody.md §5). For a split-custody
+ * wallet the bundle's plaintext is not the mnemonic but the UTF-8 string `split:v1:` + base64url (no
+ * padding) of the service's share; the export frame combines it with the user share it reads from its
+ * own storage (`combineShares` of `@latchkey/protocol/custody`) and shows the phrase. The service never
+ * combines for an export. A plaintext without this prefix is the mnemonic, as before.
+ */
+export const SPLIT_EXPORT_PREFIX = "split:v1:";
+
 /** The one export bundle version (DESIGN §3.4). */
 export const EXPORT_BUNDLE_VERSION = "v1.0.0";
 // A 24-word mnemonic sealed is well under 1 KB of JSON; bound what a frame parses.
@@ -30,7 +39,8 @@ interface ExportBundleData {
 }
 
 /**
- * Seals `plaintext` (the mnemonic's UTF-8 bytes) to `targetPublicKey` and signs the sealed data with the
+ * Seals `plaintext` (the mnemonic's UTF-8 bytes, or for a split wallet `split:v1:<base64url(serviceShare)>`,
+ * see {@link SPLIT_EXPORT_PREFIX}) to `targetPublicKey` and signs the sealed data with the
  * service's export-signing key (`sign` answers DER). Answers the bundle as a JSON string.
  *
  * @example

@@ -9,7 +9,13 @@ export {
   sealCredentialBundle,
 } from "./bundle";
 export { BundleError, StampFormatError } from "./errors";
-export { EXPORT_BUNDLE_VERSION, type ExportBundle, openExportBundle, sealExportBundle } from "./exportBundle";
+export {
+  EXPORT_BUNDLE_VERSION,
+  type ExportBundle,
+  openExportBundle,
+  SPLIT_EXPORT_PREFIX,
+  sealExportBundle,
+} from "./exportBundle";
 export { fromHex, toHex } from "./hex";
 export {
   type EncryptedImportBundle,

@@ -14,17 +14,50 @@ export interface FrameReadyMessage {
   storageError?: string;
 }
 
+/**
+ * The auth frame's methods. `stamp` answers `StampHeader & { userShare? }`: the user's share of a
+ * split-custody wallet sealed to the service's share key (the frame's own `<meta>`) for that body, when
+ * the body is one that carries it (docs/split-custody.md §2). The custody methods keep the user share in
+ * the frame (per parent origin, by organisation) and answer only what the service or the user may see.
+ */
 export type FrameMethod =
   | "initTargetKey"
   | "getTargetPublicKey"
   | "injectCredentialBundle"
   | "stamp"
-  | "clear";
+  | "clear"
+  /** → `{ serviceShare, accounts }`: a new wallet made in the frame; it keeps the user share. */
+  | "createSplitWallet"
+  /** → boolean: whether the frame holds a share for `organizationId`. */
+  | "hasUserShare"
+  /** → `{ blob, code? }`: the share encrypted under `prfOutput`, or under a new code (shown once). */
+  | "protectShare"
+  /** Opens `blob` with `prfOutput` or `code` and keeps the share; RECOVERY_FAILED when it does not open. */
+  | "restoreShare";
+
+/** A recovery blob as the service stores it (`@latchkey/protocol/custody`'s RecoveryBlob). */
+export interface FrameRecoveryBlob {
+  v: 1;
+  salt: string;
+  iv: string;
+  ciphertext: string;
+}
 
 export interface FrameRequest {
   id: number;
   method: FrameMethod;
-  params: { bundle?: string; body?: string; targetKey?: boolean };
+  params: {
+    bundle?: string;
+    body?: string;
+    targetKey?: boolean;
+    organizationId?: string;
+    walletId?: string;
+    /** A passkey's PRF output (32 bytes). */
+    prfOutput?: Uint8Array;
+    /** A recovery code the user typed. */
+    code?: string;
+    blob?: FrameRecoveryBlob;
+  };
 }
 
 export interface FrameResponse {
@@ -52,6 +85,8 @@ export interface ExportFrameTexts {
   solanaKeyTitle?: string;
   /** Shown when the bundle fails its checks. */
   invalidBundle?: string;
+  /** Shown when a split wallet's export finds no user share on this device (restore it first). */
+  noUserShare?: string;
 }
 
 export interface ExportFrameRequest {

@@ -232,6 +232,65 @@ export interface ActivityDecisionResult {
   status: ActivityStatus;
 }
 
+/** A public account of a split wallet, as the key holder derived it (`PublicAccount` of protocol/custody). */
+export const publicAccountSchema = z.object({
+  curve: z.enum(["CURVE_SECP256K1", "CURVE_ED25519"]),
+  path: textSchema(64),
+  addressFormat: z.enum(["ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_SOLANA"]),
+  address: textSchema(128),
+  publicKey: z.string().regex(/^[0-9a-fA-F]{64,130}$/, "must be a public key in hex"),
+});
+
+/**
+ * `create_split_wallet` (split custody, docs/split-custody.md §3): the wallet the user's key holder made.
+ * `serviceShare` is the service's share sealed to the share key for this organisation
+ * (`sealServiceShare`); the request's user share (`X-User-Share` / `stampedRequest.userShare`) is needed
+ * too: the service combines them once, derives the accounts from the entropy itself and requires they
+ * equal `accounts`, keeps the service share sealed and the public rows, and wipes the rest.
+ */
+export const createSplitWalletParametersSchema = z.object({
+  serviceShare: base64urlSchema.min(80).max(4096),
+  accounts: z.array(publicAccountSchema).min(1).max(16),
+});
+
+/** What `create_split_wallet` answers (`createSplitWalletResult`). */
+export interface CreateSplitWalletResult {
+  walletId: string;
+  /** The accounts' addresses, in the order given. */
+  addresses: string[];
+}
+
+/** A recovery blob as stored (`RecoveryBlob` of protocol/custody): encrypted under a key only the user has. */
+export const recoveryBlobSchema = z.object({
+  v: z.literal(1),
+  salt: base64urlSchema.min(16).max(64),
+  iv: base64urlSchema.min(12).max(64),
+  ciphertext: base64urlSchema.min(16).max(4096),
+});
+
+/**
+ * `set_recovery_share` (split custody, docs/split-custody.md §4): stores (or replaces) the user's share
+ * encrypted under a passkey's PRF output (`kind: "passkey"`, with its `credentialId`) or a recovery
+ * code (`kind: "code"`). One blob per (wallet, kind, credentialId). The service cannot open it.
+ */
+export const setRecoveryShareParametersSchema = z
+  .object({
+    walletId: idSchema(128),
+    kind: z.enum(["passkey", "code"]),
+    credentialId: base64urlSchema.min(1).max(1024).optional(),
+    blob: recoveryBlobSchema,
+  })
+  .refine((p) => (p.kind === "passkey") === (p.credentialId !== undefined), {
+    message: "a passkey's recovery share names its credentialId; a code's names none",
+    path: ["credentialId"],
+  });
+
+/** What `set_recovery_share` answers (`setRecoveryShareResult`). */
+export interface SetRecoveryShareResult {
+  walletId: string;
+  kind: "passkey" | "code";
+}
+
 /**
  * Every activity served: its submit path, the names of its intent and result in the activity record,
  * and its parameters. The one table the server's handlers and the client's calls are typed from.
@@ -320,6 +379,18 @@ export const activityTypes = {
     intent: "signTransactionIntentV2",
     result: "signTransactionResult",
     parameters: signTransactionParametersSchema,
+  },
+  ACTIVITY_TYPE_CREATE_SPLIT_WALLET: {
+    path: "create_split_wallet",
+    intent: "createSplitWalletIntent",
+    result: "createSplitWalletResult",
+    parameters: createSplitWalletParametersSchema,
+  },
+  ACTIVITY_TYPE_SET_RECOVERY_SHARE: {
+    path: "set_recovery_share",
+    intent: "setRecoveryShareIntent",
+    result: "setRecoveryShareResult",
+    parameters: setRecoveryShareParametersSchema,
   },
   ACTIVITY_TYPE_APPROVE_ACTIVITY: {
     path: "approve_activity",

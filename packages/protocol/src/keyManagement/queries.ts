@@ -69,4 +69,6 @@ export const querySchemas = {
   get_policy: z.object({ ...base, type: typed("get_policy"), policyId: idSchema(128) }),
   /** The rules of the app's signing policy, in the order they are asked. */
   list_policies: z.object({ ...base, type: typed("list_policies") }),
+  /** Split custody: the user's recovery blobs (set_recovery_share), to restore the share on a new device. */
+  get_recovery_shares: z.object({ ...base, type: typed("get_recovery_shares") }),
 } as const satisfies Record<QueryName, z.ZodType>;

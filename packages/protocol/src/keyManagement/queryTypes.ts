@@ -18,5 +18,6 @@ export const queryTypes = {
   list_activities: "QUERY_TYPE_LIST_ACTIVITIES",
   get_policy: "QUERY_TYPE_GET_POLICY",
   list_policies: "QUERY_TYPE_LIST_POLICIES",
+  get_recovery_shares: "QUERY_TYPE_GET_RECOVERY_SHARES",
 } as const;
 export type QueryName = keyof typeof queryTypes;

@@ -98,6 +98,13 @@ export const queryResponseSchemas = {
     organizationName: z.string(),
     userId: z.string(),
     username: z.string(),
+    /** How the user's wallet is kept (split custody: every signature needs the user's share). */
+    custody: z.enum(["split", "service"]),
+    /** "none": a split user whose wallet is not made yet (create_split_wallet); else "ready". */
+    walletState: z.enum(["none", "ready"]),
+    walletId: z.string().optional(),
+    /** The recovery factors stored for the user's share (set_recovery_share). */
+    recovery: z.array(z.enum(["passkey", "code"])),
   }),
   get_user: z.object({ user: userInfoSchema }),
   list_wallets: z.object({
@@ -150,6 +157,17 @@ export const queryResponseSchemas = {
   list_activities: z.object({ activities: z.array(activitySchema) }),
   get_policy: z.object({ policy: policyInfoSchema }),
   list_policies: z.object({ policies: z.array(policyInfoSchema) }),
+  get_recovery_shares: z.object({
+    recoveryShares: z.array(
+      z.object({
+        walletId: z.string(),
+        kind: z.enum(["passkey", "code"]),
+        credentialId: z.string().optional(),
+        blob: z.object({ v: z.literal(1), salt: z.string(), iv: z.string(), ciphertext: z.string() }),
+        createdAt: wireTimestampSchema,
+      }),
+    ),
+  }),
 } as const satisfies Record<QueryName, z.ZodType>;
 /** The answer to query `N`. */
 export type QueryResponse<N extends QueryName> = z.output<(typeof queryResponseSchemas)[N]>;

@@ -41,10 +41,14 @@ export const signerApi = {
   createGrant: withSchema(signerRoutes.createGrant, createGrantRequestSchema),
   listGrants: withSchema(signerRoutes.listGrants, listGrantsRequestSchema),
   revokeGrant: withSchema(signerRoutes.revokeGrant, revokeGrantRequestSchema),
+  createSplitWallet: withSchema(signerRoutes.createSplitWallet, stampedRequestBodySchema),
+  setRecoveryShare: withSchema(signerRoutes.setRecoveryShare, stampedRequestBodySchema),
+  getRecoveryShares: withSchema(signerRoutes.getRecoveryShares, stampedRequestBodySchema),
 } as const satisfies Record<SignerEndpointName, Endpoint>;
 export type SignerApi = typeof signerApi;
 
 export * from "./contact";
+export * from "./custody";
 export * from "./defineEndpoint";
 export * from "./email";
 export * from "./grants";

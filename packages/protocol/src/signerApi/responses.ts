@@ -3,6 +3,12 @@ import { errorCodeSchema } from "../common";
 import type { SignerErrorBody } from "../errors";
 import { schemaFor } from "../schemaFor";
 import type { InitOtpResponse, VerifyOtpResponse } from "./contact";
+import type {
+  CreateSplitWalletResponse,
+  GetRecoverySharesResponse,
+  RecoveryShareRecord,
+  SetRecoveryShareResponse,
+} from "./custody";
 import type { AuthResponse, LookupResponse, OtpResponse, SignupResponse } from "./email";
 import { type Grant, type GrantResponse, type GrantsResponse, grantSchema } from "./grants";
 import {
@@ -31,7 +37,11 @@ export const multiFactorInfoSchema = schemaFor<MultiFactor>()(
 
 /** `/v1/signer-config`: the app's email mode and root organisation. */
 export const signerConfigResponseSchema = schemaFor<SignerConfigResponse>()(
-  z.object({ email: z.object({ mode: z.enum(["OTP", "MAGIC_LINK"]) }), rootOrgId: z.string() }),
+  z.object({
+    email: z.object({ mode: z.enum(["OTP", "MAGIC_LINK"]) }),
+    rootOrgId: z.string(),
+    custody: z.object({ mode: z.enum(["split", "service"]), shareKey: z.string() }),
+  }),
 );
 
 /** `/v1/lookup`: the organisation of the user with this email, or null. */
@@ -64,8 +74,12 @@ export const whoamiResponseSchema = schemaFor<WhoamiResponse>()(
     email: z.string().optional(),
     orgId: z.string(),
     userId: z.string(),
-    address: z.string(),
+    address: z.string().optional(),
     solanaAddress: z.string().optional(),
+    custody: z.enum(["split", "service"]),
+    walletState: z.enum(["none", "ready"]),
+    walletId: z.string().optional(),
+    recovery: z.array(z.enum(["passkey", "code"])),
     idToken: z.string().optional(),
     credentialId: z.string().optional(),
     smartAccountKind: z.enum(["7702", "4337"]).optional(),
@@ -202,6 +216,33 @@ export const grantResponseSchema = schemaFor<GrantResponse>()(
 /** `/v1/grants/list`: the user's grants, newest first. */
 export const grantsResponseSchema = schemaFor<GrantsResponse>()(z.object({ grants: z.array(grantSchema) }));
 
+/** `/v1/create-split-wallet`: the split wallet made. */
+export const createSplitWalletResponseSchema = schemaFor<CreateSplitWalletResponse>()(
+  z.object({ walletId: z.string(), addresses: z.array(z.string()) }),
+);
+
+/** `/v1/set-recovery-share`: the recovery blob stored. */
+export const setRecoveryShareResponseSchema = schemaFor<SetRecoveryShareResponse>()(
+  z.object({ walletId: z.string(), kind: z.enum(["passkey", "code"]) }),
+);
+
+/** `/v1/get-recovery-shares`: the user's recovery blobs. */
+export const getRecoverySharesResponseSchema = schemaFor<GetRecoverySharesResponse>()(
+  z.object({
+    recoveryShares: z.array(
+      schemaFor<RecoveryShareRecord>()(
+        z.object({
+          walletId: z.string(),
+          kind: z.enum(["passkey", "code"]),
+          credentialId: z.string().optional(),
+          blob: z.object({ v: z.literal(1), salt: z.string(), iv: z.string(), ciphertext: z.string() }),
+          createdAt: z.number(),
+        }),
+      ),
+    ),
+  }),
+);
+
 /** Every signer-API route's answer (2xx), by route name: checked against the table's response types. */
 export const signerResponses = {
   signerConfig: signerConfigResponseSchema,
@@ -229,6 +270,9 @@ export const signerResponses = {
   createGrant: grantResponseSchema,
   listGrants: grantsResponseSchema,
   revokeGrant: grantResponseSchema,
+  createSplitWallet: createSplitWalletResponseSchema,
+  setRecoveryShare: setRecoveryShareResponseSchema,
+  getRecoveryShares: getRecoverySharesResponseSchema,
 } as const satisfies { [N in SignerEndpointName]: z.ZodType<RouteResponse<SignerRoutes[N]>> };
 
 /** Body of every non-2xx answer of the signer API: `{error, code, data?}`. */

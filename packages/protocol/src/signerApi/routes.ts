@@ -13,6 +13,11 @@ import type {
   verifyOtpRequestSchema,
 } from "./contact";
 import type {
+  CreateSplitWalletResponse,
+  GetRecoverySharesResponse,
+  SetRecoveryShareResponse,
+} from "./custody";
+import type {
   AuthResponse,
   authRequestSchema,
   emailSignupRequestSchema,
@@ -231,6 +236,23 @@ export const signerRoutes = {
   listGrants: stamped<typeof listGrantsRequestSchema, GrantsResponse>(
     "/v1/grants/list",
     query(signerQueryTypes.listGrants),
+  ),
+  /** Split custody: the wallet the user's key holder made (the stamped request carries the user share). */
+  createSplitWallet: stamped<
+    typeof stampedRequestBodySchema,
+    CreateSplitWalletResponse,
+    ActivityInput<"ACTIVITY_TYPE_CREATE_SPLIT_WALLET">
+  >("/v1/create-split-wallet", submit("create_split_wallet", "ACTIVITY_TYPE_CREATE_SPLIT_WALLET")),
+  /** Split custody: stores the user share encrypted under a passkey's PRF output or a recovery code. */
+  setRecoveryShare: stamped<
+    typeof stampedRequestBodySchema,
+    SetRecoveryShareResponse,
+    ActivityInput<"ACTIVITY_TYPE_SET_RECOVERY_SHARE">
+  >("/v1/set-recovery-share", submit("set_recovery_share", "ACTIVITY_TYPE_SET_RECOVERY_SHARE")),
+  /** Split custody: the user's recovery blobs, for a new device. */
+  getRecoveryShares: stamped<typeof stampedRequestBodySchema, GetRecoverySharesResponse>(
+    "/v1/get-recovery-shares",
+    { url: "/public/v1/query/get_recovery_shares", type: "QUERY_TYPE_GET_RECOVERY_SHARES", kind: "query" },
   ),
   revokeGrant: stamped<
     typeof revokeGrantRequestSchema,

@@ -5,11 +5,23 @@ import { stampedRequestSchema } from "./stampedRequest";
 
 /** Who is signed in, the app's signer config, and the user's ways to sign in. */
 export const signerConfigRequestSchema = z.object({});
+/**
+ * How an app keeps its users' wallets (docs/split-custody.md): "service" (the service holds each wallet
+ * sealed and signs alone) or "split" (the wallet is made in the user's key holder and split 2-of-2; every
+ * signature needs the user's share).
+ */
+export type CustodyMode = "split" | "service";
+
 /** The app's settings the client needs: its email mode. */
 export interface SignerConfigResponse {
   email: { mode: "OTP" | "MAGIC_LINK" };
   /** The app's root organisation: what a passkey login addresses before the user is known. */
   rootOrgId: string;
+  /**
+   * The app's custody mode, and the service's share key (P-256, uncompressed hex `04…`): what a key
+   * holder seals the user's share (per request) and a new wallet's service share to.
+   */
+  custody: { mode: CustodyMode; shareKey: string };
 }
 
 export type { WhoamiResponse } from "./user";

@@ -14,6 +14,13 @@ export const stampedRequestSchema = z.object({
     .max(32 * 1024),
   stamp: stampSchema,
   url: textSchema(2048).pipe(z.string().min(1)),
+  /**
+   * Split custody (docs/split-custody.md §2): the user's share, sealed to the service's share key for
+   * this exact `body` (`sealUserShare` of `@latchkey/protocol/custody`), as the `X-User-Share` header
+   * carries it on the key-management API. Needed by every request that signs with a split wallet, and
+   * by create_split_wallet.
+   */
+  userShare: z.string().min(1).max(4096).optional(),
 });
 /** A key-management request signed by the session key, carried by a signer-API call. */
 export type StampedRequest = z.infer<typeof stampedRequestSchema>;

@@ -3,8 +3,17 @@ export interface WhoamiResponse {
   email?: string;
   orgId: string;
   userId: string;
-  address: string;
+  /** The EVM address; absent while a split-custody user has no wallet yet (`walletState: "none"`). */
+  address?: string;
   solanaAddress?: string;
+  /** How the user's wallet is kept: "split" (every signature needs the user's share) or "service". */
+  custody: "split" | "service";
+  /** "none": a split user whose key holder has not made the wallet yet (create_split_wallet); else "ready". */
+  walletState: "none" | "ready";
+  /** The user's wallet, once it exists. */
+  walletId?: string;
+  /** The recovery factors stored for the user's share (set_recovery_share); empty for a service wallet. */
+  recovery: ("passkey" | "code")[];
   idToken?: string;
   /** Set when a passkey stamped the request. */
   credentialId?: string;

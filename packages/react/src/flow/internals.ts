@@ -4,6 +4,7 @@ import type { ResolvedUiConfig } from "../config";
 import type { Texts } from "../texts/types";
 import type { AuthEventName } from "../types";
 import type { AuthFlow, EmailMode } from "./createAuthFlow";
+import { custodyStep } from "./custody";
 import type { AuthStep, AuthStepType } from "./step";
 import { type AuthUiStore, INITIAL_STEP } from "./store";
 
@@ -31,8 +32,13 @@ export interface FlowInternals {
   go(step: AuthStep): void;
   /** Opens the modal at `step`. */
   open(step: AuthStep): void;
-  /** The `complete` step: the modal closes and the host's onAuthSuccess runs. */
+  /**
+   * The `complete` step: the modal closes and the host's onAuthSuccess runs — after the split-custody
+   * steps the signed-in user's wallet needs (flow/custody.ts), which come first.
+   */
   complete(): void;
+  /** `complete` without the split-custody steps (they call it when done). */
+  finish(): void;
   /**
    * Reset (spec §4 "Errors and reset"): back to initial, open or closed, and the signup marker leaves
    * the address bar.
@@ -68,6 +74,11 @@ export function flowInternals(flow: AuthFlow): FlowInternals {
     go: (step) => store.setState({ step }),
     open: (step) => store.setState({ isOpen: true, step }),
     complete() {
+      const next = custodyStep(signer, internals.step);
+      if (next) internals.go(next);
+      else internals.finish();
+    },
+    finish() {
       internals.reset(false);
       getUi().onAuthSuccess?.();
     },

@@ -22,9 +22,14 @@ export function backTarget(step: AuthStepType): "pick_eoa" | "initial" {
   return step === "wallet_connect" || step === "eoa_connect" ? "pick_eoa" : "initial";
 }
 
-/** Close: passkey_create ends in complete (the user is signed in already); anything else resets. */
+/**
+ * Close: passkey_create and the split-custody steps end in complete (the user is signed in already);
+ * anything else resets.
+ */
 export function closeTarget(step: AuthStepType): "complete" | "initial" {
-  return step === "passkey_create" ? "complete" : "initial";
+  return step === "passkey_create" || step === "wallet_protect" || step === "wallet_restore"
+    ? "complete"
+    : "initial";
 }
 
 export type FooterKind = "terms" | "resend" | "support" | "none";

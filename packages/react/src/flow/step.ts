@@ -54,6 +54,21 @@ export type AuthStep =
       error?: Error;
       stepUpMethods?: StepUpMethod[];
     }
+  /**
+   * Split custody (docs/split-custody.md): keep a way to restore this device's part of the wallet — a
+   * passkey (its PRF) or a recovery code shown once (`view: "code"`); skipping it says first what losing
+   * the device means (`view: "risk"`).
+   */
+  | {
+      type: "wallet_protect";
+      view?: "choose" | "code" | "risk";
+      /** The recovery code, shown once. */
+      code?: string;
+      status?: AuthStepStatus;
+      error?: Error;
+    }
+  /** Split custody, on a new device: the passkey or the recovery code puts this device's part back. */
+  | { type: "wallet_restore"; status?: AuthStepStatus; error?: Error }
   | { type: "complete" };
 
 /** Steps of the modal (spec §2). */

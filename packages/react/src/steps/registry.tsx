@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import type { AuthStepType } from "../flow/step";
+import { WalletProtectStep, WalletRestoreStep } from "./custody";
 import { EmailCompletingStep } from "./EmailCompleting";
 import { EmailVerifyStep } from "./EmailVerify";
 import { EoaConnectStep } from "./EoaConnect";
@@ -35,6 +36,8 @@ export const STEP_VIEWS: {
   eoa_connect: EoaConnectStep,
   wallet_connect: WalletConnectStep,
   grant_consent: GrantConsentStep,
+  wallet_protect: WalletProtectStep,
+  wallet_restore: WalletRestoreStep,
   // `complete` closes the modal: it has no view.
   complete: undefined,
 };

@@ -32,6 +32,8 @@ export interface App {
   sponsorship: SponsorshipConfig;
   /** What the service signs for the app's users (keyManagement/policies); none: every signature is made. */
   signingPolicy?: SigningPolicy;
+  /** How the app's new users' wallets are kept: "service" or "split" (docs/split-custody.md). */
+  custody: "service" | "split";
 }
 
 export interface StoredOauthProvider {
@@ -125,6 +127,7 @@ function toApp(row: AppRow): App {
     ...(row.jwt_config ? { jwt: JSON.parse(row.jwt_config) as NonNullable<App["jwt"]> } : {}),
     sponsorship: storedSponsorship(row.sponsorship),
     ...(row.signing_policy ? { signingPolicy: JSON.parse(row.signing_policy) as SigningPolicy } : {}),
+    custody: row.custody === "split" ? "split" : "service",
   };
 }
 
@@ -181,6 +184,7 @@ export async function upsertApp(
           : null,
       signing_policy: cfg.signingPolicy ? JSON.stringify(cfg.signingPolicy) : null,
       server_keys: cfg.serverKeys.length ? JSON.stringify(cfg.serverKeys) : null,
+      custody: cfg.custody,
       updated_at: now,
     };
     if (existing) {
@@ -281,6 +285,7 @@ export class AppDirectory {
         "apps.locale",
         "apps.sponsorship",
         "apps.signing_policy",
+        "apps.custody",
       ])
       .where("app_api_keys.key_hash", "=", keyHash)
       .where("app_api_keys.revoked_at", "is", null)

@@ -84,20 +84,56 @@ export async function verifyBackup(params: { db: Db; keyring: Keyring }): Promis
     if (address !== row.address) fail("wallet_account", row.id, "the address is not the imported key's");
   };
 
+  // A split wallet (docs/split-custody.md): the service holds only its share, which must open; the
+  // accounts cannot be re-derived without the user's share, so each must have its place in the secret
+  // and no sealed key.
+  const checkSplitWallet = async (
+    id: string,
+    sealedShare: string | null | undefined,
+    rows: SealedAccount[],
+  ) => {
+    count("split_wallet");
+    const share = sealedShare ? await open(sealedShare, `wallet_share:${id}`) : undefined;
+    if (!share) fail("split_wallet", id, "the service share does not open");
+    share?.fill(0);
+    if (rows.length === 0) fail("split_wallet", id, "no accounts stored");
+    for (const row of rows) {
+      count("wallet_account");
+      if (row.secret_index == null || row.sealed_private_key !== "")
+        fail(
+          "wallet_account",
+          row.id,
+          "a split wallet's account has no place in its secret, or a sealed key",
+        );
+    }
+  };
+
   const accounts = await db.selectFrom("wallet_accounts").selectAll().execute();
   const byWallet = new Map<string, SealedAccount[]>();
   for (const a of accounts) byWallet.set(a.wallet_id, [...(byWallet.get(a.wallet_id) ?? []), a]);
-  const wallets = await db.selectFrom("wallets").select(["id", "user_id", "sealed_mnemonic"]).execute();
-  for (const w of wallets) await checkWallet("wallet", w.id, w.sealed_mnemonic, byWallet.get(w.id) ?? []);
+  const wallets = await db
+    .selectFrom("wallets")
+    .select(["id", "user_id", "sealed_mnemonic", "custody", "sealed_service_share"])
+    .execute();
+  for (const w of wallets) {
+    if (w.custody === "split") await checkSplitWallet(w.id, w.sealed_service_share, byWallet.get(w.id) ?? []);
+    else await checkWallet("wallet", w.id, w.sealed_mnemonic, byWallet.get(w.id) ?? []);
+  }
   const walletIds = new Set(wallets.map((w) => w.id));
   for (const a of accounts)
     if (!walletIds.has(a.wallet_id)) fail("wallet_account", a.id, "its wallet is missing");
 
-  // No half-written user: each one has a wallet (and the wallet its accounts, above).
+  // No half-written user: each one has a wallet (and the wallet its accounts, above). A split-custody
+  // app's user has none until their key holder makes it.
   const owners = new Set(wallets.map((w) => w.user_id));
-  for (const u of await db.selectFrom("users").select("id").execute()) {
+  const users = await db
+    .selectFrom("users")
+    .leftJoin("apps", "apps.id", "users.app_id")
+    .select(["users.id", "apps.custody"])
+    .execute();
+  for (const u of users) {
     count("user");
-    if (!owners.has(u.id)) fail("user", u.id, "the user has no wallet");
+    if (!owners.has(u.id) && u.custody !== "split") fail("user", u.id, "the user has no wallet");
   }
 
   for (const r of await db.selectFrom("wallet_reserve").selectAll().execute())

@@ -19,6 +19,8 @@ Options:
   --origin <url>           An origin allowed to use the app (repeatable)
   --email-mode <OTP|MAGIC_LINK>  How users sign in by email (default OTP)
   --redirect-url <url>     Where magic links may lead (repeatable)
+  --custody <service|split>  How users' wallets are kept (default service): split makes each wallet in
+                           the user's key holder and splits it 2-of-2, so every signature needs the user
   -h, --help               This help
 
 Apps with social providers, passkey settings or sponsorship are written in the --config file of serve.
@@ -33,9 +35,12 @@ Apps with social providers, passkey settings or sponsorship are written in the -
         origin: { type: "string", multiple: true },
         "email-mode": { type: "string" },
         "redirect-url": { type: "string", multiple: true },
+        custody: { type: "string" },
       },
     });
     if (!values.id || !values.name) throw new Error("app create needs --id and --name");
+    const custody = values.custody ?? "service";
+    if (custody !== "service" && custody !== "split") throw new Error("--custody takes service or split");
     const { appConfigSchema } = await import("../config");
     const cfg: AppConfig = appConfigSchema.parse({
       id: values.id,
@@ -43,6 +48,7 @@ Apps with social providers, passkey settings or sponsorship are written in the -
       allowedOrigins: values.origin ?? [],
       emailMode: values["email-mode"] ?? "OTP",
       magicLinkRedirectUrls: values["redirect-url"] ?? [],
+      custody,
     });
     const opened = openDatabase(databaseOf(values.db));
     await migrate(opened.db);
@@ -51,7 +57,7 @@ Apps with social providers, passkey settings or sponsorship are written in the -
     const key = await createAppApiKey({ db: opened.db, now }, app.id);
     await opened.close();
     process.stdout.write(
-      `App ${app.id} (${app.name})\nAPI key: ${key}\nThis key is shown once; it is stored hashed.\n`,
+      `App ${app.id} (${app.name})${app.custody === "split" ? ", split custody" : ""}\nAPI key: ${key}\nThis key is shown once; it is stored hashed.\n`,
     );
     return 0;
   },

@@ -27,6 +27,8 @@ Options:
   --dev-redirect-url <url>  Where the dev app's magic links may lead (repeatable; default: any local port)
   --dev-oidc-port <n>   The local OpenID Connect provider's port (default: the service's port + 1)
   --dev-email-mode <OTP|MAGIC_LINK>  How the dev app signs in by email (default OTP)
+  --dev-custody <service|split>  How the dev app keeps wallets (default service; split: every
+                        signature needs the user's share, docs/split-custody.md)
   -h, --help            This help
 
 ${ENVIRONMENT}`;
@@ -63,6 +65,7 @@ async function serve(args: string[]): Promise<number> {
       "dev-redirect-url": { type: "string", multiple: true },
       "dev-oidc-port": { type: "string" },
       "dev-email-mode": { type: "string" },
+      "dev-custody": { type: "string" },
     },
   });
   const file: FileConfig = values.config ? readConfigFile(values.config) : { apps: [], chains: [] };
@@ -93,6 +96,7 @@ async function serve(args: string[]): Promise<number> {
     devOrigins: values["dev-origin"] ?? process.env.LATCHKEY_DEV_ORIGINS?.split(",").filter(Boolean),
     devMagicLinkUrls: values["dev-redirect-url"],
     ...devEmailMode(values["dev-email-mode"]),
+    ...devCustody(values["dev-custody"]),
   };
   if (workers > 1 && cluster.isPrimary) return superviseWorkers(options, workers);
 
@@ -177,6 +181,12 @@ async function superviseWorkers(options: ServiceOptions, workers: number): Promi
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return -1;
+}
+
+function devCustody(value: string | undefined): { devCustody?: "service" | "split" } {
+  if (value === undefined || value === "") return {};
+  if (value !== "service" && value !== "split") throw new Error("--dev-custody takes service or split");
+  return { devCustody: value };
 }
 
 function devEmailMode(value: string | undefined): { devEmailMode?: "OTP" | "MAGIC_LINK" } {

@@ -26,6 +26,7 @@ import type {
 } from "./tables/sponsorship";
 import type {
   ImportKeysTable,
+  RecoverySharesTable,
   UsersTable,
   WalletAccountsTable,
   WalletReserveTable,
@@ -80,6 +81,7 @@ export interface Database {
   wallet_accounts: WalletAccountsTable;
   wallet_reserve: WalletReserveTable;
   import_keys: ImportKeysTable;
+  recovery_shares: RecoverySharesTable;
   api_keys: ApiKeysTable;
   otps: OtpsTable;
   contact_otps: ContactOtpsTable;

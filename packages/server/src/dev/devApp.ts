@@ -63,6 +63,7 @@ export async function ensureDevApp(
       apiKeys: apiKey ? [apiKey] : [],
       allowedOrigins: origins,
       emailMode: opts.devEmailMode ?? "OTP",
+      custody: opts.devCustody ?? "service",
       magicLinkRedirectUrls: opts.devMagicLinkUrls ?? origins.map((origin) => `${origin}/`),
       // Dev only: every chain with a paymaster sponsors the dev app's users (policy `dev-<chainId>`), and
       // so does the Solana fee payer when a Solana node is set (policy `dev-solana`, up to 10 SOL moved).

@@ -1,6 +1,7 @@
 import { keyManagementFeature } from "../keyManagement/routes";
 import { adminFeature } from "./admin/routes";
 import { authMethodsFeature } from "./authMethods/routes";
+import { custodyFeature } from "./custody/routes";
 import type { Feature } from "./defineFeature";
 import { emailFeature } from "./email/routes";
 import { framesFeature } from "./frames/routes";
@@ -37,4 +38,5 @@ export const features: readonly Feature[] = [
   adminFeature,
   userImportFeature,
   grantsFeature,
+  custodyFeature,
 ];

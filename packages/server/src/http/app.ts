@@ -33,7 +33,12 @@ export function createHttpApp(ctx: ServiceContext, opts: HttpOptions = {}): Fast
       serializers: {
         req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split("?")[0], ip: req.ip }),
       },
-      redact: ["req.headers.authorization", "req.headers['x-stamp']", "req.headers['x-stamp-webauthn']"],
+      redact: [
+        "req.headers.authorization",
+        "req.headers['x-stamp']",
+        "req.headers['x-stamp-webauthn']",
+        "req.headers['x-user-share']",
+      ],
     },
   });
   ctx.mailer.setLogger(app.log);

@@ -145,7 +145,8 @@ export function stampedRoute<
       endpoint.stamped,
       options,
     );
-    const submit = () => completedActivity(ctx, endpoint.stamped, { raw, caller });
+    const submit = () =>
+      completedActivity(ctx, endpoint.stamped, { raw, caller, userShare: stampedRequest.userShare });
     return handler({ body, app, ip: req.ip, req, caller, raw, submit });
   });
 }
@@ -162,9 +163,13 @@ const NOT_COMPLETED = {
 async function completedActivity(
   ctx: ActivityContext,
   binding: StampedBinding,
-  params: { raw: string; caller: StampedCaller },
+  params: { raw: string; caller: StampedCaller; userShare?: string | undefined },
 ): Promise<Activity> {
-  const { activity } = await submitActivity(ctx, binding, { rawBody: params.raw, caller: params.caller });
+  const { activity } = await submitActivity(ctx, binding, {
+    rawBody: params.raw,
+    caller: params.caller,
+    userShare: params.userShare,
+  });
   if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
   const data = { activityId: activity.id, activityStatus: activity.status };
   const [code, message] =

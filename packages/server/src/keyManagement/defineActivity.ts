@@ -2,6 +2,7 @@ import type { ActivityParameters, ActivityType } from "@latchkey/protocol";
 import type { AdminCaller } from "../auth/stamps/authenticateAdminStamp";
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
 import type { ServiceContext } from "../context";
+import type { RequestShare } from "../custody/shareKey";
 import type { SigningRequest } from "./policies/evaluatePolicy";
 
 export type ActivityContext = Pick<
@@ -24,6 +25,11 @@ export type ActivityContext = Pick<
 export interface ActivityInput<T extends ActivityType> {
   caller: StampedCaller;
   params: ActivityParameters<T>;
+  /**
+   * Split custody (docs/split-custody.md §2): the request's sealed user share, if it carries one, and the
+   * exact body it is bound to. Opened only where a split wallet's key is needed, never stored or logged.
+   */
+  share?: RequestShare;
 }
 
 /**

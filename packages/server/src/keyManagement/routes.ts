@@ -5,6 +5,7 @@ import {
   STAMP_HEADER_NAME,
   WEBAUTHN_STAMP_HEADER_NAME,
 } from "@latchkey/protocol";
+import { USER_SHARE_HEADER_NAME } from "@latchkey/protocol/custody";
 import { activityTypes, querySchemas } from "@latchkey/protocol/schemas";
 import type { FastifyRequest } from "fastify";
 import { authenticateAdminStamp } from "../auth/stamps/authenticateAdminStamp";
@@ -22,6 +23,16 @@ function stampHeader(req: FastifyRequest): { headerName: string; headerValue: st
   const webauthn = req.headers[WEBAUTHN_STAMP_HEADER_NAME.toLowerCase()];
   if (typeof webauthn === "string") return { headerName: WEBAUTHN_STAMP_HEADER_NAME, headerValue: webauthn };
   throw apiError(ErrorCode.INVALID_STAMP, "Missing X-Stamp header");
+}
+
+/** Split custody: the request's sealed user share (`X-User-Share`), if it carries one. */
+function userShareOf(req: FastifyRequest): string | undefined {
+  const value = req.headers[USER_SHARE_HEADER_NAME.toLowerCase()];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.length === 0 || value.length > 4096) {
+    throw apiError(ErrorCode.USER_SHARE_INVALID, `${USER_SHARE_HEADER_NAME} must be one sealed share`);
+  }
+  return value;
 }
 
 const ADMIN_TYPES = new Set<string>(ADMIN_ACTIVITY_TYPES);
@@ -75,7 +86,11 @@ export const keyManagementFeature = defineFeature({
         operation: { kind: "submit", types: USER_ACTIVITY_TYPES },
         passkey: { allowRootOrg: req.params.name === "create_read_write_session" },
       });
-      const { activity } = await submitActivity(ctx, { url }, { rawBody: raw, caller });
+      const { activity } = await submitActivity(
+        ctx,
+        { url },
+        { rawBody: raw, caller, userShare: userShareOf(req) },
+      );
       return { activity };
     });
   },

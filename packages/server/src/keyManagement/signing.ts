@@ -7,6 +7,8 @@ import {
 } from "@latchkey/protocol";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { signEd25519, signSecp256k1 } from "../crypto/wallet";
+import type { RequestShare } from "../custody/shareKey";
+import { withSplitKey } from "../custody/splitKey";
 import { apiError } from "../errors";
 import type { ActivityContext } from "./defineActivity";
 import { isStructuredEncoding, readStructuredPayload, structuredDigest } from "./policies/structuredPayloads";
@@ -43,9 +45,19 @@ export async function findSigningAccount(
   if (!account) {
     const row = await ctx.db
       .selectFrom("wallet_accounts")
-      .select(["id", "curve", "sealed_private_key"])
-      .where("org_id", "=", params.orgId)
-      .where("address_key", "=", key)
+      .innerJoin("wallets", "wallets.id", "wallet_accounts.wallet_id")
+      .select([
+        "wallet_accounts.id",
+        "wallet_accounts.curve",
+        "wallet_accounts.sealed_private_key",
+        "wallet_accounts.secret_index",
+        "wallet_accounts.public_key",
+        "wallet_accounts.wallet_id",
+        "wallets.custody",
+        "wallets.sealed_service_share",
+      ])
+      .where("wallet_accounts.org_id", "=", params.orgId)
+      .where("wallet_accounts.address_key", "=", key)
       .executeTakeFirst();
     if (!row) {
       throw apiError(
@@ -53,21 +65,25 @@ export async function findSigningAccount(
         `No wallet account ${params.signWith} in this organization`,
       );
     }
-    account = { id: row.id, curve: row.curve, sealed: row.sealed_private_key };
+    account = {
+      id: row.id,
+      curve: row.curve,
+      sealed: row.sealed_private_key,
+      ...(row.custody === "split" && row.sealed_service_share && row.secret_index != null
+        ? {
+            split: {
+              walletId: row.wallet_id,
+              secretIndex: Number(row.secret_index),
+              publicKey: row.public_key,
+              sealedServiceShare: row.sealed_service_share,
+            },
+          }
+        : {}),
+    };
     if (cache.size >= MAX_CACHED_ACCOUNTS) cache.delete(cache.keys().next().value as string);
     cache.set(cacheKey, account);
   }
   return account;
-}
-
-/** Opens the key of the organisation's account `signWith` (see findSigningAccount). */
-export async function loadSigningAccount(
-  ctx: Pick<ActivityContext, "db" | "keyring" | "caches">,
-  params: { orgId: string; signWith: string },
-) {
-  const account = await findSigningAccount(ctx, params);
-  const privateKey = await ctx.keyring.open(account.sealed, `wallet_account:${account.id}`);
-  return { curve: account.curve, privateKey };
 }
 
 /**
@@ -108,16 +124,22 @@ export function signOne(
 
 /**
  * Runs `sign` with the opened key of the caller's account `signWith`, and wipes the key after, whatever
- * happens.
+ * happens. Call it only once every rule (policy, grant, approval, step-up) has passed. A split wallet's
+ * account (docs/split-custody.md) needs the request's user share (`share`): its key is put together
+ * from both shares for this one signature (custody/splitKey.ts), and without a share nothing is opened
+ * (403 USER_SHARE_REQUIRED).
  */
 export async function withSigningKey<T>(
-  ctx: Pick<ActivityContext, "db" | "keyring" | "caches">,
-  params: { orgId: string; signWith: string },
+  ctx: Pick<ActivityContext, "db" | "keyring" | "caches" | "serviceKeys">,
+  params: { orgId: string; signWith: string; share?: RequestShare | undefined },
   sign: (curve: "CURVE_SECP256K1" | "CURVE_ED25519", privateKey: Uint8Array) => T,
 ): Promise<T> {
-  const { curve, privateKey } = await loadSigningAccount(ctx, params);
+  const account = await findSigningAccount(ctx, params);
+  if (account.split)
+    return withSplitKey(ctx, { curve: account.curve, split: account.split }, params.share, sign);
+  const privateKey = await ctx.keyring.open(account.sealed, `wallet_account:${account.id}`);
   try {
-    return sign(curve, privateKey);
+    return sign(account.curve, privateKey);
   } finally {
     privateKey.fill(0);
   }

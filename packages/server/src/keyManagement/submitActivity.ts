@@ -4,7 +4,7 @@ import { activityTypes, submitEnvelopeSchema, submitPathActivityTypes } from "@l
 import type { StampedCaller } from "../auth/stamps/authenticateStamp";
 import { prepared, rowSlots } from "../db/prepared";
 import type { ActivitiesTable } from "../db/schema";
-import { apiError } from "../errors";
+import { ApiError, apiError } from "../errors";
 import { parseOrThrow } from "../http/parse";
 import { activities } from "./activities";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "./defineActivity";
@@ -33,7 +33,7 @@ export type SubmitTarget = Pick<StampedBinding, "url">;
 export async function submitActivity(
   ctx: ActivityContext,
   target: SubmitTarget,
-  params: { rawBody: string; caller: StampedCaller },
+  params: { rawBody: string; caller: StampedCaller; userShare?: string | undefined },
 ): Promise<SubmitOutcome> {
   const { rawBody, caller } = params;
   const { path, served } = servedAt(target);
@@ -54,7 +54,11 @@ export async function submitActivity(
   if (userId && userId !== caller.user.id) {
     throw apiError(ErrorCode.FORBIDDEN, "A session may only act for its own user");
   }
-  const input = { caller, params: activityParams } as ActivityInput<ActivityType>;
+  const input = {
+    caller,
+    params: activityParams,
+    share: { sealed: params.userShare, body: rawBody },
+  } as ActivityInput<ActivityType>;
 
   // No lookup first: the insert's conflict on the fingerprint finds a resubmission (one query, not two).
   const now = ctx.now();
@@ -99,7 +103,14 @@ export async function submitActivity(
         return outcome;
       }
     }
-    row.result = JSON.stringify({ [entry.result]: await handler.pure(ctx, input) });
+    let result: object;
+    try {
+      result = await handler.pure(ctx, input);
+    } catch (e) {
+      if (!isShareRefusal(e)) throw e;
+      return failedForShare(ctx, row, e);
+    }
+    row.result = JSON.stringify({ [entry.result]: result });
     return insertOnce(ctx, row);
   }
 
@@ -124,6 +135,32 @@ export async function submitActivity(
     return { activity: toActivity(row), replayed: false };
   });
   if (!outcome.replayed) handler.afterCommit?.(ctx, input);
+  return outcome;
+}
+
+const SHARE_CODES = new Set<string>([ErrorCode.USER_SHARE_REQUIRED, ErrorCode.USER_SHARE_INVALID]);
+
+function isShareRefusal(e: unknown): e is ApiError {
+  return e instanceof ApiError && SHARE_CODES.has(e.code);
+}
+
+/**
+ * A split wallet's signature refused for its user share (missing, or not this body's, or not this key's):
+ * nothing was signed; the activity is recorded FAILED with the code, and the request answers that 4xx
+ * (with `data.activityId`). A resubmitted body answers what it recorded the first time.
+ */
+async function failedForShare(
+  ctx: ActivityContext,
+  row: ActivitiesTable,
+  e: ApiError,
+): Promise<SubmitOutcome> {
+  row.status = "ACTIVITY_STATUS_FAILED";
+  row.failure = JSON.stringify({ code: e.code, message: e.message });
+  const outcome = await insertOnce(ctx, row);
+  const failure = outcome.activity.failure;
+  if (outcome.activity.status === "ACTIVITY_STATUS_FAILED" && failure && SHARE_CODES.has(failure.code)) {
+    throw apiError(failure.code as ErrorCode, failure.message, { data: { activityId: outcome.activity.id } });
+  }
   return outcome;
 }
 
@@ -178,13 +215,19 @@ export async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Pr
  * redacted, as a credential should never sit in a log.
  */
 function withoutProofs(params: object): object {
-  const { verificationToken, currentEmailVerificationToken, multiFactor, ...rest } = params as {
-    verificationToken?: string;
-    currentEmailVerificationToken?: string;
-    multiFactor?: { multiFactorId: string; multiFactorCode: string };
-  };
+  const { verificationToken, currentEmailVerificationToken, multiFactor, serviceShare, blob, ...rest } =
+    params as {
+      verificationToken?: string;
+      currentEmailVerificationToken?: string;
+      multiFactor?: { multiFactorId: string; multiFactorCode: string };
+      serviceShare?: string;
+      blob?: unknown;
+    };
   return {
     ...rest,
+    // Split custody: a share (even sealed) and a recovery blob are never kept in an activity's record.
+    ...(serviceShare === undefined ? {} : { serviceShare: "[redacted]" }),
+    ...(blob === undefined ? {} : { blob: "[redacted]" }),
     ...(verificationToken === undefined ? {} : { verificationToken: "[redacted]" }),
     ...(currentEmailVerificationToken === undefined ? {} : { currentEmailVerificationToken: "[redacted]" }),
     ...(multiFactor === undefined ? {} : { multiFactor: { ...multiFactor, multiFactorCode: "[redacted]" } }),

@@ -22,6 +22,11 @@ const CURVES = {
   importSigner: "p256",
   /** Signs the identity token of a sign-in through an OAuth 2.0 provider that has no ID token (Facebook…). */
   oauthIdentity: "p256",
+  /**
+   * Split custody's share key (docs/split-custody.md §2): an HPKE (DHKEM P-256) key the user's key holder
+   * seals its share to, per request, and a new wallet's service share to. Never signs.
+   */
+  share: "p256",
 } as const;
 
 /** What a service key is for; one key per purpose. */
@@ -132,6 +137,23 @@ export class ServiceKeys {
     const key = await this.#ctx.keyring.open(row.sealed, `service_key:${row.id}`);
     try {
       return p256.sign(sha256(data), key).toCompactRawBytes();
+    } finally {
+      key.fill(0);
+    }
+  }
+
+  /**
+   * Runs `use` with the opened private key of a P-256 purpose (the share key's HPKE opening), and wipes
+   * the key after, whatever happens.
+   */
+  async withPrivateKey<T>(
+    purpose: PurposeOn<"p256">,
+    use: (privateKey: Uint8Array) => Promise<T>,
+  ): Promise<T> {
+    const row = await this.#row(purpose);
+    const key = await this.#ctx.keyring.open(row.sealed, `service_key:${row.id}`);
+    try {
+      return await use(key);
     } finally {
       key.fill(0);
     }

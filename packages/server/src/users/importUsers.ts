@@ -1,5 +1,6 @@
 import type { Insertable } from "kysely";
 import type { ServiceContext } from "../context";
+import { splitUnsupported } from "../custody/shareKey";
 import type { Db } from "../db";
 import type { SealedWallet, UsersTable, WalletAccountsTable, WalletsTable } from "../db/schema";
 import { isUniqueViolation } from "../db/uniqueViolation";
@@ -69,6 +70,13 @@ export async function importUserBatch(
   ctx: UserImportContext,
   params: { appId: string; records: ImportRecord[]; source?: string; allowSharedKeys?: boolean },
 ): Promise<ImportBatchResult> {
+  // Split custody: an imported user's wallet would be made by the service, whole (a later slice).
+  const app = await ctx.db
+    .selectFrom("apps")
+    .select("custody")
+    .where("id", "=", params.appId)
+    .executeTakeFirst();
+  if (app?.custody === "split") throw splitUnsupported("Importing users into a split-custody app");
   const outcomes = new Map<number, ImportOutcome>();
   const unique: ImportRecord[] = [];
   const firstLine = new Map<string, number>();

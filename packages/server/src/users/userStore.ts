@@ -12,9 +12,10 @@ export interface UserRecord {
 }
 
 export interface NewUser extends UserRecord {
-  walletId: string;
-  address: string;
-  solanaAddress: string;
+  /** Absent for a split-custody user: their key holder makes the wallet (create_split_wallet). */
+  walletId?: string;
+  address?: string;
+  solanaAddress?: string;
 }
 
 /** Thrown inside a sign-up's transaction when the reserve it counted on was empty: derive, then again. */
@@ -31,9 +32,16 @@ class ReserveEmpty extends Error {}
  */
 export async function createUser<T>(
   ctx: Pick<ServiceContext, "db" | "keyring" | "now" | "random" | "wallets" | "walletReserve">,
-  params: { appId: string; email: string | null; unverifiedEmail?: string | null },
+  params: {
+    appId: string;
+    email: string | null;
+    unverifiedEmail?: string | null;
+    /** The app's custody: a "split" app's user is made with no wallet (docs/split-custody.md §3). */
+    custody?: "service" | "split";
+  },
   write: (trx: Db, user: NewUser) => Promise<T>,
 ): Promise<T> {
+  if (params.custody === "split") return createSplitUser(ctx, params, write);
   const reserve = ctx.walletReserve;
   let wallet = reserve?.likelyStocked ? null : await sealNewWallet(ctx);
   for (;;) {
@@ -57,6 +65,30 @@ export async function createUser<T>(
       wallet = await sealNewWallet(ctx);
     }
   }
+}
+
+/**
+ * A split-custody app's user: the row and the caller's rows, no wallet. No secret is made here: the
+ * user's key holder makes the wallet and sends the service its share (create_split_wallet).
+ */
+async function createSplitUser<T>(
+  ctx: Pick<ServiceContext, "db" | "now" | "random">,
+  params: { appId: string; email: string | null; unverifiedEmail?: string | null },
+  write: (trx: Db, user: NewUser) => Promise<T>,
+): Promise<T> {
+  const now = ctx.now();
+  const user = {
+    id: ctx.random.uuid(),
+    org_id: ctx.random.uuid(),
+    app_id: params.appId,
+    email: params.email,
+    unverified_email: params.unverifiedEmail ?? null,
+    created_at: now,
+  };
+  return ctx.db.transaction().execute(async (trx) => {
+    await insertUserRow(trx, { ...user });
+    return write(trx, { id: user.id, orgId: user.org_id, appId: user.app_id, email: user.email });
+  });
 }
 
 // Every sign-up runs these: compiled once (db/prepared.ts).
@@ -169,7 +201,7 @@ export async function findUserByOrg(db: Db, orgId: string): Promise<UserRecord |
 export async function userAddresses(
   db: Db,
   orgId: string,
-): Promise<{ address: string; solanaAddress?: string }> {
+): Promise<{ address?: string; solanaAddress?: string }> {
   const rows = await db
     .selectFrom("wallet_accounts")
     .select(["address", "address_format"])
@@ -178,5 +210,63 @@ export async function userAddresses(
     .execute();
   const evm = rows.find((r) => r.address_format === "ADDRESS_FORMAT_ETHEREUM");
   const sol = rows.find((r) => r.address_format === "ADDRESS_FORMAT_SOLANA");
-  return { address: evm?.address ?? "", ...(sol ? { solanaAddress: sol.address } : {}) };
+  // A split-custody user whose wallet is not made yet has no address (whoami's walletState "none").
+  return { ...(evm ? { address: evm.address } : {}), ...(sol ? { solanaAddress: sol.address } : {}) };
+}
+
+/** How a user's wallet is kept, as whoami answers it (docs/split-custody.md §3–4). */
+export interface UserCustody {
+  custody: "split" | "service";
+  walletState: "none" | "ready";
+  walletId?: string;
+  recovery: ("passkey" | "code")[];
+}
+
+/**
+ * Whether the user's wallet is split, or will be (a split app's user with no wallet yet): what refuses
+ * the features split custody does not support yet (grants, imports).
+ */
+export async function isSplitUser(
+  ctx: Pick<ServiceContext, "db" | "apps">,
+  user: { orgId: string; appId: string },
+): Promise<boolean> {
+  const wallet = await ctx.db
+    .selectFrom("wallets")
+    .select("custody")
+    .where("org_id", "=", user.orgId)
+    .orderBy("created_at", "asc")
+    .executeTakeFirst();
+  if (wallet) return wallet.custody === "split";
+  return (await ctx.apps.byId(user.appId))?.custody === "split";
+}
+
+/**
+ * The user's custody: their first wallet's (a "split" wallet, or "service"), or for a user with no wallet
+ * yet their app's; and the recovery factors stored for a split wallet's user share.
+ */
+export async function userCustody(
+  ctx: Pick<ServiceContext, "db" | "apps">,
+  user: { orgId: string; appId: string; appCustody?: "service" | "split" },
+): Promise<UserCustody> {
+  const wallet = await ctx.db
+    .selectFrom("wallets")
+    .select(["id", "custody"])
+    .where("org_id", "=", user.orgId)
+    .orderBy("created_at", "asc")
+    .executeTakeFirst();
+  if (!wallet) {
+    const custody = user.appCustody ?? (await ctx.apps.byId(user.appId))?.custody ?? "service";
+    return { custody, walletState: "none", recovery: [] };
+  }
+  if (wallet.custody !== "split") {
+    return { custody: "service", walletState: "ready", walletId: wallet.id, recovery: [] };
+  }
+  const kinds = await ctx.db
+    .selectFrom("recovery_shares")
+    .select("kind")
+    .distinct()
+    .where("org_id", "=", user.orgId)
+    .execute();
+  const recovery = (["passkey", "code"] as const).filter((k) => kinds.some((r) => r.kind === k));
+  return { custody: "split", walletState: "ready", walletId: wallet.id, recovery };
 }

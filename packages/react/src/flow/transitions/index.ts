@@ -1,5 +1,6 @@
 import type { AuthFlow } from "../createAuthFlow";
 import { flowInternals } from "../internals";
+import { custodyTransitions } from "./custody";
 import { emailTransitions } from "./email";
 import { eoaTransitions } from "./eoa";
 import { grantTransitions } from "./grant";
@@ -26,6 +27,7 @@ export function authTransitions(instance: AuthFlow) {
     oauth: oauthTransitions(flow),
     eoa: eoaTransitions(flow),
     grant: grantTransitions(flow),
+    custody: custodyTransitions(flow),
   };
 }
 

@@ -19,6 +19,8 @@ export interface AppsTable {
   sponsorship?: string | null;
   /** JSON of the app's signing policy (keyManagement/policies/policySchema.ts); null: none. */
   signing_policy?: string | null;
+  /** "service" (default) or "split": how the app's new users' wallets are kept (docs/split-custody.md). */
+  custody?: "service" | "split";
   /** JSON `[{name, publicKey}]`: the app's server keys (features/grants), who may call the backend API. */
   server_keys?: string | null;
   created_at: number;

@@ -36,6 +36,26 @@ export interface WalletsTable {
    * wallet the service made. A key's wallet has no phrase (`sealed_mnemonic` is empty).
    */
   imported?: string | null;
+  /**
+   * "service" (the service holds the wallet sealed) or "split" (docs/split-custody.md: made by the user's
+   * key holder and split 2-of-2; `sealed_mnemonic` and the accounts' `sealed_private_key` are "").
+   */
+  custody?: "service" | "split";
+  /** A split wallet's service share, sealed under `wallet_share:<id>`; null for a service wallet. */
+  sealed_service_share?: string | null;
+}
+/** A split wallet's user share, encrypted under a key only the user has (set_recovery_share). */
+export interface RecoverySharesTable {
+  id: string;
+  wallet_id: string;
+  org_id: string;
+  user_id: string;
+  kind: "passkey" | "code";
+  /** The passkey's credential id, or "" for a recovery code. */
+  credential_id: string;
+  /** JSON of the RecoveryBlob, as the key holder made it. */
+  blob: string;
+  created_at: number;
 }
 /** One wallet import's key (init_import_wallet): single use, short-lived, sealed like every secret. */
 export interface ImportKeysTable {
@@ -77,6 +97,9 @@ export interface WalletAccountsTable {
   /** EVM addresses lower-cased, Solana as is: what signWith lookups compare against. */
   address_key: string;
   public_key: string;
+  /** "" for an account of a split wallet (its key is in no row: docs/split-custody.md). */
   sealed_private_key: string;
+  /** A split wallet's account: its position among the wallet secret's keys; null otherwise. */
+  secret_index?: number | null;
   created_at: number;
 }

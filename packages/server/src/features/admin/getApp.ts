@@ -38,6 +38,7 @@ export const getApp = defineAdminHandler({
         organizationId: app.orgId,
         emailMode: app.emailMode,
         locale: app.locale,
+        custody: app.custody,
         allowedOrigins: app.allowedOrigins,
         magicLinkRedirectUrls: app.magicLinkRedirectUrls,
         oauthRedirectUrls: app.oauthRedirectUrls,

@@ -30,18 +30,22 @@ export async function signupWithEmail(
   if (await findUserByEmail(ctx.db, app.id, request.email)) throw userExists();
   let outcome: { user: NewUser; challenge: { otpId?: string; mail: Mail } };
   try {
-    outcome = await createUser(ctx, { appId: app.id, email: request.email }, async (trx, user) => {
-      const challenge = await startEmailChallenge(
-        { ...ctx, db: trx },
-        { app, user, email: request.email, request },
-      );
-      await ctx.audit(
-        "user.signup",
-        { appId: app.id, userId: user.id, ip, details: { method: "email" } },
-        trx,
-      );
-      return { user, challenge };
-    });
+    outcome = await createUser(
+      ctx,
+      { appId: app.id, email: request.email, custody: app.custody },
+      async (trx, user) => {
+        const challenge = await startEmailChallenge(
+          { ...ctx, db: trx },
+          { app, user, email: request.email, request },
+        );
+        await ctx.audit(
+          "user.signup",
+          { appId: app.id, userId: user.id, ip, details: { method: "email" } },
+          trx,
+        );
+        return { user, challenge };
+      },
+    );
   } catch (e) {
     if (isUniqueViolation(e)) throw userExists();
     throw e;

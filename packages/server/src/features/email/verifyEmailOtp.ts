@@ -4,7 +4,7 @@ import type { App } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
 import { checkCode, consumeCode, invalidOtp, limitCodeAttempts } from "../../otp/checkCode";
 import { issueSession } from "../../sessions/issueSession";
-import { findUserByOrg, userAddresses } from "../../users/userStore";
+import { findUserByOrg, userAddresses, userCustody } from "../../users/userStore";
 import { checkAllFactors } from "../mfa/checkFactorCode";
 import { listFactors } from "../mfa/factorStore";
 import { createPendingSignIn } from "../mfa/pendingSignIn";
@@ -65,10 +65,19 @@ export async function verifyEmailOtp(
   }
   await ctx.audit("user.signin", { appId: app.id, userId: user.id, ip, details: { method: "otp" } });
   // Who signed in, as whoami answers: the client connects without a stamped whoami round trip.
-  const addresses = await userAddresses(ctx.db, user.orgId);
+  const [addresses, custody] = await Promise.all([
+    userAddresses(ctx.db, user.orgId),
+    userCustody(ctx, { orgId: user.orgId, appId: app.id, appCustody: app.custody }),
+  ]);
   return {
     status: "SUCCESS",
     credentialBundle: bundle,
-    user: { ...(user.email ? { email: user.email } : {}), orgId: user.orgId, userId: user.id, ...addresses },
+    user: {
+      ...(user.email ? { email: user.email } : {}),
+      orgId: user.orgId,
+      userId: user.id,
+      ...addresses,
+      ...custody,
+    },
   };
 }

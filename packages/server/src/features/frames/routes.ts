@@ -3,9 +3,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { toHex, uncompressP256PublicKey } from "@latchkey/protocol";
+import { SHARE_KEY_META } from "@latchkey/protocol/custody";
 import { ALLOWED_ORIGINS_META, EXPORT_SIGNER_META, IMPORT_SIGNER_META } from "@latchkey/protocol/frame";
 import { hasControlCharacter } from "@latchkey/protocol/schemas";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { shareKeyHex } from "../../custody/shareKey";
 import { defineFeature } from "../defineFeature";
 
 // The frame's script comes from @latchkey/frames: its built, self-contained `dist/auth.js` when the
@@ -132,6 +134,8 @@ export const framesFeature = defineFeature({
       return origins.filter((o) => ORIGIN.test(o));
     }
 
+    const shareKeyMeta = async () => `<meta name="${SHARE_KEY_META}" content="${await shareKeyHex(ctx)}">`;
+
     function sendFrame(
       reply: FastifyReply,
       page: { origins: string[]; script: BuiltScript; meta: string; style?: { css: string; hash: string } },
@@ -161,7 +165,8 @@ export const framesFeature = defineFeature({
       async (req: FastifyRequest<{ Querystring: { appId?: string } }>, reply: FastifyReply) => {
         const origins = await frameOrigins(req, reply);
         if (!origins) return reply;
-        return sendFrame(reply, { origins, script: await getScript("auth"), meta: "" });
+        // Split custody: the share key the auth frame's key holder seals user shares to (its own page's).
+        return sendFrame(reply, { origins, script: await getScript("auth"), meta: await shareKeyMeta() });
       },
     );
 
@@ -176,7 +181,7 @@ export const framesFeature = defineFeature({
         return sendFrame(reply, {
           origins,
           script: await getScript("export"),
-          meta: `<meta name="${EXPORT_SIGNER_META}" content="${signer}">`,
+          meta: `<meta name="${EXPORT_SIGNER_META}" content="${signer}">${await shareKeyMeta()}`,
           style: { css: EXPORT_STYLE, hash: EXPORT_STYLE_HASH },
         });
       },

@@ -2,9 +2,11 @@ import type { GrantOperationType } from "@latchkey/protocol";
 import { grantOperations, operationEnvelopeSchema, signerApi } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import type { StampedCaller } from "../../auth/stamps/authenticateStamp";
+import { splitUnsupported } from "../../custody/shareKey";
 import { parseOrThrow } from "../../http/parse";
 import { stampedRoute } from "../../http/route";
 import { requireFreshSignIn } from "../../sessions/stepUp";
+import { isSplitUser } from "../../users/userStore";
 import { defineFeature } from "../defineFeature";
 import { backendListGrants } from "./backendListGrants";
 import { backendRoute } from "./backendRoute";
@@ -40,6 +42,8 @@ export const grantsFeature = defineFeature({
       signerApi.createGrant,
       async ({ caller, ip }) => {
         const { permissions, ...proof } = signedParameters(caller, "OPERATION_TYPE_CREATE_GRANT");
+        // Split custody: a grant would sign with the user away, so without their share (a later slice).
+        if (await isSplitUser(ctx, caller.user)) throw splitUnsupported("A grant for the app's backend");
         await assertGrantCreatable(ctx, { user: caller.user, permissions });
         const stepUp = await requireFreshSignIn(ctx, { caller, appId: caller.user.appId, proof });
         return { grant: await createGrant(ctx, { user: caller.user, permissions, ip, stepUp }) };

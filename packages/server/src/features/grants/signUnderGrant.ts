@@ -19,7 +19,7 @@ import type { AppServerKey } from "./serverKeys";
 
 export type GrantContext = Pick<
   ServiceContext,
-  "db" | "now" | "random" | "audit" | "apps" | "keyring" | "caches"
+  "db" | "now" | "random" | "audit" | "apps" | "keyring" | "caches" | "serviceKeys"
 >;
 
 /** One signature asked for under a grant: for whom, what the policies read, and how it is made. */

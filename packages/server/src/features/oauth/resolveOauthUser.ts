@@ -56,19 +56,23 @@ export async function resolveOauthUser(
   }
   // 3.
   const newEmail = email && emailVerified ? email : null;
-  const created = await createUser(ctx, { appId: app.id, email: newEmail }, async (trx, u) => {
-    await linkProvider(
-      { ...ctx, db: trx },
-      {
-        user: u,
-        providerName: provider.id,
-        issuer,
-        subject,
-        email: email ?? null,
-        name: signIn.name ?? null,
-      },
-    );
-    return u;
-  });
+  const created = await createUser(
+    ctx,
+    { appId: app.id, email: newEmail, custody: app.custody },
+    async (trx, u) => {
+      await linkProvider(
+        { ...ctx, db: trx },
+        {
+          user: u,
+          providerName: provider.id,
+          issuer,
+          subject,
+          email: email ?? null,
+          name: signIn.name ?? null,
+        },
+      );
+      return u;
+    },
+  );
   return { newUser: created };
 }

@@ -21,7 +21,7 @@ export async function signupWithPasskey(
   const now = ctx.now();
   const user = await createUser(
     ctx,
-    { appId: app.id, email: null, unverifiedEmail: request.email ?? null },
+    { appId: app.id, email: null, unverifiedEmail: request.email ?? null, custody: app.custody },
     async (trx, u) => {
       // The passkey that creates the user is its first sign-in method: a proof from the start.
       await insertAuthenticator(

@@ -1,6 +1,7 @@
 import { ErrorCode } from "@latchkey/protocol";
 import type { AppAdminKey } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
+import { splitUnsupported } from "../../custody/shareKey";
 import { isUniqueViolation } from "../../db/uniqueViolation";
 import { apiError } from "../../errors";
 import { createUser, userAddresses } from "../../users/userStore";
@@ -43,6 +44,10 @@ export const pregenerateUser = defineAdminHandler({
     const externalId = body.externalId;
     if (!email && !externalId)
       throw apiError(ErrorCode.INVALID_REQUEST, "Give the user's email, an externalId, or both");
+    // Split custody: a pregenerated user's wallet would be made by the service, whole (a later slice).
+    if ((await ctx.apps.byId(admin.appId))?.custody === "split") {
+      throw splitUnsupported("Pregenerating a user in a split-custody app");
+    }
     for (let attempt = 0; ; attempt++) {
       const existing = await findExisting(ctx, admin, { email, externalId });
       if (existing) return answer(ctx, existing, false);
@@ -152,7 +157,7 @@ async function answer(ctx: Pick<ServiceContext, "db">, user: UserRow, created: b
     created,
     claimedAt: user.claimed_at == null ? null : Number(user.claimed_at),
     walletId: wallet?.id ?? "",
-    address: addresses.address,
+    address: addresses.address ?? "",
     solanaAddress: addresses.solanaAddress ?? "",
   };
 }

@@ -8,6 +8,8 @@ const ALLOWED_HEADERS = [
   "content-type",
   "x-stamp",
   "x-stamp-webauthn",
+  // Split custody: the user's share sealed for the request (docs/split-custody.md §2).
+  "x-user-share",
   SDK_VERSION_HEADER.toLowerCase(),
 ];
 

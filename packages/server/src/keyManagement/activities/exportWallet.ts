@@ -1,4 +1,4 @@
-import { ErrorCode, sealExportBundle } from "@latchkey/protocol";
+import { ErrorCode, SPLIT_EXPORT_PREFIX, sealExportBundle } from "@latchkey/protocol";
 import { base58 } from "@scure/base";
 import { ed25519PublicKey } from "../../crypto/wallet";
 import { apiError } from "../../errors";
@@ -33,7 +33,7 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
     });
     const wallet = await ctx.db
       .selectFrom("wallets")
-      .select(["id", "sealed_mnemonic"])
+      .select(["id", "sealed_mnemonic", "custody", "sealed_service_share"])
       .where("id", "=", params.walletId)
       .where("user_id", "=", user.id)
       .executeTakeFirst();
@@ -44,10 +44,14 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
       proof: { verificationToken: params.verificationToken, multiFactor: params.multiFactor },
     });
     // A wallet the service made, or an imported phrase: the words. An imported key: that key, as JSON.
+    // A split wallet: only the service's share (`split:v1:…`); the export frame combines it with the
+    // user's share from its own storage (docs/split-custody.md §5). The service never combines here.
     const mnemonic =
-      wallet.sealed_mnemonic === ""
-        ? await exportedKeys(ctx, wallet.id)
-        : await ctx.keyring.open(wallet.sealed_mnemonic, `wallet:${wallet.id}`);
+      wallet.custody === "split" && wallet.sealed_service_share
+        ? await splitExport(ctx, wallet.id, wallet.sealed_service_share)
+        : wallet.sealed_mnemonic === ""
+          ? await exportedKeys(ctx, wallet.id)
+          : await ctx.keyring.open(wallet.sealed_mnemonic, `wallet:${wallet.id}`);
     try {
       const exportBundle = await sealExportBundle({
         plaintext: mnemonic,
@@ -87,6 +91,20 @@ export const exportWallet = defineActivity<"ACTIVITY_TYPE_EXPORT_WALLET", Prepar
     );
   },
 });
+
+/** A split wallet's export plaintext: `split:v1:` + base64url of the service share (SPLIT_EXPORT_PREFIX). */
+async function splitExport(
+  ctx: Pick<ActivityContext, "keyring">,
+  walletId: string,
+  sealed: string,
+): Promise<Uint8Array> {
+  const share = await ctx.keyring.open(sealed, `wallet_share:${walletId}`);
+  try {
+    return new TextEncoder().encode(`${SPLIT_EXPORT_PREFIX}${share.toString("base64url")}`);
+  } finally {
+    share.fill(0);
+  }
+}
 
 /**
  * The export of a wallet imported as a key (it has no phrase): JSON `{"evmPrivateKey": "0x…"}` or

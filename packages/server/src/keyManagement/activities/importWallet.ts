@@ -6,6 +6,7 @@ import {
   openEncryptedImportBundle,
   readEncryptedImportBundle,
 } from "@latchkey/protocol";
+import { splitUnsupported } from "../../custody/shareKey";
 import type { Db } from "../../db";
 import { isUniqueViolation } from "../../db/uniqueViolation";
 import { apiError } from "../../errors";
@@ -18,7 +19,7 @@ import {
   isBip39Mnemonic,
   sealImportedWallet,
 } from "../../users/importedWallet";
-import { userAddresses } from "../../users/userStore";
+import { isSplitUser, userAddresses } from "../../users/userStore";
 import { defineActivity } from "../defineActivity";
 
 interface Prepared {
@@ -28,7 +29,7 @@ interface Prepared {
   /** The verification token's code, spent in the transaction (single use). */
   spendOtpId?: string;
   /** The addresses the app used before: the audit entry names what the import replaced. */
-  before: { address: string; solanaAddress?: string };
+  before: { address?: string; solanaAddress?: string };
 }
 
 /**
@@ -46,6 +47,8 @@ interface Prepared {
 export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepared>({
   type: "ACTIVITY_TYPE_IMPORT_WALLET",
   async prepare(ctx, { caller, params }) {
+    // Split custody: an import must be split in the import frame (a later slice), never stored whole.
+    if (await isSplitUser(ctx, caller.user)) throw splitUnsupported("Importing a wallet");
     const user = caller.user;
     // Before the step-up: a refused attempt counts too, so guessing codes here is bounded.
     await hit(ctx, {

@@ -5,6 +5,7 @@ import { createApiKeys } from "./createApiKeys";
 import { createAuthenticators } from "./createAuthenticators";
 import { createOauthProviders } from "./createOauthProviders";
 import { createReadWriteSession } from "./createReadWriteSession";
+import { createSplitWallet } from "./createSplitWallet";
 import { deleteApiKeys } from "./deleteApiKeys";
 import { deleteAuthenticators } from "./deleteAuthenticators";
 import { deleteOauthProviders } from "./deleteOauthProviders";
@@ -12,6 +13,7 @@ import { exportWallet } from "./exportWallet";
 import { importWallet } from "./importWallet";
 import { initImportWallet } from "./initImportWallet";
 import { rejectActivity } from "./rejectActivity";
+import { setRecoveryShare } from "./setRecoveryShare";
 import { signRawPayload } from "./signRawPayload";
 import { signRawPayloads } from "./signRawPayloads";
 import { signTransaction } from "./signTransaction";
@@ -35,4 +37,6 @@ export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
   [exportWallet.type]: exportWallet,
   [initImportWallet.type]: initImportWallet,
   [importWallet.type]: importWallet,
+  [createSplitWallet.type]: createSplitWallet,
+  [setRecoveryShare.type]: setRecoveryShare,
 } as { [T in ActivityType]: ActivityHandler<T, never> };

@@ -1,6 +1,8 @@
 import { IMPORT_KEY_TTL_MS, sealImportBundle, toHex, uncompressP256PublicKey } from "@latchkey/protocol";
 import { newP256KeyPair } from "../../crypto/p256Session";
+import { splitUnsupported } from "../../custody/shareKey";
 import { hit } from "../../limits/rateLimit";
+import { isSplitUser } from "../../users/userStore";
 import { defineActivity } from "../defineActivity";
 
 interface Prepared {
@@ -22,6 +24,8 @@ export const initImportWallet = defineActivity<"ACTIVITY_TYPE_INIT_IMPORT_WALLET
   type: "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
   async prepare(ctx, { caller }) {
     const user = caller.user;
+    // Split custody: an import must be split in the import frame (a later slice), never stored whole.
+    if (await isSplitUser(ctx, caller.user)) throw splitUnsupported("Importing a wallet");
     await hit(ctx, {
       key: `import-wallet-key:${user.id}`,
       limit: ctx.limits.exportsPerUser,

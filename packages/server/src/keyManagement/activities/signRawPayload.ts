@@ -22,8 +22,8 @@ export const signRawPayload = defineActivity({
     if (isStructuredEncoding(params.encoding)) assertJsonDepth(params.payload, "payload");
     return payloadSigningRequest(params);
   },
-  pure: (ctx, { caller, params }) =>
-    withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) =>
+  pure: (ctx, { caller, params, share }) =>
+    withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith, share }, (curve, key) =>
       signOne(curve, key, params),
     ),
 });

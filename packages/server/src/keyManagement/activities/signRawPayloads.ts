@@ -19,8 +19,8 @@ export const signRawPayloads = defineActivity({
       });
     }),
   }),
-  pure: (ctx, { caller, params }) =>
-    withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) => ({
+  pure: (ctx, { caller, params, share }) =>
+    withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith, share }, (curve, key) => ({
       signatures: params.payloads.map((payload) =>
         signOne(curve, key, { payload, encoding: params.encoding, hashFunction: params.hashFunction }),
       ),

@@ -19,16 +19,20 @@ export const signTransaction = defineActivity({
   type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
   signingRequest: ({ params }) =>
     transactionSigningRequest(parseUnsignedTransaction(params.unsignedTransaction), params.signWith),
-  pure: (ctx, { caller, params }) => {
+  pure: (ctx, { caller, params, share }) => {
     const tx = parseUnsignedTransaction(params.unsignedTransaction);
-    return withSigningKey(ctx, { orgId: caller.user.orgId, signWith: params.signWith }, (curve, key) => {
-      if (curve !== "CURVE_SECP256K1") {
-        throw apiError(
-          ErrorCode.INVALID_REQUEST,
-          "signWith must be an EVM account to sign an EVM transaction",
-        );
-      }
-      return { signedTransaction: serializeSigned(tx, signSecp256k1(transactionHash(tx), key)) };
-    });
+    return withSigningKey(
+      ctx,
+      { orgId: caller.user.orgId, signWith: params.signWith, share },
+      (curve, key) => {
+        if (curve !== "CURVE_SECP256K1") {
+          throw apiError(
+            ErrorCode.INVALID_REQUEST,
+            "signWith must be an EVM account to sign an EVM transaction",
+          );
+        }
+        return { signedTransaction: serializeSigned(tx, signSecp256k1(transactionHash(tx), key)) };
+      },
+    );
   },
 });

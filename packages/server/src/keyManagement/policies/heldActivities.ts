@@ -4,6 +4,7 @@ import type { AppAdminKey } from "../../apps/appDirectory";
 import type { ActivitiesTable } from "../../db/schema";
 import { ApiError, apiError } from "../../errors";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "../defineActivity";
+import { findSigningAccount } from "../signing";
 import { evaluatePolicy } from "./evaluatePolicy";
 
 const HELD: ActivityStatus = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
@@ -111,6 +112,18 @@ export async function approveHeldActivity(
     });
     return { activityId: row.id, status: "ACTIVITY_STATUS_REJECTED" };
   }
+  if (await isSplitSigner(ctx, row.org_id, input.params)) {
+    // Split custody (docs/split-custody.md §5): the user's share came with the request and was never
+    // kept, so the service alone cannot make the held signature. Not yet supported: FAILED, and said so.
+    const failure = { code: ErrorCode.SPLIT_CUSTODY_UNSUPPORTED, message: HELD_SPLIT_MESSAGE };
+    if (!(await settle(ctx, row, { status: "ACTIVITY_STATUS_FAILED", failure })))
+      throw notPending(row.id, "decided by someone else");
+    await ctx.audit("signing.approved", {
+      ...audit,
+      details: { activityId: row.id, admin: admin.name, failed: failure.code },
+    });
+    throw apiError(failure.code, failure.message, { data: { activityId: row.id } });
+  }
   if (!(await settle(ctx, row, { status: "ACTIVITY_STATUS_PENDING" })))
     throw notPending(row.id, "decided by someone else");
   const claimed = { ...row, status: "ACTIVITY_STATUS_PENDING" };
@@ -136,6 +149,21 @@ export async function approveHeldActivity(
   });
   await ctx.audit("signing.approved", { ...audit, details: { activityId: row.id, admin: admin.name } });
   return { activityId: row.id, status: "ACTIVITY_STATUS_COMPLETED" };
+}
+
+/** Why an approved signature of a split wallet fails (until held approvals carry the user's share). */
+export const HELD_SPLIT_MESSAGE =
+  "Approving a held signature of a split-custody wallet is not supported yet: the service cannot sign without the user's share. Change the rule that held it, and the user must sign again";
+
+/** Whether the held activity signs with an account of a split wallet. */
+async function isSplitSigner(ctx: ActivityContext, orgId: string, params: unknown): Promise<boolean> {
+  const signWith = (params as { signWith?: unknown }).signWith;
+  if (typeof signWith !== "string") return false;
+  try {
+    return (await findSigningAccount(ctx, { orgId, signWith })).split !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** The message a user sees for a signature an app admin rejected. */

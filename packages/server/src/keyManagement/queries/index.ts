@@ -4,6 +4,7 @@ import { getActivity } from "./getActivity";
 import { getApiKeys } from "./getApiKeys";
 import { getAuthenticators } from "./getAuthenticators";
 import { getPolicy } from "./getPolicy";
+import { getRecoveryShares } from "./getRecoveryShares";
 import { getUser } from "./getUser";
 import { listActivities } from "./listActivities";
 import { listAuditEvents } from "./listAuditEvents";
@@ -27,4 +28,5 @@ export const queries: { [N in QueryName]: QueryHandler<N> } = {
   list_activities: listActivities,
   get_policy: getPolicy,
   list_policies: listPolicies,
+  get_recovery_shares: getRecoveryShares,
 };

@@ -1,13 +1,15 @@
+import { userCustody } from "../../users/userStore";
 import { defineQuery } from "./defineQuery";
 
 export const whoami = defineQuery({
   name: "whoami",
-  async run(_ctx, { caller }) {
+  async run(ctx, { caller }) {
     return {
       organizationId: caller.user.orgId,
       organizationName: "",
       userId: caller.user.id,
       username: caller.user.email ?? "",
+      ...(await userCustody(ctx, caller.user)),
     };
   },
 });

@@ -1,0 +1,92 @@
+import type { SignerConfigResponse, WhoamiResponse } from "@latchkey/protocol";
+import { signerRoutes } from "@latchkey/protocol/wire";
+import { SignerError } from "../errors";
+import type { SplitCustodyKeyHolder } from "../keyHolders/types";
+import type { User } from "../session/types";
+import type { SignerBase, WalletAccess } from "./types";
+
+/**
+ * Split custody's part of a session (docs/split-custody.md §3–4): the service's share key, the wallet
+ * made in the key holder at the first sign-in, and whether this device holds the user's part.
+ */
+
+const configs = new WeakMap<SignerBase, Promise<SignerConfigResponse["custody"]>>();
+
+/** The app's custody mode and the service's share key (the signer config, read once per signer). */
+export function custodyConfig(signer: SignerBase): Promise<SignerConfigResponse["custody"]> {
+  let config = configs.get(signer);
+  if (!config) {
+    config = signer.client.call(signerRoutes.signerConfig, {}).then(
+      (answer) => answer.custody ?? { mode: "service", shareKey: "" },
+      (error: unknown) => {
+        configs.delete(signer);
+        throw error;
+      },
+    );
+    configs.set(signer, config);
+  }
+  return config;
+}
+
+/** The key holder's custody, or SPLIT_CUSTODY_UNSUPPORTED_HOLDER. */
+export function custodyOf(signer: SignerBase): SplitCustodyKeyHolder {
+  const custody = signer.keyHolder.custody;
+  if (!custody) throw new SignerError("SPLIT_CUSTODY_UNSUPPORTED_HOLDER");
+  return custody;
+}
+
+/**
+ * Right after a sign-in's whoami, before the session is CONNECTED: a split user without a wallet gets
+ * one, made in the key holder (which keeps the user share) and recorded by the service
+ * (create_split_wallet, whose stamp carries the user share); a split user whose wallet exists is
+ * `ready` when this device holds its part, `restore_needed` otherwise. Answers whoami as it is now.
+ */
+export async function settleWallet(signer: SignerBase, who: WhoamiResponse): Promise<WhoamiResponse> {
+  const { store, client } = signer;
+  if (who.custody !== "split") {
+    store.setState({ walletAccess: "service", recovery: [] });
+    return who;
+  }
+  const custody = custodyOf(signer);
+  const { shareKey } = await custodyConfig(signer);
+  if (who.walletState === "none") {
+    store.setState({ walletAccess: "creating", recovery: [] });
+    const { serviceShare, accounts } = await custody.createSplitWallet({
+      organizationId: who.orgId,
+      shareKey,
+    });
+    await client.callStamped(signerRoutes.createSplitWallet, {
+      organizationId: who.orgId,
+      parameters: { serviceShare, accounts },
+    });
+    const made = await client.callStamped(signerRoutes.whoami, { organizationId: who.orgId });
+    store.setState({ walletAccess: "ready", recovery: made.recovery ?? [] });
+    return made;
+  }
+  const held = await custody.hasUserShare({ organizationId: who.orgId, shareKey });
+  store.setState({ walletAccess: held ? "ready" : "restore_needed", recovery: who.recovery ?? [] });
+  return who;
+}
+
+/**
+ * After a reload: whether this device holds the part of the stored user's split wallet (and, for holders
+ * that need it, the share key before the first signature). A failure leaves the access unknown.
+ */
+export async function refreshWalletAccess(signer: SignerBase, user: User): Promise<void> {
+  if (user.custody !== "split") {
+    signer.store.setState({ walletAccess: "service" });
+    return;
+  }
+  try {
+    const { shareKey } = await custodyConfig(signer);
+    const held = await custodyOf(signer).hasUserShare({ organizationId: user.orgId, shareKey });
+    const access: WalletAccess = held ? "ready" : "restore_needed";
+    signer.store.setState({ walletAccess: access });
+    if (signer.store.getState().recovery === undefined) {
+      const who = await signer.client.callStamped(signerRoutes.whoami, { organizationId: user.orgId });
+      signer.store.setState({ recovery: who.recovery ?? [] });
+    }
+  } catch {
+    // Unknown until the next sign-in; a signature still tells (USER_SHARE_REQUIRED).
+  }
+}

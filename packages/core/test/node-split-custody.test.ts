@@ -1,0 +1,114 @@
+import {
+  createMemoryKeyHolder,
+  LatchkeyError,
+  type Signer,
+  signRawMessage,
+  toViemAccount,
+} from "@latchkey/core";
+import { signerRoutes } from "@latchkey/protocol";
+import { keccak256, recoverAddress, toHex, verifyMessage } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startService, type TestService } from "./helpers/service";
+import { signInWithOtp } from "./helpers/signIn";
+
+// Split custody (docs/split-custody.md) against the real service: the wallet is made in the memory key
+// holder at sign-up, every signature carries its share, and a new holder restores it with the code.
+let svc: TestService;
+const email = "split@example.com";
+
+beforeAll(async () => {
+  svc = await startService({ devCustody: "split" });
+});
+afterAll(async () => {
+  await svc?.close();
+});
+
+describe("a split-custody app, from Node", () => {
+  let first: Signer;
+  let address: `0x${string}`;
+  let code: string;
+  const kept: Record<string, Uint8Array> = {};
+
+  it("makes the wallet in the key holder at sign-up, and signs (viem verifies)", async () => {
+    first = await signInWithOtp(svc, email, {
+      keyHolder: createMemoryKeyHolder({
+        onUserShare: (organizationId, share) => {
+          kept[organizationId] = share;
+        },
+      }),
+    });
+    expect(first.user?.custody).toBe("split");
+    expect(first.user?.walletId).toEqual(expect.any(String));
+    expect(first.walletAccess).toBe("ready");
+    expect(first.getState().recovery).toEqual([]);
+    address = first.user?.address as `0x${string}`;
+    expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(Object.keys(kept)).toEqual([first.user?.orgId]);
+
+    const account = toViemAccount(first);
+    const signature = await account.signMessage({ message: "split custody" });
+    expect(await verifyMessage({ address, message: "split custody", signature })).toBe(true);
+    const digest = keccak256(toHex("raw"));
+    expect(
+      await recoverAddress({ hash: digest, signature: await signRawMessage(first, { message: digest }) }),
+    ).toBe(address);
+  });
+
+  it("protects the share with a recovery code of 160 bits, shown once", async () => {
+    const protectedWith = await first.protectWallet({ method: "code" });
+    expect(protectedWith.method).toBe("code");
+    code = protectedWith.code as string;
+    expect(code).toMatch(/^([0-9A-HJKMNP-TV-Z]{4}-){7}[0-9A-HJKMNP-TV-Z]{4}$/);
+    expect(first.getState().recovery).toEqual(["code"]);
+  });
+
+  it("a new key holder signs in, must restore before it signs, restores with the code and signs as the same address", async () => {
+    const second = await signInWithOtp(svc, email);
+    expect(second.user?.address).toBe(address);
+    expect(second.walletAccess).toBe("restore_needed");
+    expect(second.getState().recovery).toEqual(["code"]);
+
+    const refused = await toViemAccount(second)
+      .signMessage({ message: "no share here" })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LatchkeyError);
+    expect((refused as LatchkeyError).code).toBe("USER_SHARE_REQUIRED");
+    expect((refused as Error).message).toMatch(/restore the wallet here/);
+
+    // Past the client's check, the service itself refuses: it cannot sign alone.
+    const direct = await second.client
+      .callStamped(signerRoutes.signPayload, {
+        organizationId: second.user?.orgId as string,
+        parameters: {
+          signWith: address,
+          payload: keccak256(toHex("direct")),
+          encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+          hashFunction: "HASH_FUNCTION_NO_OP",
+        },
+      })
+      .catch((e: unknown) => e);
+    expect((direct as LatchkeyError).code).toBe("USER_SHARE_REQUIRED");
+
+    const wrong = await second
+      .restoreWallet({ recoveryCode: "0000-0000-0000-0000-0000-0000-0000-0000" })
+      .catch((e: unknown) => e);
+    expect((wrong as LatchkeyError).code).toBe("RECOVERY_FAILED");
+    expect(second.walletAccess).toBe("restore_needed");
+
+    await second.restoreWallet({ recoveryCode: code.toLowerCase() });
+    expect(second.walletAccess).toBe("ready");
+    const signature = await toViemAccount(second).signMessage({ message: "restored" });
+    expect(await verifyMessage({ address, message: "restored", signature })).toBe(true);
+  });
+
+  it("a restarted process that kept its share (onUserShare → userShares) signs without restoring", async () => {
+    const bare = await signInWithOtp(svc, email, {
+      keyHolder: createMemoryKeyHolder({ userShares: kept }),
+    });
+    expect(bare.walletAccess).toBe("ready");
+    const digest = keccak256(toHex("kept share"));
+    expect(
+      await recoverAddress({ hash: digest, signature: await signRawMessage(bare, { message: digest }) }),
+    ).toBe(address);
+  });
+});

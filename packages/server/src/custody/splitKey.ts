@@ -1,0 +1,93 @@
+import {
+  combineShares,
+  decodeWalletSecret,
+  type WalletSecret,
+  WalletSecretError,
+  wipeWalletSecret,
+} from "@latchkey/protocol/custody";
+import type { ServiceContext } from "../context";
+import { secp256k1Impl } from "../crypto/secp256k1";
+import { ed25519PublicKey } from "../crypto/wallet";
+import { apiError, ErrorCode } from "../errors";
+import { openRequestShare, type RequestShare, requireShare } from "./shareKey";
+
+type Curve = "CURVE_SECP256K1" | "CURVE_ED25519";
+
+/** What the signing path knows of a split wallet's account (public parts and the sealed service share). */
+export interface SplitAccount {
+  walletId: string;
+  /** The account's position among the wallet secret's keys. */
+  secretIndex: number;
+  /** The stored public key (hex, as `publicKeyOf` writes it): what the combined key must match. */
+  publicKey: string;
+  /** The service share, sealed under `wallet_share:<walletId>` (ciphertext: not a secret to cache). */
+  sealedServiceShare: string;
+}
+
+const invalid = () =>
+  apiError(
+    ErrorCode.USER_SHARE_INVALID,
+    "The user's share does not combine with the service's share to this account's key",
+  );
+
+/**
+ * Runs `sign` with the key of a split wallet's account (docs/split-custody.md §2), after every rule has
+ * passed: the request's user share (opened for this exact body only), combined with the service share,
+ * decoded, the account's key taken by its index and checked against the stored public key. No share:
+ * 403 USER_SHARE_REQUIRED before anything is opened; a share that does not open or combine to this key:
+ * 400 USER_SHARE_INVALID. Every share, the secret and the key are wiped in `finally`.
+ */
+export async function withSplitKey<T>(
+  ctx: Pick<ServiceContext, "keyring" | "serviceKeys">,
+  account: { curve: Curve; split: SplitAccount },
+  share: RequestShare | undefined,
+  sign: (curve: Curve, privateKey: Uint8Array) => T | Promise<T>,
+): Promise<T> {
+  requireShare(share);
+  let userShare: Uint8Array | undefined;
+  let serviceShare: Uint8Array | undefined;
+  let encoded: Uint8Array | undefined;
+  let secret: WalletSecret | undefined;
+  try {
+    userShare = await openRequestShare(ctx, share);
+    const opened = await ctx.keyring.open(
+      account.split.sealedServiceShare,
+      `wallet_share:${account.split.walletId}`,
+    );
+    // A plain Uint8Array: shamir-secret-sharing refuses a Buffer (it checks the constructor).
+    serviceShare = new Uint8Array(opened);
+    opened.fill(0);
+    try {
+      encoded = await combineShares(userShare, serviceShare);
+      secret = decodeWalletSecret(encoded);
+    } catch (e) {
+      if (e instanceof WalletSecretError) throw invalid();
+      throw e;
+    }
+    const key = secret.accounts[account.split.secretIndex];
+    if (!key || key.curve !== account.curve || !matches(key, account.split.publicKey)) throw invalid();
+    return await sign(account.curve, key.privateKey);
+  } finally {
+    userShare?.fill(0);
+    serviceShare?.fill(0);
+    encoded?.fill(0);
+    if (secret) wipeWalletSecret(secret);
+  }
+}
+
+/**
+ * Whether a combined key is the account's (a key out of garbage may not even be a scalar). The same
+ * public key `publicKeyOf` writes, computed with the service's own implementations (libsecp256k1 where
+ * the addon loads, node:crypto for ed25519): a fraction of the cost, on every signature.
+ */
+function matches(key: WalletSecret["accounts"][number], publicKey: string): boolean {
+  try {
+    const pub =
+      key.curve === "CURVE_SECP256K1"
+        ? secp256k1Impl().publicKey(key.privateKey, false)
+        : ed25519PublicKey(key.privateKey);
+    return Buffer.from(pub).toString("hex") === publicKey.toLowerCase();
+  } catch {
+    return false;
+  }
+}

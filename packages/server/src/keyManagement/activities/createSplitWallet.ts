@@ -1,0 +1,207 @@
+import { timingSafeEqual } from "node:crypto";
+import { type CreateSplitWalletResult, ErrorCode } from "@latchkey/protocol";
+import {
+  combineShares,
+  decodeWalletSecret,
+  mnemonicOfSecret,
+  type PublicAccount,
+  type WalletSecret,
+  WalletSecretError,
+  wipeWalletSecret,
+} from "@latchkey/protocol/custody";
+import type { DerivedAccount } from "../../crypto/wallet";
+import { openNewServiceShare, openRequestShare, requireShare } from "../../custody/shareKey";
+import type { Db } from "../../db";
+import { apiError } from "../../errors";
+import { type ActivityContext, defineActivity } from "../defineActivity";
+
+interface Prepared {
+  walletId: string;
+  sealedServiceShare: string;
+  accounts: PublicAccount[];
+}
+
+const walletExists = () =>
+  apiError(ErrorCode.WALLET_EXISTS, "This user has a wallet already: a user has one wallet");
+
+const mismatch = (what: string) =>
+  apiError(ErrorCode.INVALID_REQUEST, `The accounts do not match the wallet the shares make: ${what}`);
+
+/**
+ * `create_split_wallet` (docs/split-custody.md §3): the wallet the user's key holder made, split 2-of-2.
+ * Checked in order: the user has no wallet (409 WALLET_EXISTS); the request carries the user share
+ * (403 USER_SHARE_REQUIRED) and it opens for this body, the service share opens for this organisation,
+ * and the two combine to a wallet secret (400 USER_SHARE_INVALID); the service derives the accounts from
+ * the secret's entropy itself and requires that they, and the keys inside the secret, are exactly the
+ * `accounts` sent (400 INVALID_REQUEST); no other wallet holds one of them (409). Then the service share
+ * is stored sealed (`wallet_share:<walletId>`) with the public rows: no phrase, no private key. Every
+ * share, the secret and the derived keys are wiped, whatever happens; none is ever recorded.
+ */
+export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALLET", Prepared>({
+  type: "ACTIVITY_TYPE_CREATE_SPLIT_WALLET",
+  async prepare(ctx, { caller, params, share }) {
+    if (await hasWallet(ctx.db, caller.user.orgId)) throw walletExists();
+    requireShare(share);
+    let userShare: Uint8Array | undefined;
+    let serviceShare: Uint8Array | undefined;
+    let encoded: Uint8Array | undefined;
+    let secret: WalletSecret | undefined;
+    let derived: WalletSecret | undefined;
+    let derivedAccounts: DerivedAccount[] = [];
+    try {
+      serviceShare = await openNewServiceShare(ctx, {
+        sealed: params.serviceShare,
+        organizationId: caller.user.orgId,
+      });
+      userShare = await openRequestShare(ctx, share);
+      try {
+        encoded = await combineShares(userShare, serviceShare);
+        secret = decodeWalletSecret(encoded);
+      } catch (e) {
+        if (e instanceof WalletSecretError) {
+          throw apiError(ErrorCode.USER_SHARE_INVALID, "The two shares do not combine to a wallet secret");
+        }
+        throw e;
+      }
+      if (secret.entropy.length < 16 || secret.entropy.length > 32 || secret.entropy.length % 4 !== 0) {
+        throw mismatch("a split wallet is a BIP-39 phrase of 12 to 24 words");
+      }
+      // The service's own derivation (its wallet threads: native PBKDF2 and secp256k1), the one every
+      // service wallet is made with; protocol/custody's walletOfEntropy derives the same accounts.
+      derivedAccounts = await ctx.wallets.derive(mnemonicOfSecret(secret) ?? "");
+      derived = {
+        entropy: new Uint8Array(0),
+        accounts: derivedAccounts.map((a) => ({ curve: a.curve, privateKey: a.privateKey })),
+      };
+      checkAccounts(secret, derived, derivedAccounts.map(publicOf), params.accounts);
+      await assertUnheld(ctx.db, params.accounts);
+      const walletId = ctx.random.uuid();
+      return {
+        walletId,
+        sealedServiceShare: ctx.keyring.seal(serviceShare, `wallet_share:${walletId}`),
+        accounts: derivedAccounts.map(publicOf),
+      };
+    } finally {
+      userShare?.fill(0);
+      serviceShare?.fill(0);
+      encoded?.fill(0);
+      if (secret) wipeWalletSecret(secret);
+      if (derived) wipeWalletSecret(derived);
+      for (const a of derivedAccounts) a.privateKey.fill(0);
+    }
+  },
+  async run(tx, { caller, prepared }): Promise<CreateSplitWalletResult> {
+    const user = caller.user;
+    // Serialises two creations for one user (PostgreSQL takes the row's lock; SQLite has one writer).
+    await tx.db.updateTable("users").set({ id: user.id }).where("id", "=", user.id).execute();
+    if (await hasWallet(tx.db, user.orgId)) throw walletExists();
+    const now = tx.now();
+    await tx.db
+      .insertInto("wallets")
+      .values({
+        id: prepared.walletId,
+        org_id: user.orgId,
+        user_id: user.id,
+        name: "Default wallet",
+        sealed_mnemonic: "",
+        custody: "split",
+        sealed_service_share: prepared.sealedServiceShare,
+        created_at: now,
+      })
+      .execute();
+    await tx.db
+      .insertInto("wallet_accounts")
+      .values(
+        prepared.accounts.map((a, i) => ({
+          id: tx.random.uuid(),
+          wallet_id: prepared.walletId,
+          org_id: user.orgId,
+          curve: a.curve,
+          path: a.path,
+          address_format: a.addressFormat,
+          address: a.address,
+          address_key: addressKey(a),
+          public_key: a.publicKey,
+          sealed_private_key: "",
+          secret_index: i,
+          created_at: now,
+        })),
+      )
+      .execute();
+    const addresses = prepared.accounts.map((a) => a.address);
+    await tx.audit(
+      "wallet.created",
+      {
+        appId: user.appId,
+        userId: user.id,
+        details: { walletId: prepared.walletId, custody: "split", addresses },
+      },
+      tx.db,
+    );
+    return { walletId: prepared.walletId, addresses };
+  },
+});
+
+const publicOf = (a: DerivedAccount): PublicAccount => ({
+  curve: a.curve,
+  path: a.path,
+  addressFormat: a.addressFormat,
+  address: a.address,
+  publicKey: a.publicKey,
+});
+
+const addressKey = (a: PublicAccount) =>
+  a.addressFormat === "ADDRESS_FORMAT_ETHEREUM" ? a.address.toLowerCase() : a.address;
+
+async function hasWallet(db: Db, orgId: string): Promise<boolean> {
+  const row = await db.selectFrom("wallets").select("id").where("org_id", "=", orgId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The secret's keys must be the ones its entropy derives (a key holder cannot slip another key in), and
+ * the accounts sent must be exactly the derived ones, in order.
+ */
+function checkAccounts(
+  secret: WalletSecret,
+  derived: WalletSecret,
+  derivedAccounts: PublicAccount[],
+  sent: PublicAccount[],
+): void {
+  if (secret.accounts.length !== derived.accounts.length) throw mismatch("the number of accounts");
+  for (const [i, key] of secret.accounts.entries()) {
+    const expected = derived.accounts[i];
+    if (!expected || key.curve !== expected.curve || !timingSafeEqual(key.privateKey, expected.privateKey)) {
+      throw mismatch(`account ${i} is not the one the phrase derives`);
+    }
+  }
+  if (sent.length !== derivedAccounts.length) throw mismatch("the number of accounts");
+  for (const [i, a] of derivedAccounts.entries()) {
+    const s = sent[i];
+    if (
+      !s ||
+      s.curve !== a.curve ||
+      s.path !== a.path ||
+      s.addressFormat !== a.addressFormat ||
+      s.address !== a.address ||
+      s.publicKey.toLowerCase() !== a.publicKey
+    ) {
+      throw mismatch(`account ${i} (${s?.address ?? "missing"})`);
+    }
+  }
+}
+
+/** 409 when another wallet (this user's or anyone's) holds one of the accounts already. */
+async function assertUnheld(db: ActivityContext["db"], accounts: PublicAccount[]): Promise<void> {
+  const held = await db
+    .selectFrom("wallet_accounts")
+    .select("address")
+    .where("address_key", "in", accounts.map(addressKey))
+    .executeTakeFirst();
+  if (held) {
+    throw apiError(
+      ErrorCode.WALLET_HELD_BY_ANOTHER_USER,
+      `The account ${held.address} belongs to another wallet`,
+    );
+  }
+}

@@ -1,0 +1,412 @@
+/**
+ * THE PROOF of split custody (issue 44, item 5; docs/split-custody.md): the attacker holds everything the
+ * operator holds — the database (file or dump, read and write), the master key (env mode), the config and
+ * the service's logs — and tries to sign for a split user and to open their recovery blob. Refused,
+ * nothing opens. The same attacks against a "service" user succeed, so the test can tell the two apart.
+ * SQLite and PostgreSQL.
+ *
+ * (a) open every sealed secret of the victim with the keyring and rebuild a key: nothing signs for the
+ *     victim's address (a service user's key opens and signs offline);
+ * (b) insert a session key for the victim and submit sign_raw_payload: 403 USER_SHARE_REQUIRED, nothing
+ *     signed; a forged share (sealed to the public share key) or the service share itself: 400 (a service
+ *     user's inserted session signs);
+ * (c) replay a share captured from an earlier legit request with a new body: 400 USER_SHARE_INVALID;
+ * (d) the recovery blob does not open with the master key, the data keys, the share key or the service
+ *     share;
+ * and no share appears in the activity rows, the audit rows or the logs.
+ *
+ * Not covered here: the HSM mode (its wrapper unwraps the same data keys; with the token and PIN the
+ * attacker has what the master key gives here, no more).
+ */
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import {
+  compressP256PublicKey,
+  generateP256PrivateKey,
+  p256PublicKeyFromPrivate,
+  stampWithPrivateKey,
+  toHex,
+} from "@latchkey/protocol";
+import {
+  combineShares,
+  decodeWalletSecret,
+  decryptRecoveryShare,
+  encryptRecoveryShare,
+  newRecoveryCode,
+  type RecoveryBlob,
+  recoveryCodeBytes,
+  sealUserShare,
+} from "@latchkey/protocol/custody";
+import { ed25519 } from "@noble/curves/ed25519";
+import { secp256k1 } from "@noble/curves/secp256k1";
+import { base58 } from "@scure/base";
+import { type Hex, keccak256, recoverAddress, toHex as viemHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Keyring } from "../src/crypto/keyring";
+import { LocalKeyWrapper } from "../src/crypto/keyWrap/localKey";
+import { evmAddressFromPrivateKey } from "../src/crypto/wallet";
+import { type OpenedDatabase, openDatabase } from "../src/db";
+import { type EmailUser, type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
+import { makeSplitWallet, type SplitKeyHolder, signRawBody, submitStamped } from "./helpers/splitKeyHolder";
+
+const SPLIT_APP = {
+  id: "split-app",
+  name: "Split App",
+  apiKeys: ["lk_split_key_0123456789abcdef"],
+  allowedOrigins: ["http://split.test"],
+  emailMode: "OTP" as const,
+  magicLinkRedirectUrls: ["http://split.test/welcome"],
+  custody: "split" as const,
+};
+const SPLIT = { authorization: `Bearer ${SPLIT_APP.apiKeys[0]}` };
+const SERVICE = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
+
+const signatureOf = (activity: { result: Record<string, unknown> }) => {
+  const r = activity.result.signRawPayloadResult as { r: string; s: string; v: string };
+  return `0x${r.r}${r.s}${(27 + Number.parseInt(r.v, 16)).toString(16)}` as Hex;
+};
+
+/** Every way the bytes of a secret could be written into a row or a log line. */
+const spellings = (bytes: Uint8Array) => {
+  const b = Buffer.from(bytes);
+  return [b.toString("hex"), b.toString("base64url"), b.toString("base64")];
+};
+
+describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's everything (%s)", (kind) => {
+  const masterKey = randomBytes(32);
+  const logs: string[] = [];
+  let h: Harness & { dbUrl: string };
+  /** The attacker's own connection to the database and their keyring (the master key, from the env). */
+  let stolen: OpenedDatabase;
+  let keyring: Keyring;
+  let victim: SplitKeyHolder;
+  let victimUser: EmailUser;
+  let serviceUser: EmailUser;
+  /** The sealed shares the victim's legit requests carried (as a captured request would show them). */
+  const capturedShares: { body: string; share: string; activityId: string }[] = [];
+  let recoveryCode: string;
+
+  beforeAll(async () => {
+    h = await startHarness(kind, {
+      apps: [TEST_APP, SPLIT_APP],
+      masterKey,
+      logLevel: "trace",
+      logStream: new Writable({
+        write(chunk, _enc, done) {
+          logs.push(String(chunk));
+          done();
+        },
+      }),
+    });
+    // The victim: a split user, made the way a key holder makes one, who signs once (legitimately).
+    victimUser = await signUpByEmail(h, `victim-${kind}@example.com`, SPLIT);
+    victim = await makeSplitWallet(h, victimUser, SPLIT);
+    const digest = keccak256(viemHex("the victim's own signature"));
+    const legit = await victim.submit("sign_raw_payload", signRawBody(victim.address, digest));
+    const activity = legit.json.activity as { id: string; status: string; result: Record<string, unknown> };
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(await recoverAddress({ hash: digest, signature: signatureOf(activity) })).toBe(victim.address);
+    capturedShares.push({ body: legit.text, share: legit.share ?? "", activityId: activity.id });
+    // The victim protects the wallet with a recovery code (shown to them once; never to the service).
+    recoveryCode = newRecoveryCode();
+    const blob = await encryptRecoveryShare({
+      userShare: victim.userShare,
+      walletId: victim.walletId,
+      ikm: recoveryCodeBytes(recoveryCode),
+    });
+    const set = await victim.submit(
+      "set_recovery_share",
+      {
+        type: "ACTIVITY_TYPE_SET_RECOVERY_SHARE",
+        parameters: { walletId: victim.walletId, kind: "code", blob },
+      },
+      { share: "none" },
+    );
+    expect(set.status).toBe(200);
+    // The control: a "service" user of another app in the same service.
+    serviceUser = await signUpByEmail(h, `service-${kind}@example.com`, SERVICE);
+
+    // The attacker: the database and the master key.
+    stolen = openDatabase(h.dbUrl);
+    keyring = new Keyring(stolen.db, masterKey);
+    await keyring.init();
+  });
+  afterAll(async () => {
+    await keyring?.close();
+    await stolen?.close();
+    await h?.close();
+  });
+
+  /** Every sealed column of one user's rows, opened with the stolen keyring (what opens). */
+  async function openEverySealedSecret(orgId: string): Promise<Uint8Array[]> {
+    const opened: Uint8Array[] = [];
+    const tryOpen = async (sealed: string | null | undefined, context: string) => {
+      if (!sealed) return;
+      opened.push(new Uint8Array(await keyring.open(sealed, context)));
+    };
+    const wallets = await stolen.db.selectFrom("wallets").selectAll().where("org_id", "=", orgId).execute();
+    for (const w of wallets) {
+      await tryOpen(w.sealed_mnemonic, `wallet:${w.id}`);
+      await tryOpen(w.sealed_service_share, `wallet_share:${w.id}`);
+    }
+    const accounts = await stolen.db
+      .selectFrom("wallet_accounts")
+      .selectAll()
+      .where("org_id", "=", orgId)
+      .execute();
+    for (const a of accounts) await tryOpen(a.sealed_private_key, `wallet_account:${a.id}`);
+    // And the service's own keys (the share key among them).
+    const serviceKeys = await stolen.db.selectFrom("service_keys").selectAll().execute();
+    for (const k of serviceKeys) await tryOpen(k.sealed_key, `service_key:${k.id}`);
+    return opened;
+  }
+
+  /** Every key an attacker could build from opened bytes: each 32-byte window, decoded secrets, combines. */
+  async function candidateKeys(opened: Uint8Array[]): Promise<Uint8Array[]> {
+    const keys: Uint8Array[] = [];
+    for (const bytes of opened) {
+      for (let i = 0; i + 32 <= bytes.length; i++) keys.push(bytes.slice(i, i + 32));
+      try {
+        for (const a of decodeWalletSecret(bytes).accounts) keys.push(a.privateKey);
+      } catch {}
+      // Combined with a guess (zeros, random, itself) in place of the user's share.
+      for (const guess of [new Uint8Array(bytes.length), randomBytes(bytes.length), bytes]) {
+        try {
+          const secret = decodeWalletSecret(await combineShares(new Uint8Array(guess), bytes));
+          for (const a of secret.accounts) keys.push(a.privateKey);
+        } catch {}
+      }
+    }
+    return keys;
+  }
+
+  const signsFor = (key: Uint8Array, evm: string, solana?: string) => {
+    let evmMatch = false;
+    try {
+      evmMatch = secp256k1.utils.isValidPrivateKey(key) && evmAddressFromPrivateKey(key).address === evm;
+    } catch {}
+    const solMatch = solana ? base58.encode(ed25519.getPublicKey(key)) === solana : false;
+    return evmMatch || solMatch;
+  };
+
+  it("(a) every sealed secret of the victim opened with the master key rebuilds no key of theirs", async () => {
+    const opened = await openEverySealedSecret(victim.orgId);
+    // What opens is the service share (and the service's own keys): never a phrase or an account key.
+    expect(opened.length).toBeGreaterThan(0);
+    const keys = await candidateKeys(opened);
+    expect(keys.length).toBeGreaterThan(20);
+    expect(keys.filter((k) => signsFor(k, victim.address, victim.solanaAddress))).toEqual([]);
+    // The rows hold no phrase and no account key at all.
+    const wallet = await stolen.db
+      .selectFrom("wallets")
+      .selectAll()
+      .where("id", "=", victim.walletId)
+      .executeTakeFirstOrThrow();
+    expect(wallet.sealed_mnemonic).toBe("");
+    const accounts = await stolen.db
+      .selectFrom("wallet_accounts")
+      .select("sealed_private_key")
+      .where("wallet_id", "=", victim.walletId)
+      .execute();
+    expect(accounts.map((a) => a.sealed_private_key)).toEqual(["", ""]);
+  });
+
+  it("(a) the same against a service user succeeds: the sealed key opens and signs offline", async () => {
+    const opened = await openEverySealedSecret(serviceUser.orgId);
+    const keys = await candidateKeys(opened);
+    const key = keys.find((k) => signsFor(k, serviceUser.address));
+    expect(key).toBeDefined();
+    const digest = keccak256(viemHex("signed offline by the attacker"));
+    const account = privateKeyToAccount(viemHex(key as Uint8Array));
+    const signature = await account.sign({ hash: digest });
+    expect(await recoverAddress({ hash: digest, signature })).toBe(serviceUser.address);
+  });
+
+  /** Write access: a session key for `user`, inserted into the database; the attacker holds its private key. */
+  async function insertSession(user: { orgId: string; userId: string }): Promise<Uint8Array> {
+    const privateKey = generateP256PrivateKey();
+    const now = Date.now();
+    await stolen.db
+      .insertInto("api_keys")
+      .values({
+        id: `attacker-${randomBytes(4).toString("hex")}`,
+        org_id: user.orgId,
+        user_id: user.userId,
+        name: "attacker",
+        public_key: toHex(compressP256PublicKey(p256PublicKeyFromPrivate(privateKey, false))),
+        kind: "session",
+        signed_in_by: null,
+        expires_at: now + 3_600_000,
+        created_at: now,
+        revoked_at: null,
+      })
+      .execute();
+    return privateKey;
+  }
+
+  async function completedSignatures(orgId: string): Promise<number> {
+    const rows = await stolen.db
+      .selectFrom("activities")
+      .select("id")
+      .where("org_id", "=", orgId)
+      .where("status", "=", "ACTIVITY_STATUS_COMPLETED")
+      .where("type", "=", "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2")
+      .execute();
+    return rows.length;
+  }
+
+  const bodyFor = (orgId: string, signWith: string, text: string) =>
+    JSON.stringify({
+      timestampMs: String(Date.now()),
+      organizationId: orgId,
+      ...signRawBody(signWith, keccak256(viemHex(text))),
+    });
+
+  it("(b) an inserted session for the victim signs nothing: 403 USER_SHARE_REQUIRED, forged shares 400", async () => {
+    const sessionKey = await insertSession(victim);
+    const before = await completedSignatures(victim.orgId);
+    const body = bodyFor(victim.orgId, victim.address, "drain");
+    const noShare = await submitStamped(h.url, "sign_raw_payload", body, sessionKey);
+    expect([noShare.status, noShare.json.code]).toEqual([403, "USER_SHARE_REQUIRED"]);
+    // Through the signer API too.
+    const body2 = bodyFor(victim.orgId, victim.address, "drain via the signer API");
+    const viaSigner = await post(
+      h.url,
+      "/signer/v1/sign-payload",
+      {
+        stampedRequest: {
+          body: body2,
+          stamp: stampWithPrivateKey(body2, sessionKey),
+          url: "https://s.test/public/v1/submit/sign_raw_payload",
+        },
+      },
+      SPLIT,
+    );
+    expect([viaSigner.status, viaSigner.json.code]).toEqual([403, "USER_SHARE_REQUIRED"]);
+    // A share the attacker makes: random bytes, or the service share they opened, sealed to the public
+    // share key for their body.
+    const opened = await openEverySealedSecret(victim.orgId);
+    const serviceShare = opened.find((b) => b.length === victim.userShare.length) as Uint8Array;
+    expect(serviceShare).toBeDefined();
+    for (const forged of [
+      randomBytes(victim.userShare.length),
+      serviceShare,
+      new Uint8Array(serviceShare.length),
+    ]) {
+      const text = bodyFor(victim.orgId, victim.address, `forged ${forged[0]}`);
+      const share = await sealUserShare({
+        userShare: new Uint8Array(forged),
+        shareKey: victim.shareKey,
+        body: text,
+      });
+      const res = await submitStamped(h.url, "sign_raw_payload", text, sessionKey, share);
+      expect([res.status, res.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
+    }
+    expect(await completedSignatures(victim.orgId)).toBe(before);
+    // Every refusal is recorded FAILED with no result.
+    const failed = await stolen.db
+      .selectFrom("activities")
+      .select(["result", "failure"])
+      .where("org_id", "=", victim.orgId)
+      .where("status", "=", "ACTIVITY_STATUS_FAILED")
+      .execute();
+    expect(failed.length).toBeGreaterThanOrEqual(5);
+    for (const f of failed) expect(f.result).toBe("{}");
+  });
+
+  it("(b) the same against a service user succeeds: the inserted session signs", async () => {
+    const sessionKey = await insertSession(serviceUser);
+    const digest = keccak256(viemHex("drain the service user"));
+    const text = JSON.stringify({
+      timestampMs: String(Date.now()),
+      organizationId: serviceUser.orgId,
+      ...signRawBody(serviceUser.address, digest),
+    });
+    const res = await submitStamped(h.url, "sign_raw_payload", text, sessionKey);
+    const activity = res.json.activity as { status: string; result: Record<string, unknown> };
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(await recoverAddress({ hash: digest, signature: signatureOf(activity) })).toBe(
+      serviceUser.address,
+    );
+  });
+
+  it("(c) a share captured from a legit request, replayed with a new body: 400 USER_SHARE_INVALID", async () => {
+    const sessionKey = await insertSession(victim);
+    const before = await completedSignatures(victim.orgId);
+    const [captured] = capturedShares;
+    expect(captured?.share).toBeTruthy();
+    const text = bodyFor(victim.orgId, victim.address, "replayed share");
+    const res = await submitStamped(h.url, "sign_raw_payload", text, sessionKey, captured?.share);
+    expect([res.status, res.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
+    // The captured body itself, resent, only answers the activity it already made (nothing new is signed).
+    const resent = await submitStamped(
+      h.url,
+      "sign_raw_payload",
+      captured?.body ?? "",
+      sessionKey,
+      captured?.share,
+    );
+    if (resent.status === 200) expect((resent.json.activity as { id: string }).id).toBe(captured?.activityId);
+    else expect(resent.status).toBeGreaterThanOrEqual(400);
+    expect(await completedSignatures(victim.orgId)).toBe(before);
+  });
+
+  it("(d) the recovery blob does not open with the master key, the data keys, the share key or the service share", async () => {
+    const row = await stolen.db
+      .selectFrom("recovery_shares")
+      .select("blob")
+      .where("wallet_id", "=", victim.walletId)
+      .executeTakeFirstOrThrow();
+    const blob = JSON.parse(row.blob) as RecoveryBlob;
+    const wrapper = new LocalKeyWrapper(masterKey);
+    const dataKeys = await stolen.db.selectFrom("data_keys").selectAll().execute();
+    const ikms: Uint8Array[] = [masterKey, ...(await openEverySealedSecret(victim.orgId))];
+    for (const dk of dataKeys) {
+      ikms.push(await wrapper.unwrap(Buffer.from(dk.wrapped_key, "base64"), `data_key:${dk.id}`));
+    }
+    ikms.push(keyring.deriveKey("otp"));
+    for (const ikm of ikms) {
+      await expect(
+        decryptRecoveryShare({ blob, walletId: victim.walletId, ikm: new Uint8Array(ikm) }),
+      ).rejects.toThrow();
+    }
+    // Only the code the user was shown opens it.
+    const share = await decryptRecoveryShare({
+      blob,
+      walletId: victim.walletId,
+      ikm: recoveryCodeBytes(recoveryCode),
+    });
+    expect(Buffer.from(share).equals(Buffer.from(victim.userShare))).toBe(true);
+  });
+
+  it("no share is in the activity rows, the audit rows or the logs", async () => {
+    const opened = await openEverySealedSecret(victim.orgId);
+    const serviceShare = opened.find((b) => b.length === victim.userShare.length) as Uint8Array;
+    const needles = [
+      ...spellings(victim.userShare),
+      ...spellings(serviceShare),
+      ...capturedShares.map((c) => c.share),
+    ];
+    const activities = await stolen.db
+      .selectFrom("activities")
+      .select(["intent", "result", "failure"])
+      .where("org_id", "=", victim.orgId)
+      .execute();
+    const audits = await stolen.db
+      .selectFrom("audit_log")
+      .select(["event", "details"])
+      .where("user_id", "=", victim.userId)
+      .execute();
+    expect(logs.length).toBeGreaterThan(0);
+    const haystacks = [
+      ...activities.map((a) => `${a.intent} ${a.result} ${a.failure ?? ""}`),
+      ...audits.map((a) => `${a.event} ${a.details ?? ""}`),
+      logs.join("\n"),
+    ];
+    for (const needle of needles) {
+      expect(needle.length).toBeGreaterThan(20);
+      for (const haystack of haystacks) expect(haystack.includes(needle)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * A split-custody key holder for the server's tests (docs/split-custody.md): what the auth frame or
+ * core's memory holder does, made from `@latchkey/protocol/custody` and a session key. It makes the
+ * wallet, keeps the user share, sends the service its share sealed, and seals its share to every
+ * signing request's exact body (`X-User-Share`).
+ */
+import { stampWithPrivateKey } from "@latchkey/protocol";
+import {
+  encodeWalletSecret,
+  mnemonicOfSecret,
+  newWalletSecret,
+  type PublicAccount,
+  sealServiceShare,
+  sealUserShare,
+  splitWalletSecret,
+  USER_SHARE_HEADER_NAME,
+  wipeWalletSecret,
+} from "@latchkey/protocol/custody";
+import { post } from "../helpers";
+
+export interface SplitUser {
+  orgId: string;
+  userId: string;
+  sessionKey: Uint8Array;
+}
+
+/** What a submit may carry: the holder's share for its body (default), none, or a given sealed share. */
+export type ShareOption = { share?: "own" | "none" | string };
+
+export interface SplitKeyHolder {
+  orgId: string;
+  userId: string;
+  walletId: string;
+  address: string;
+  solanaAddress: string;
+  accounts: PublicAccount[];
+  /** The phrase the holder made (a test compares the export with it). */
+  mnemonic: string;
+  /** The user's share (kept by the holder, as the browser's storage keeps it). */
+  userShare: Uint8Array;
+  shareKey: string;
+  /** The user share sealed for `body`: what `X-User-Share` carries. */
+  sealFor(body: string): Promise<string>;
+  /** A stamped key-management submit (`/public/v1/submit/<path>`), with the holder's share by default. */
+  submit(
+    path: string,
+    body: Record<string, unknown>,
+    opts?: ShareOption,
+  ): Promise<{ status: number; json: Record<string, unknown>; text: string; share?: string }>;
+}
+
+/** The service's share key, as signer-config publishes it. */
+export async function fetchShareKey(url: string, headers: Record<string, string>): Promise<string> {
+  const res = await post(url, "/signer/v1/signer-config", {}, headers);
+  const custody = res.json.custody as { mode: string; shareKey: string } | undefined;
+  if (!custody) throw new Error(`signer-config has no custody: ${JSON.stringify(res.json)}`);
+  return custody.shareKey;
+}
+
+/** A stamped submit with an optional sealed user share. */
+export async function submitStamped(
+  url: string,
+  path: string,
+  text: string,
+  sessionKey: Uint8Array,
+  share?: string,
+) {
+  const res = await post(url, `/public/v1/submit/${path}`, text, {
+    "X-Stamp": stampWithPrivateKey(text, sessionKey).stampHeaderValue,
+    ...(share ? { [USER_SHARE_HEADER_NAME]: share } : {}),
+  });
+  return { ...res, text };
+}
+
+/**
+ * Makes the user's split wallet as a key holder does: a new phrase, its accounts, the 2-of-2 split, the
+ * service share sealed to the share key for this organisation, and `create_split_wallet` stamped by the
+ * session key with the user share sealed to its body. Throws unless the service answers COMPLETED.
+ */
+export async function makeSplitWallet(
+  h: { url: string; now?: () => number },
+  user: SplitUser,
+  headers: Record<string, string>,
+): Promise<SplitKeyHolder> {
+  const shareKey = await fetchShareKey(h.url, headers);
+  const { secret, accounts } = await newWalletSecret();
+  const mnemonic = mnemonicOfSecret(secret) ?? "";
+  const encoded = encodeWalletSecret(secret);
+  wipeWalletSecret(secret);
+  const { userShare, serviceShare } = await splitWalletSecret(encoded);
+  encoded.fill(0);
+  const sealedServiceShare = await sealServiceShare({ serviceShare, shareKey, organizationId: user.orgId });
+  serviceShare.fill(0);
+  const now = () => h.now?.() ?? Date.now();
+  const sealFor = (body: string) => sealUserShare({ userShare, shareKey, body });
+  const holder: Omit<SplitKeyHolder, "walletId" | "address" | "solanaAddress"> = {
+    orgId: user.orgId,
+    userId: user.userId,
+    accounts,
+    mnemonic,
+    userShare,
+    shareKey,
+    sealFor,
+    async submit(path, body, opts = {}) {
+      const text = JSON.stringify({ timestampMs: String(now()), organizationId: user.orgId, ...body });
+      const share =
+        opts.share === "none"
+          ? undefined
+          : opts.share && opts.share !== "own"
+            ? opts.share
+            : await sealFor(text);
+      return {
+        ...(await submitStamped(h.url, path, text, user.sessionKey, share)),
+        ...(share ? { share } : {}),
+      };
+    },
+  };
+  const made = await holder.submit("create_split_wallet", {
+    type: "ACTIVITY_TYPE_CREATE_SPLIT_WALLET",
+    parameters: { serviceShare: sealedServiceShare, accounts },
+  });
+  const activity = made.json.activity as { status: string; result: Record<string, unknown> } | undefined;
+  if (made.status !== 200 || activity?.status !== "ACTIVITY_STATUS_COMPLETED") {
+    throw new Error(`create_split_wallet answered ${made.status}: ${JSON.stringify(made.json)}`);
+  }
+  const result = activity.result.createSplitWalletResult as { walletId: string; addresses: string[] };
+  const evm = accounts.find((a) => a.addressFormat === "ADDRESS_FORMAT_ETHEREUM");
+  const sol = accounts.find((a) => a.addressFormat === "ADDRESS_FORMAT_SOLANA");
+  return {
+    ...holder,
+    walletId: result.walletId,
+    address: evm?.address ?? "",
+    solanaAddress: sol?.address ?? "",
+  };
+}
+
+/** A sign_raw_payload body (the envelope's timestamp and organisation are the holder's). */
+export function signRawBody(signWith: string, payload: string, extra: Record<string, unknown> = {}) {
+  return {
+    type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+    parameters: {
+      signWith,
+      payload,
+      encoding: "PAYLOAD_ENCODING_HEXADECIMAL",
+      hashFunction: "HASH_FUNCTION_NO_OP",
+      ...extra,
+    },
+  };
+}

@@ -1,30 +1,96 @@
 import { defaultClientConditions, defaultServerConditions } from "vite";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
-export default defineConfig({
+// Three projects (as viem's test/vitest.config.ts): `unit` (the tests beside the source that start no
+// service, no process that matters and no browser: one thread per core, modules shared between files),
+// `service` (the service, the CLI, chains, PostgreSQL) and `browser` (Chromium). Each takes its files by
+// glob, so a new file lands in its project by where it is: packages/*/src/**/x.test.ts in unit,
+// packages/server/test/x.test.ts in service, e2e/x.test.ts in browser. `npm run test:unit` runs the first
+// alone (the inner loop: seconds).
+
+/** What every project shares: how our packages resolve, and the timeouts. */
+const shared = {
   // Our packages export `source` (their TypeScript) first: tests run the source, the tarballs ship dist.
   resolve: { conditions: ["source", ...defaultClientConditions] },
   ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
+} satisfies TestProjectInlineConfiguration;
+const sharedTest = {
+  // Generous: a CI machine may be slower than this one, and a real hang still fails.
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+  // expect.poll waits up to 15 s (vitest's default, 1 s, fails a browser test whose page is slower under
+  // load: CI saw RainbowKit's "connected" come later than that). A real miss still fails.
+  expect: { poll: { timeout: 15_000 } },
+} satisfies TestProjectInlineConfiguration["test"];
+
+/** The browser tests: each drives Chromium (test-support/chromium.ts). */
+const BROWSER = [
+  "e2e/**/*.test.ts",
+  "packages/core/test/browser*.test.ts",
+  "test-support/wallets/*{Browser,injected}*.test.ts",
+];
+/**
+ * Tests beside the source that start a server or a build, or set process.env: with the service tests
+ * (own process each), not in the unit project's shared threads.
+ */
+const SRC_WITH_SERVICES = [
+  "packages/server/src/db/index.test.ts", // PostgreSQL
+  "packages/server/src/mail/smtp.test.ts", // SMTP servers
+  "packages/react/src/components/ServiceUnavailable.test.ts", // sets NODE_ENV, Vite builds
+];
+
+export default defineConfig({
   test: {
-    include: [
-      "packages/*/src/**/*.test.ts",
-      "packages/*/test/**/*.test.ts",
-      "e2e/**/*.test.ts",
-      "scripts/**/*.test.ts",
-      "test-support/**/*.test.ts",
-      "bench/**/*.test.ts",
+    projects: [
+      {
+        ...shared,
+        test: {
+          ...sharedTest,
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "packages/protocol/test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...SRC_WITH_SERVICES],
+          // Pure tests: threads, and one module graph per thread for all its files (module collection was
+          // a third of a small file's time; no file here changes a global it does not restore).
+          pool: "threads",
+          isolate: false,
+          // Before the others, on both cores, not beside them (each pool would take two workers).
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          ...sharedTest,
+          name: "service",
+          include: [
+            ...SRC_WITH_SERVICES,
+            "packages/*/test/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "test-support/**/*.test.ts",
+            "bench/**/*.test.ts",
+          ],
+          exclude: [...configDefaults.exclude, ...BROWSER, "packages/protocol/test/**"],
+          // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts).
+          globalSetup: ["test-support/buildCli.ts"],
+          // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
+          // changes directory for its duration, which a worker thread cannot.
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          ...sharedTest,
+          name: "browser",
+          include: BROWSER,
+          // The e2e pages, built once per run on first use (e2e/helpers/pageServer.ts).
+          globalSetup: ["e2e/helpers/pageServer.ts"],
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
-    // Generous: a CI machine may be slower than this one, and a real hang still fails.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // expect.poll waits up to 15 s (vitest's default, 1 s, fails a browser test whose page is slower under
-    // load: CI saw RainbowKit's "connected" come later than that). A real miss still fails.
-    expect: { poll: { timeout: 15_000 } },
-    // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts).
-    globalSetup: ["test-support/buildCli.ts"],
-    // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
-    // changes directory for its duration, which a worker thread cannot.
-    pool: "forks",
     // Two files at a time on a 2-core machine (vitest's default there is one): most files wait on a
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.
     maxWorkers: 2,

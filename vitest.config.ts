@@ -39,6 +39,29 @@ const SRC_WITH_SERVICES = [
   "packages/react/src/components/ServiceUnavailable.test.ts", // sets NODE_ENV, Vite builds
 ];
 
+/**
+ * `npm run test:fallback` as projects of the same run: the tests that sign, derive wallets and report the
+ * crypto paths, again with both native addons turned off, as on a machine where they cannot build (no
+ * compiler, install scripts not allowed, an unsupported platform). Signatures then come from
+ * @noble/curves and BIP-39 seeds from node:crypto; the tests check the same signatures, on-chain user
+ * operations, exports and the start-up log and /healthz naming the fallbacks. Each file in a process of
+ * its own (the addons are chosen when the crypto modules load).
+ */
+const FALLBACK_ENV = { LATCHKEY_SECP256K1: "noble", LATCHKEY_PBKDF2: "node" };
+const fallback = (name: string, include: string[], testNamePattern?: string) => ({
+  ...shared,
+  test: {
+    ...sharedTest,
+    name,
+    include,
+    env: FALLBACK_ENV,
+    ...(testNamePattern ? { testNamePattern } : {}),
+    globalSetup: ["test-support/buildCli.ts"],
+    pool: "forks" as const,
+    sequence: { groupOrder: 1 },
+  },
+});
+
 export default defineConfig({
   test: {
     projects: [
@@ -90,6 +113,16 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
+      fallback("fallback", [
+        "packages/server/src/crypto/**/*.test.ts",
+        "packages/server/test/export-wallet.test.ts",
+        "packages/server/test/wallet-reserve.test.ts",
+        "packages/core/test/node-signing.test.ts",
+        "packages/core/test/node-smart-account.test.ts",
+      ]),
+      // Of the CLI's tests, only the start-up log names the crypto paths (the others start processes that
+      // would only repeat the run above, at a process start each).
+      fallback("fallback-cli", ["packages/server/test/cli.test.ts"], "serve --dev starts on SQLite"),
     ],
     // Two files at a time on a 2-core machine (vitest's default there is one): most files wait on a
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.

@@ -56,7 +56,7 @@ const fallback = (name: string, include: string[], testNamePattern?: string) => 
     include,
     env: FALLBACK_ENV,
     ...(testNamePattern ? { testNamePattern } : {}),
-    globalSetup: ["test-support/buildCli.ts"],
+    globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
     pool: "forks" as const,
     sequence: { groupOrder: 1 },
   },
@@ -93,8 +93,9 @@ export default defineConfig({
             "bench/**/*.test.ts",
           ],
           exclude: [...configDefaults.exclude, ...BROWSER, "packages/protocol/test/**"],
-          // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts).
-          globalSetup: ["test-support/buildCli.ts"],
+          // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts),
+          // and the name of the run's migrated PostgreSQL template (test-support/pgTemplate.ts).
+          globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
           // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
           // changes directory for its duration, which a worker thread cannot.
           pool: "forks",

@@ -1,30 +1,130 @@
 import { defaultClientConditions, defaultServerConditions } from "vite";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
-export default defineConfig({
+// Three projects (as viem's test/vitest.config.ts): `unit` (the tests beside the source that start no
+// service, no process that matters and no browser: one thread per core, modules shared between files),
+// `service` (the service, the CLI, chains, PostgreSQL) and `browser` (Chromium). Each takes its files by
+// glob, so a new file lands in its project by where it is: packages/*/src/**/x.test.ts in unit,
+// packages/server/test/x.test.ts in service, e2e/x.test.ts in browser. `npm run test:unit` runs the first
+// alone (the inner loop: seconds).
+
+/** What every project shares: how our packages resolve, and the timeouts. */
+const shared = {
   // Our packages export `source` (their TypeScript) first: tests run the source, the tarballs ship dist.
   resolve: { conditions: ["source", ...defaultClientConditions] },
   ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
+} satisfies TestProjectInlineConfiguration;
+const sharedTest = {
+  // Generous: a CI machine may be slower than this one, and a real hang still fails.
+  testTimeout: 60_000,
+  hookTimeout: 60_000,
+  // expect.poll waits up to 15 s (vitest's default, 1 s, fails a browser test whose page is slower under
+  // load: CI saw RainbowKit's "connected" come later than that). A real miss still fails.
+  expect: { poll: { timeout: 15_000 } },
+} satisfies TestProjectInlineConfiguration["test"];
+
+/** The browser tests: each drives Chromium (test-support/chromium.ts). */
+const BROWSER = [
+  "e2e/**/*.test.ts",
+  "packages/core/test/browser*.test.ts",
+  "test-support/wallets/*{Browser,injected}*.test.ts",
+];
+/**
+ * Tests beside the source that start a server or a build, or set process.env: with the service tests
+ * (own process each), not in the unit project's shared threads.
+ */
+const SRC_WITH_SERVICES = [
+  "packages/server/src/db/index.test.ts", // PostgreSQL
+  "packages/server/src/mail/smtp.test.ts", // SMTP servers
+  "packages/react/src/components/ServiceUnavailable.test.ts", // sets NODE_ENV, Vite builds
+];
+
+/**
+ * `npm run test:fallback` as projects of the same run: the tests that sign, derive wallets and report the
+ * crypto paths, again with both native addons turned off, as on a machine where they cannot build (no
+ * compiler, install scripts not allowed, an unsupported platform). Signatures then come from
+ * @noble/curves and BIP-39 seeds from node:crypto; the tests check the same signatures, on-chain user
+ * operations, exports and the start-up log and /healthz naming the fallbacks. Each file in a process of
+ * its own (the addons are chosen when the crypto modules load).
+ */
+const FALLBACK_ENV = { LATCHKEY_SECP256K1: "noble", LATCHKEY_PBKDF2: "node" };
+const fallback = (name: string, include: string[], testNamePattern?: string) => ({
+  ...shared,
   test: {
-    include: [
-      "packages/*/src/**/*.test.ts",
-      "packages/*/test/**/*.test.ts",
-      "e2e/**/*.test.ts",
-      "scripts/**/*.test.ts",
-      "test-support/**/*.test.ts",
-      "bench/**/*.test.ts",
+    ...sharedTest,
+    name,
+    include,
+    env: FALLBACK_ENV,
+    ...(testNamePattern ? { testNamePattern } : {}),
+    globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
+    pool: "forks" as const,
+    sequence: { groupOrder: 1 },
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        ...shared,
+        test: {
+          ...sharedTest,
+          name: "unit",
+          include: ["packages/*/src/**/*.test.ts", "packages/protocol/test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, ...SRC_WITH_SERVICES],
+          // Pure tests: threads, and one module graph per thread for all its files (module collection was
+          // a third of a small file's time; no file here changes a global it does not restore).
+          pool: "threads",
+          isolate: false,
+          // Before the others, on both cores, not beside them (each pool would take two workers).
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          ...sharedTest,
+          name: "service",
+          include: [
+            ...SRC_WITH_SERVICES,
+            "packages/*/test/**/*.test.ts",
+            "scripts/**/*.test.ts",
+            "test-support/**/*.test.ts",
+            "bench/**/*.test.ts",
+          ],
+          exclude: [...configDefaults.exclude, ...BROWSER, "packages/protocol/test/**"],
+          // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts),
+          // and the name of the run's migrated PostgreSQL template (test-support/pgTemplate.ts).
+          globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
+          // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
+          // changes directory for its duration, which a worker thread cannot.
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          ...sharedTest,
+          name: "browser",
+          include: BROWSER,
+          // The e2e pages, built once per run on first use (e2e/helpers/pageServer.ts).
+          globalSetup: ["e2e/helpers/pageServer.ts"],
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+        },
+      },
+      fallback("fallback", [
+        "packages/server/src/crypto/**/*.test.ts",
+        "packages/server/test/export-wallet.test.ts",
+        "packages/server/test/wallet-reserve.test.ts",
+        "packages/core/test/node-signing.test.ts",
+        "packages/core/test/node-smart-account.test.ts",
+      ]),
+      // Of the CLI's tests, only the start-up log names the crypto paths (the others start processes that
+      // would only repeat the run above, at a process start each).
+      fallback("fallback-cli", ["packages/server/test/cli.test.ts"], "serve --dev starts on SQLite"),
     ],
-    // Generous: a CI machine may be slower than this one, and a real hang still fails.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // expect.poll waits up to 15 s (vitest's default, 1 s, fails a browser test whose page is slower under
-    // load: CI saw RainbowKit's "connected" come later than that). A real miss still fails.
-    expect: { poll: { timeout: 15_000 } },
-    // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts).
-    globalSetup: ["test-support/buildCli.ts"],
-    // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
-    // changes directory for its duration, which a worker thread cannot.
-    pool: "forks",
     // Two files at a time on a 2-core machine (vitest's default there is one): most files wait on a
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.
     maxWorkers: 2,

@@ -15,17 +15,14 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
-import react from "@vitejs/plugin-react";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { type Hex, verifyMessage } from "viem";
-import { build, defaultClientConditions } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, PLAYWRIGHT_DISABLED_FEATURES_KEPT } from "../test-support/chromium";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
+import { pageDir } from "./helpers/pages";
 import { skipPasskeyOffer, typeOtp, watchPageErrors } from "./helpers/stack";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -51,7 +48,7 @@ function listen(handler: RequestListener): Promise<number> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "latchkey-cross-site-"));
-  const outDir = join(dir, "dist");
+  let outDir = join(dir, "dist");
   let inject = "";
   const handler: RequestListener = (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
@@ -98,15 +95,8 @@ beforeAll(async () => {
     devApiKey: service.devApiKey,
     magicLink: { id: "none", apiKey: "" },
   })}</script>`;
-  await build({
-    root: join(root, "e2e/host"),
-    configFile: false,
-    plugins: [react()],
-    resolve: { conditions: ["source", ...defaultClientConditions] },
-    define: { "process.env.IS_VITEST": "globalThis.process.env.IS_VITEST" },
-    build: { outDir, emptyOutDir: true },
-    logLevel: "warn",
-  });
+  // The run's one build of the host page (helpers/pages.ts).
+  outDir = await pageDir("host", outDir);
   browser = await launchChromium();
   context = await browser.newContext();
 }, 120_000);

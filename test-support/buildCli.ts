@@ -67,16 +67,29 @@ function removeStaleBuilds(): void {
   }
 }
 
+/** One build per run, however many projects name this setup (service, fallback): the first one's. */
+const RUN_BUILD = Symbol.for("latchkey.testCliBuild");
+type Shared = { [RUN_BUILD]?: { users: number; outdir: string } };
+
 export default async function setup(project: TestProject): Promise<() => void> {
-  removeStaleBuilds();
+  const shared = globalThis as Shared;
   const outdir = `${SERVER}dist/test-cli-${process.pid}`;
-  // The test workers start after this, with this environment.
-  process.env.LATCHKEY_CLI = await buildCli(outdir);
-  // In watch mode, each rerun gets a build of the source as it is then.
-  project.onTestsRerun(async () => {
-    await buildCli(outdir);
-  });
+  const run = shared[RUN_BUILD];
+  if (run) run.users++;
+  else {
+    shared[RUN_BUILD] = { users: 1, outdir };
+    removeStaleBuilds();
+    // The test workers start after this, with this environment.
+    process.env.LATCHKEY_CLI = await buildCli(outdir);
+    // In watch mode, each rerun gets a build of the source as it is then.
+    project.onTestsRerun(async () => {
+      await buildCli(outdir);
+    });
+  }
   return () => {
+    const current = shared[RUN_BUILD];
+    if (current && --current.users > 0) return;
+    delete shared[RUN_BUILD];
     rmSync(outdir, { recursive: true, force: true });
     // dist/ itself too, if this run made it and nothing else is in it.
     try {

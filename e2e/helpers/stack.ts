@@ -6,14 +6,13 @@ import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Service } from "@latchkey/server";
 import { address, lamports } from "@solana/kit";
-import react from "@vitejs/plugin-react";
 import type { Browser, Page } from "playwright-core";
-import { build, defaultClientConditions } from "vite";
 import { expect } from "vitest";
 import { type ChainStack, startChainStack } from "../../test-support/chain";
 import { launchChromium } from "../../test-support/chromium";
 import { devMailbox, startTestService } from "../../test-support/service";
 import { type SolanaRpcNode, startSolanaRpc } from "../../test-support/solana/rpc";
+import { type DemoEnv, pageDir } from "./pages";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 export const ARTIFACTS = join(root, "e2e", "artifacts");
@@ -87,17 +86,17 @@ export async function startStack(
     /** Also deliver every mail to this SMTP server (the dev mailbox keeps its copy). */
     smtpUrl?: string;
     /**
-     * The `process.env.NODE_ENV` the e2e page is built with (`"development"`: a dev build, as `vite` serves
+     * `"development"`: the host page built with that `process.env.NODE_ENV` (a dev build, as `vite` serves
      * it). Unset: the test process's own (vitest's "test").
      */
-    nodeEnv?: "development" | "production";
+    nodeEnv?: "development";
     /** How the dev app keeps wallets (`split`: made in the auth frame, every signature needs its share). */
     devCustody?: "service" | "split";
   } = {},
 ): Promise<Stack> {
   const hostName = opts.hostName ?? "127.0.0.1";
   const dir = mkdtempSync(join(tmpdir(), "latchkey-e2e-"));
-  const outDir = join(dir, "dist");
+  let outDir = join(dir, "dist");
   let inject = "";
   let hold: { param: string; resolve: (url: string) => void } | undefined;
   const http: Server = createServer((req, res) => {
@@ -184,41 +183,29 @@ export async function startStack(
     solanaNode.svm.airdrop(address(feePayer), lamports(FEE_PAYER_LAMPORTS));
     solana = { node: solanaNode, feePayer, policyId: "dev-solana" };
   }
-  if (app === "demo") {
-    process.env.VITE_LATCHKEY_CHAIN = e2eChain ? JSON.stringify(e2eChain) : "";
-    // External wallets on the same chain (the demo's wallet sign-in); WalletConnect has its own tests.
-    process.env.VITE_LATCHKEY_WALLETS = chain
-      ? JSON.stringify({ chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl }] })
-      : "";
-    process.env.VITE_LATCHKEY_SOLANA = solana
-      ? JSON.stringify({ rpcUrl: solana.node.url, policyId: solana.policyId, feePayer: solana.feePayer })
-      : "";
-    process.env.VITE_LATCHKEY_URL = serviceUrl;
-    process.env.VITE_LATCHKEY_API_KEY = devApiKey;
-    process.env.VITE_LATCHKEY_MAILBOX = `${serviceUrl}/dev/mailbox`;
-    await build({
-      root: join(root, "apps/demo"),
-      configFile: join(root, "apps/demo/vite.config.ts"),
-      build: { outDir, emptyOutDir: true },
-      logLevel: "warn",
-    });
-  } else {
-    await build({
-      root: join(root, "e2e", app),
-      configFile: false,
-      plugins: [react()],
-      resolve: { conditions: ["source", ...defaultClientConditions] },
-      // WalletConnect's own test switch (read at run time from the page's `process.env`, which the
-      // WalletConnect tests set in an init script): no calls to verify.walletconnect.org, which would wait
-      // 5 s per request offline. Vite would otherwise replace `process.env` by `{}`.
-      define: {
-        "process.env.IS_VITEST": "globalThis.process.env.IS_VITEST",
-        ...(opts.nodeEnv ? { "process.env.NODE_ENV": JSON.stringify(opts.nodeEnv) } : {}),
-      },
-      build: { outDir, emptyOutDir: true },
-      logLevel: "warn",
-    });
-  }
+  const demoEnv: DemoEnv | undefined =
+    app === "demo"
+      ? {
+          VITE_LATCHKEY_URL: serviceUrl,
+          VITE_LATCHKEY_API_KEY: devApiKey,
+          VITE_LATCHKEY_MAILBOX: `${serviceUrl}/dev/mailbox`,
+          VITE_LATCHKEY_CHAIN: e2eChain ? JSON.stringify(e2eChain) : "",
+          // External wallets on the same chain (the demo's wallet sign-in); WalletConnect has its own tests.
+          VITE_LATCHKEY_WALLETS: chain
+            ? JSON.stringify({ chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl }] })
+            : "",
+          VITE_LATCHKEY_SOLANA: solana
+            ? JSON.stringify({
+                rpcUrl: solana.node.url,
+                policyId: solana.policyId,
+                feePayer: solana.feePayer,
+              })
+            : "",
+        }
+      : undefined;
+  if (demoEnv) inject += `<script>window.LK_DEMO_ENV=${JSON.stringify(demoEnv)}</script>`;
+  // The run's one build of the page (pages.ts), served from where it is.
+  outDir = await pageDir(app === "host" && opts.nodeEnv ? "host-development" : app, outDir);
 
   const browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });

@@ -16,6 +16,7 @@ import { SMTPServer } from "smtp-server";
 import { startTestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
 import type { Service } from "../src/createService";
+import { migrate, openDatabase } from "../src/db/index";
 
 export const PG_ADMIN_URL = process.env.LATCHKEY_TEST_PG ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -113,9 +114,53 @@ export function linkFrom(raw: string): URL {
   return new URL(m[1].replace(/&amp;/g, "&"));
 }
 
-/** A fresh database per test file: a SQLite file in a temp dir, or a new PostgreSQL database. */
+function pgUrl(name: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Any number: the advisory lock under which the first harness of a run makes the template. */
+const TEMPLATE_LOCK = 0x6c6b7470;
+
+/**
+ * The run's migrated template (LATCHKEY_TEST_PG_TEMPLATE, named by test-support/pgTemplate.ts): made by the
+ * first caller (every migration on an empty database, then renamed into place, so a copy never sees it
+ * half made); undefined outside such a run.
+ */
+async function migratedTemplate(admin: pg.Client): Promise<string | undefined> {
+  const template = process.env.LATCHKEY_TEST_PG_TEMPLATE;
+  if (!template || !/^latchkey_tpl_\d+$/.test(template)) return undefined;
+  const exists = async () =>
+    (await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [template])).rowCount === 1;
+  if (await exists()) return template;
+  await admin.query("SELECT pg_advisory_lock($1)", [TEMPLATE_LOCK]);
+  try {
+    if (await exists()) return template;
+    const wip = `${template}_wip`;
+    await admin.query(`DROP DATABASE IF EXISTS ${wip} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${wip}`);
+    const opened = openDatabase(pgUrl(wip), { poolSize: 1 });
+    try {
+      await migrate(opened.db);
+    } finally {
+      await opened.close();
+    }
+    await admin.query(`ALTER DATABASE ${wip} RENAME TO ${template}`);
+    return template;
+  } finally {
+    await admin.query("SELECT pg_advisory_unlock($1)", [TEMPLATE_LOCK]);
+  }
+}
+
+/**
+ * A fresh database per test file: a SQLite file in a temp dir, or a new PostgreSQL database. `migrated`
+ * (PostgreSQL, in a vitest run): a copy of the run's migrated template, so the service's migrations find
+ * nothing to do (the scenario harnesses; a test of migrating itself takes an empty one).
+ */
 export async function freshDatabase(
   kind: "sqlite" | "postgres",
+  options: { migrated?: boolean } = {},
 ): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "latchkey-test-"));
@@ -124,8 +169,12 @@ export async function freshDatabase(
   const name = `latchkey_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    const template = options.migrated ? await migratedTemplate(admin) : undefined;
+    await admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return {
@@ -189,7 +238,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness & { dbUrl: string }> {
   const smtp = await startSmtp();
-  const database = await freshDatabase(kind);
+  const database = await freshDatabase(kind, { migrated: true });
   const clock = {
     offset: 0,
     get now() {

@@ -172,8 +172,8 @@ function formatter(decoded: Decoded, t: DecoderTexts, lang: LocaleCode, options:
   const nativeAmount = (value: bigint) =>
     t.tokenAmount({ amount: number(formatUnits(value, native.decimals)), token: native.symbol });
   const sol = (lamports: bigint) => t.tokenAmount({ amount: number(formatUnits(lamports, 9)), token: "SOL" });
-  const date = (d: Date) =>
-    `${new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(d)} UTC`;
+  // ISO 8601 in UTC: the same in every language, and never ambiguous (3/4 or 4/3).
+  const date = (d: Date) => `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
   const deadline = (seconds: bigint | undefined) =>
     // Beyond year 9999 is no deadline a person reads.
     seconds === undefined || seconds > 253_402_300_799n

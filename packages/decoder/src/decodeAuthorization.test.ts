@@ -11,7 +11,11 @@ describe("decodeAuthorization", async () => {
   const signed = await account.signAuthorization({ address: SIMPLE_7702, chainId: 8453, nonce: 7 });
 
   it("a signed authorization of viem, delegate named by the allow list", () => {
-    expect(decodeAuthorization(signed, { allowedDelegates: [{ address: SIMPLE_7702, name: "Simple7702Account" }] })).toEqual({
+    expect(
+      decodeAuthorization(signed, {
+        allowedDelegates: [{ address: SIMPLE_7702, name: "Simple7702Account" }],
+      }),
+    ).toEqual({
       kind: "authorization",
       chainId: 8453,
       delegate: SIMPLE_7702,
@@ -33,7 +37,9 @@ describe("decodeAuthorization", async () => {
   });
 
   it("delegating to the zero address revokes, and is never flagged", () => {
-    expect(decodeAuthorization({ chainId: 1, address: zeroAddress, nonce: 1n }, { allowedDelegates: [] })).toMatchObject({
+    expect(
+      decodeAuthorization({ chainId: 1, address: zeroAddress, nonce: 1n }, { allowedDelegates: [] }),
+    ).toMatchObject({
       revoke: true,
       warnings: [],
     });
@@ -45,6 +51,9 @@ describe("decodeAuthorization", async () => {
     ["a nonce that is a word", { chainId: 1, address: SIMPLE_7702, nonce: "next" }],
     ["nothing", undefined],
   ])("never throws: %s is unreadable", (_, authorization) => {
-    expect(decodeAuthorization(authorization as never)).toMatchObject({ kind: "unreadable", reason: "malformedAuthorization" });
+    expect(decodeAuthorization(authorization as never)).toMatchObject({
+      kind: "unreadable",
+      reason: "malformedAuthorization",
+    });
   });
 });

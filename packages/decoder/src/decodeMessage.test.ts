@@ -34,7 +34,10 @@ describe("decodeMessage", () => {
   });
 
   it("the same message as raw bytes", () => {
-    expect(decodeMessage({ raw: stringToHex(siwe) })).toMatchObject({ kind: "siwe", domain: "shop.example.com" });
+    expect(decodeMessage({ raw: stringToHex(siwe) })).toMatchObject({
+      kind: "siwe",
+      domain: "shop.example.com",
+    });
   });
 
   it("a SIWE-looking message without a nonce is a plain message", () => {
@@ -50,7 +53,11 @@ describe("decodeMessage", () => {
 
   it("plain text; raw bytes that are not UTF-8 stay hex", () => {
     expect(decodeMessage("hello")).toEqual({ kind: "message", text: "hello", warnings: [] });
-    expect(decodeMessage({ raw: new Uint8Array([0xff, 0xfe, 0x00]) })).toEqual({ kind: "message", text: "0xfffe00", warnings: [] });
+    expect(decodeMessage({ raw: new Uint8Array([0xff, 0xfe, 0x00]) })).toEqual({
+      kind: "message",
+      text: "0xfffe00",
+      warnings: [],
+    });
   });
 
   it.each([

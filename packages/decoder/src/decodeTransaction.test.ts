@@ -41,7 +41,13 @@ const tokens: TokenInfoReader = {
   },
 };
 
-const tx = (to: Address | null, data: `0x${string}` = "0x", value = 0n) => ({ chainId: 1, from: ALICE, to, data, value });
+const tx = (to: Address | null, data: `0x${string}` = "0x", value = 0n) => ({
+  chainId: 1,
+  from: ALICE,
+  to,
+  data,
+  value,
+});
 const call = (abi: readonly unknown[], functionName: string, args: readonly unknown[]) =>
   encodeFunctionData({ abi, functionName, args } as never);
 
@@ -51,12 +57,23 @@ describe("decodeTransaction", () => {
   });
 
   it.each([
-    ["a native transfer", tx(BOB, "0x", 10n ** 18n), [{ kind: "nativeTransfer", to: BOB, value: 10n ** 18n }]],
+    [
+      "a native transfer",
+      tx(BOB, "0x", 10n ** 18n),
+      [{ kind: "nativeTransfer", to: BOB, value: 10n ** 18n }],
+    ],
     ["a contract creation", tx(null, "0x6080", 5n), [{ kind: "contractCreation", value: 5n }]],
     [
       "an ERC-20 transfer",
       tx(USDC, call(erc20Abi, "transfer", [BOB, 1_500_000n])),
-      [{ kind: "erc20Transfer", token: { address: USDC, symbol: "USDC", name: "USD Coin", decimals: 6 }, to: BOB, amount: 1_500_000n }],
+      [
+        {
+          kind: "erc20Transfer",
+          token: { address: USDC, symbol: "USDC", name: "USD Coin", decimals: 6 },
+          to: BOB,
+          amount: 1_500_000n,
+        },
+      ],
     ],
     [
       "an ERC-20 transferFrom (decimals answered)",
@@ -142,7 +159,10 @@ describe("decodeTransaction", () => {
     [
       "a token call that sends value too",
       tx(USDC, call(erc20Abi, "transfer", [BOB, 1n]), 2n),
-      [{ kind: "nativeTransfer", to: USDC, value: 2n }, { kind: "erc20Transfer", amount: 1n }],
+      [
+        { kind: "nativeTransfer", to: USDC, value: 2n },
+        { kind: "erc20Transfer", amount: 1n },
+      ],
     ],
   ])("%s", async (_, transaction, actions) => {
     const decoded = await decodeTransaction(transaction, { tokens });
@@ -158,7 +178,9 @@ describe("decodeTransaction", () => {
 
   it("a reader that fails is as no reader", async () => {
     const failing: TokenInfoReader = { read: () => Promise.reject(new Error("node down")) };
-    const decoded = await decodeTransaction(tx(USDC, call(erc20Abi, "approve", [SPENDER, 1n])), { tokens: failing });
+    const decoded = await decodeTransaction(tx(USDC, call(erc20Abi, "approve", [SPENDER, 1n])), {
+      tokens: failing,
+    });
     expect(decoded).toMatchObject({ actions: [{ kind: "tokenApprove", value: 1n, unlimited: false }] });
   });
 
@@ -198,11 +220,27 @@ describe("decodeTransaction", () => {
   });
 
   it.each([
-    ["an unlimited approval", tx(USDC, call(erc20Abi, "approve", [SPENDER, maxUint256])), { kind: "unlimitedApproval" }],
-    ["an operator approval", tx(NFT, call(erc721Abi, "setApprovalForAll", [SPENDER, true])), { kind: "operatorApproval" }],
-    ["a transfer to the zero address", tx(USDC, call(erc20Abi, "transfer", [ZERO, 1n])), { kind: "transferToZeroAddress", token: USDC }],
+    [
+      "an unlimited approval",
+      tx(USDC, call(erc20Abi, "approve", [SPENDER, maxUint256])),
+      { kind: "unlimitedApproval" },
+    ],
+    [
+      "an operator approval",
+      tx(NFT, call(erc721Abi, "setApprovalForAll", [SPENDER, true])),
+      { kind: "operatorApproval" },
+    ],
+    [
+      "a transfer to the zero address",
+      tx(USDC, call(erc20Abi, "transfer", [ZERO, 1n])),
+      { kind: "transferToZeroAddress", token: USDC },
+    ],
     ["native value to the zero address", tx(ZERO, "0x", 1n), { kind: "transferToZeroAddress" }],
-    ["value above the threshold", tx(BOB, "0x", 11n), { kind: "valueAboveThreshold", value: 11n, threshold: 10n }],
+    [
+      "value above the threshold",
+      tx(BOB, "0x", 11n),
+      { kind: "valueAboveThreshold", value: 11n, threshold: 10n },
+    ],
   ])("warns of %s", async (_, transaction, warning) => {
     const decoded = await decodeTransaction(transaction, { tokens, valueThreshold: 10n });
     expect(decoded.warnings).toEqual([expect.objectContaining(warning)]);
@@ -234,7 +272,8 @@ describe("decodeTransaction", () => {
   });
 
   it("reads arguments that are not canonical ABI no worse than viem (a too-long array length)", async () => {
-    const data = `0x34fcd5be${encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [32n, 2n ** 64n]).slice(2)}` as const;
+    const data =
+      `0x34fcd5be${encodeAbiParameters([{ type: "uint256" }, { type: "uint256" }], [32n, 2n ** 64n]).slice(2)}` as const;
     expect(await decodeTransaction(tx(BOB, data))).toMatchObject({
       actions: [{ kind: "unknownCall", to: BOB, selector: "0x34fcd5be" }],
     });

@@ -16,7 +16,9 @@ const DEADLINE = 1_900_000_000n;
 
 const tokens: TokenInfoReader = {
   read: async (chainId, address) =>
-    address === USDC ? { chainId, address, symbol: "USDC", decimals: 6, standard: "erc20" } : { chainId, address },
+    address === USDC
+      ? { chainId, address, symbol: "USDC", decimals: 6, standard: "erc20" }
+      : { chainId, address },
 };
 
 // Each shape as the contracts and Uniswap's permit2-sdk define it.
@@ -121,7 +123,12 @@ const permitTransferFrom = {
     TokenPermissions,
   },
   primaryType: "PermitTransferFrom",
-  message: { permitted: { token: USDC, amount: 2_500_000n }, spender: SPENDER, nonce: 7n, deadline: DEADLINE },
+  message: {
+    permitted: { token: USDC, amount: 2_500_000n },
+    spender: SPENDER,
+    nonce: 7n,
+    deadline: DEADLINE,
+  },
 } as const;
 const permitBatchWitness = {
   domain: permit2Domain,
@@ -152,7 +159,15 @@ const permitBatchWitness = {
 describe("decodeTypedData", () => {
   it("every fixture is valid EIP-712 that viem hashes and signs", async () => {
     const account = privateKeyToAccount(`0x${"22".repeat(32)}`);
-    for (const t of [eip2612, daiPermit, erc4494, permitSingle, permitBatch, permitTransferFrom, permitBatchWitness]) {
+    for (const t of [
+      eip2612,
+      daiPermit,
+      erc4494,
+      permitSingle,
+      permitBatch,
+      permitTransferFrom,
+      permitBatchWitness,
+    ]) {
       expect(hashTypedData(t as TypedDataDefinition)).toMatch(/^0x[0-9a-f]{64}$/);
       expect(await account.signTypedData(t as TypedDataDefinition)).toMatch(/^0x[0-9a-f]{130}$/);
     }
@@ -162,31 +177,100 @@ describe("decodeTypedData", () => {
     [
       "EIP-2612, unlimited",
       eip2612,
-      [{ kind: "permit", standard: "erc2612", token: { address: USDC, symbol: "USDC" }, spender: SPENDER, amount: maxUint256, unlimited: true, deadline: DEADLINE }],
+      [
+        {
+          kind: "permit",
+          standard: "erc2612",
+          token: { address: USDC, symbol: "USDC" },
+          spender: SPENDER,
+          amount: maxUint256,
+          unlimited: true,
+          deadline: DEADLINE,
+        },
+      ],
     ],
-    ["DAI (allowed: all, no expiry)", daiPermit, [{ kind: "permit", standard: "dai", token: { address: DAI }, amount: maxUint256, unlimited: true }]],
-    ["EIP-4494", erc4494, [{ kind: "permit", standard: "erc4494", token: { address: NFT }, amount: 42n, unlimited: false, deadline: DEADLINE }]],
-    ["Permit2 PermitSingle of max uint160", permitSingle, [{ kind: "permit", standard: "permit2", token: { address: USDC }, amount: maxUint160, unlimited: true, deadline: DEADLINE }]],
+    [
+      "DAI (allowed: all, no expiry)",
+      daiPermit,
+      [{ kind: "permit", standard: "dai", token: { address: DAI }, amount: maxUint256, unlimited: true }],
+    ],
+    [
+      "EIP-4494",
+      erc4494,
+      [
+        {
+          kind: "permit",
+          standard: "erc4494",
+          token: { address: NFT },
+          amount: 42n,
+          unlimited: false,
+          deadline: DEADLINE,
+        },
+      ],
+    ],
+    [
+      "Permit2 PermitSingle of max uint160",
+      permitSingle,
+      [
+        {
+          kind: "permit",
+          standard: "permit2",
+          token: { address: USDC },
+          amount: maxUint160,
+          unlimited: true,
+          deadline: DEADLINE,
+        },
+      ],
+    ],
     [
       "Permit2 PermitBatch",
       permitBatch,
       [
-        { kind: "permit", standard: "permit2", token: { address: USDC, decimals: 6 }, amount: 1_000_000n, unlimited: false, deadline: DEADLINE },
+        {
+          kind: "permit",
+          standard: "permit2",
+          token: { address: USDC, decimals: 6 },
+          amount: 1_000_000n,
+          unlimited: false,
+          deadline: DEADLINE,
+        },
         { kind: "permit", standard: "permit2", token: { address: WETH }, amount: 5n, unlimited: false },
       ],
     ],
-    ["Permit2 PermitTransferFrom", permitTransferFrom, [{ kind: "permit", standard: "permit2Transfer", amount: 2_500_000n, deadline: DEADLINE }]],
+    [
+      "Permit2 PermitTransferFrom",
+      permitTransferFrom,
+      [{ kind: "permit", standard: "permit2Transfer", amount: 2_500_000n, deadline: DEADLINE }],
+    ],
     [
       "Permit2 PermitBatchWitnessTransferFrom",
       permitBatchWitness,
       [
-        { kind: "permit", standard: "permit2Transfer", token: { address: USDC }, amount: 1n, unlimited: false },
-        { kind: "permit", standard: "permit2Transfer", token: { address: WETH }, amount: maxUint256, unlimited: true },
+        {
+          kind: "permit",
+          standard: "permit2Transfer",
+          token: { address: USDC },
+          amount: 1n,
+          unlimited: false,
+        },
+        {
+          kind: "permit",
+          standard: "permit2Transfer",
+          token: { address: WETH },
+          amount: maxUint256,
+          unlimited: true,
+        },
       ],
     ],
   ])("%s", async (_, typedData, actions) => {
     const decoded = await decodeTypedData(typedData as never, { tokens });
-    expect(decoded).toMatchObject({ kind: "typedData", chainId: 1, primaryType: typedData.primaryType, actions, fields: [] });
+    expect(decoded).toMatchObject({
+      kind: "typedData",
+      chainId: 1,
+      primaryType: typedData.primaryType,
+      actions,
+      fields: [],
+    });
     expect(decoded.kind === "typedData" && decoded.actions).toHaveLength(actions.length);
   });
 
@@ -194,9 +278,13 @@ describe("decodeTypedData", () => {
     expect((await decodeTypedData(eip2612 as never, { knownSpenders: [SPENDER] })).warnings).toEqual([
       { kind: "unlimitedApproval", token: USDC, spender: SPENDER },
     ]);
-    expect((await decodeTypedData(permitTransferFrom as never, { knownSpenders: [{ address: STRANGER, name: "x" }] })).warnings).toEqual([
-      { kind: "permitToUnknownSpender", token: USDC, spender: SPENDER },
-    ]);
+    expect(
+      (
+        await decodeTypedData(permitTransferFrom as never, {
+          knownSpenders: [{ address: STRANGER, name: "x" }],
+        })
+      ).warnings,
+    ).toEqual([{ kind: "permitToUnknownSpender", token: USDC, spender: SPENDER }]);
   });
 
   it("reads values as JSON carries them (eth_signTypedData_v4: decimal and hex strings)", async () => {
@@ -276,14 +364,43 @@ describe("decodeTypedData", () => {
   it.each([
     ["no types", { primaryType: "Permit", message: {} }, "malformedTypedData"],
     ["a message that is a string", { types: {}, primaryType: "X", message: "hi" }, "malformedTypedData"],
-    ["a permit with a bad spender", { ...eip2612, message: { ...eip2612.message, spender: "0x1" } }, "malformedTypedData"],
-    ["a permit value that is a word", { ...eip2612, message: { ...eip2612.message, value: "lots" } }, "malformedTypedData"],
-    ["Permit2 details that are not objects", { ...permitBatch, message: { ...permitBatch.message, details: [1, 2] } }, "malformedTypedData"],
-    ["a fractional domain chain id", { ...eip2612, domain: { ...eip2612.domain, chainId: 1.5 } }, "malformedTypedData"],
+    [
+      "a permit with a bad spender",
+      { ...eip2612, message: { ...eip2612.message, spender: "0x1" } },
+      "malformedTypedData",
+    ],
+    [
+      "a permit value that is a word",
+      { ...eip2612, message: { ...eip2612.message, value: "lots" } },
+      "malformedTypedData",
+    ],
+    [
+      "Permit2 details that are not objects",
+      { ...permitBatch, message: { ...permitBatch.message, details: [1, 2] } },
+      "malformedTypedData",
+    ],
+    [
+      "a fractional domain chain id",
+      { ...eip2612, domain: { ...eip2612.domain, chainId: 1.5 } },
+      "malformedTypedData",
+    ],
     ["types that are not lists", { ...eip2612, types: { Permit: "address owner" } }, "malformedTypedData"],
-    ["a user operation without call data", { domain: {}, types: userOperationTypes, primaryType: "PackedUserOperation", message: { sender: OWNER } }, "malformedUserOperation"],
+    [
+      "a user operation without call data",
+      {
+        domain: {},
+        types: userOperationTypes,
+        primaryType: "PackedUserOperation",
+        message: { sender: OWNER },
+      },
+      "malformedUserOperation",
+    ],
     ["null", null, "malformedTypedData"],
   ])("never throws: %s is unreadable", async (_, typedData, reason) => {
-    expect(await decodeTypedData(typedData as never)).toMatchObject({ kind: "unreadable", reason, warnings: [] });
+    expect(await decodeTypedData(typedData as never)).toMatchObject({
+      kind: "unreadable",
+      reason,
+      warnings: [],
+    });
   });
 });

@@ -20,7 +20,9 @@ const transfer = (to: Hex, amount: bigint) =>
 
 describe("decodeUserOperation", () => {
   it("execute: the one call", async () => {
-    expect(await decodeUserOperation({ chainId: 8453, sender: SENDER, callData: execute(BOB, 5n, "0x") })).toEqual({
+    expect(
+      await decodeUserOperation({ chainId: 8453, sender: SENDER, callData: execute(BOB, 5n, "0x") }),
+    ).toEqual({
       kind: "userOperation",
       chainId: 8453,
       sender: SENDER,
@@ -35,7 +37,11 @@ describe("decodeUserOperation", () => {
       sender: SENDER,
       callData: executeBatch([
         { target: TOKEN, value: 0n, data: transfer(BOB, 1n) },
-        { target: TOKEN, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [OTHER, maxUint256] }) },
+        {
+          target: TOKEN,
+          value: 0n,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [OTHER, maxUint256] }),
+        },
         { target: BOB, value: 0n, data: "0xdeadbeef" },
       ]),
     });
@@ -61,7 +67,11 @@ describe("decodeUserOperation", () => {
     expect(decoded).toMatchObject({
       actions: [
         { kind: "nativeTransfer", to: BOB, value: 1n },
-        { kind: "accountCalls", account: OTHER, calls: [{ kind: "erc20Transfer", token: { address: TOKEN }, amount: 2n }] },
+        {
+          kind: "accountCalls",
+          account: OTHER,
+          calls: [{ kind: "erc20Transfer", token: { address: TOKEN }, amount: 2n }],
+        },
       ],
     });
   });
@@ -83,7 +93,9 @@ describe("decodeUserOperation", () => {
     expect(await decodeUserOperation({ chainId: 1, sender: SENDER, callData: "0x4f1ef286" })).toMatchObject({
       actions: [{ kind: "unknownCall", to: SENDER, selector: "0x4f1ef286", value: 0n }],
     });
-    expect(await decodeUserOperation({ chainId: 1, sender: SENDER, callData: "0x" })).toMatchObject({ actions: [] });
+    expect(await decodeUserOperation({ chainId: 1, sender: SENDER, callData: "0x" })).toMatchObject({
+      actions: [],
+    });
   });
 
   it("value above the threshold sums over the calls", async () => {
@@ -91,7 +103,9 @@ describe("decodeUserOperation", () => {
       { target: BOB, value: 6n, data: "0x" },
       { target: OTHER, value: 6n, data: "0x1234abcd" },
     ]);
-    expect(await decodeUserOperation({ chainId: 1, sender: SENDER, callData }, { valueThreshold: 10n })).toMatchObject({
+    expect(
+      await decodeUserOperation({ chainId: 1, sender: SENDER, callData }, { valueThreshold: 10n }),
+    ).toMatchObject({
       warnings: [{ kind: "valueAboveThreshold", value: 12n, threshold: 10n }],
     });
   });
@@ -113,7 +127,9 @@ describe("decodeUserOperation", () => {
         signature: "0x",
       },
     });
-    expect(await decodeTypedData(typedData)).toEqual(await decodeUserOperation({ chainId: 8453, sender: SENDER, callData }));
+    expect(await decodeTypedData(typedData)).toEqual(
+      await decodeUserOperation({ chainId: 8453, sender: SENDER, callData }),
+    );
   });
 
   it.each([

@@ -34,8 +34,11 @@ describe("summarize", () => {
       { chainId: 1, from: ALICE, to: USDC, data: erc20("transfer", [BOB, 1_234_500_000n]) },
       { tokens },
     );
-    expect(["en", "de", "fr", "es"].map((locale) => summarize(decoded, { locale: locale as never }).lines[0]?.text))
-      .toMatchInlineSnapshot(`
+    expect(
+      ["en", "de", "fr", "es"].map(
+        (locale) => summarize(decoded, { locale: locale as never }).lines[0]?.text,
+      ),
+    ).toMatchInlineSnapshot(`
         [
           "Send 1,234.5 USDC to 0x1234…ABCd",
           "1.234,5 USDC an 0x1234…ABCd senden",
@@ -71,7 +74,11 @@ describe("summarize", () => {
 
   it("a user operation: calls, nested calls, unknown calls, an NFT and a transfer to the zero address", async () => {
     const OTHER = getAddress("0x07e4000000000000000000000000000000000002");
-    const inner = encodeFunctionData({ abi: accountCallsAbi, functionName: "execute", args: [BOB, parseEther("0.5"), "0x"] });
+    const inner = encodeFunctionData({
+      abi: accountCallsAbi,
+      functionName: "execute",
+      args: [BOB, parseEther("0.5"), "0x"],
+    });
     const decoded = await decodeUserOperation(
       {
         chainId: 31337,
@@ -81,8 +88,24 @@ describe("summarize", () => {
           functionName: "executeBatch",
           args: [
             [
-              { target: APES, value: 0n, data: encodeFunctionData({ abi: erc721Abi, functionName: "setApprovalForAll", args: [ROUTER, true] }) },
-              { target: APES, value: 0n, data: encodeFunctionData({ abi: erc721Abi, functionName: "transferFrom", args: [ALICE, BOB, 42n] }) },
+              {
+                target: APES,
+                value: 0n,
+                data: encodeFunctionData({
+                  abi: erc721Abi,
+                  functionName: "setApprovalForAll",
+                  args: [ROUTER, true],
+                }),
+              },
+              {
+                target: APES,
+                value: 0n,
+                data: encodeFunctionData({
+                  abi: erc721Abi,
+                  functionName: "transferFrom",
+                  args: [ALICE, BOB, 42n],
+                }),
+              },
               { target: OTHER, value: 0n, data: inner },
               { target: BOB, value: 1n, data: "0x12345678" },
               { target: USDC, value: 0n, data: erc20("transfer", [ZERO, 1n]) },
@@ -106,19 +129,36 @@ describe("summarize", () => {
   });
 
   it("without metadata: raw units, neutral wording; the app's token list fills in", async () => {
-    const decoded = await decodeTransaction({ chainId: 1, from: ALICE, to: USDC, data: erc20("approve", [ROUTER, 5n]) });
-    expect(summarize(decoded).lines[0]?.text).toBe("Allow 0x3fC9…7FAD to use 0xA0b8…eB48 (amount or token ID 5)");
-    const transfer = await decodeTransaction({ chainId: 1, from: ALICE, to: USDC, data: erc20("transfer", [BOB, 5n]) });
+    const decoded = await decodeTransaction({
+      chainId: 1,
+      from: ALICE,
+      to: USDC,
+      data: erc20("approve", [ROUTER, 5n]),
+    });
+    expect(summarize(decoded).lines[0]?.text).toBe(
+      "Allow 0x3fC9…7FAD to use 0xA0b8…eB48 (amount or token ID 5)",
+    );
+    const transfer = await decodeTransaction({
+      chainId: 1,
+      from: ALICE,
+      to: USDC,
+      data: erc20("transfer", [BOB, 5n]),
+    });
     expect(summarize(transfer).lines[0]?.text).toBe("Send 5 units of 0xA0b8…eB48 to 0x1234…ABCd");
     expect(
-      summarize(transfer, { tokens: [{ chainId: 1, address: USDC, symbol: "USDC", decimals: 6 }] }).lines[0]?.text,
+      summarize(transfer, { tokens: [{ chainId: 1, address: USDC, symbol: "USDC", decimals: 6 }] }).lines[0]
+        ?.text,
     ).toBe("Send 0.000005 USDC to 0x1234…ABCd");
   });
 
   it("a permit, an authorization, a SIWE message, a message and typed data", async () => {
     const permit = await decodeTypedData(
       {
-        domain: { name: "Permit2", chainId: 1, verifyingContract: "0x000000000022D473030F116dDEE9F6B43aC78BA3" },
+        domain: {
+          name: "Permit2",
+          chainId: 1,
+          verifyingContract: "0x000000000022D473030F116dDEE9F6B43aC78BA3",
+        },
         types: {
           PermitTransferFrom: [
             { name: "permitted", type: "TokenPermissions" },
@@ -132,7 +172,12 @@ describe("summarize", () => {
           ],
         },
         primaryType: "PermitTransferFrom",
-        message: { permitted: { token: USDC, amount: 2_500_000n }, spender: ROUTER, nonce: 1n, deadline: 1_900_000_000n },
+        message: {
+          permitted: { token: USDC, amount: 2_500_000n },
+          spender: ROUTER,
+          nonce: 1n,
+          deadline: 1_900_000_000n,
+        },
       },
       { tokens, knownSpenders: [] },
     );
@@ -149,10 +194,22 @@ describe("summarize", () => {
     const texts = [
       summarize(permit),
       summarize(decodeAuthorization({ chainId: 0, address: ROUTER, nonce: 0 }, { allowedDelegates: [] })),
-      summarize(decodeAuthorization({ chainId: 1, address: ROUTER, nonce: 0 }, { allowedDelegates: [{ address: ROUTER, name: "Simple7702Account" }] })),
+      summarize(
+        decodeAuthorization(
+          { chainId: 1, address: ROUTER, nonce: 0 },
+          { allowedDelegates: [{ address: ROUTER, name: "Simple7702Account" }] },
+        ),
+      ),
       summarize(decodeMessage(siwe)),
       summarize(decodeMessage("gm")),
-      summarize(await decodeTypedData({ domain: { name: "Mail" }, types: { Mail: [{ name: "contents", type: "string" }] }, primaryType: "Mail", message: { contents: "hello" } })),
+      summarize(
+        await decodeTypedData({
+          domain: { name: "Mail" },
+          types: { Mail: [{ name: "contents", type: "string" }] },
+          primaryType: "Mail",
+          message: { contents: "hello" },
+        }),
+      ),
     ].map((s) => s.text);
     expect(texts).toMatchInlineSnapshot(`
       [

@@ -32,8 +32,16 @@ function chain() {
     },
     [APES]: {
       symbol: encodeFunctionResult({ abi: tokenMetadataAbi, functionName: "symbol", result: "BAYC" }),
-      name: encodeFunctionResult({ abi: tokenMetadataAbi, functionName: "name", result: "BoredApeYachtClub" }),
-      supportsInterface: encodeFunctionResult({ abi: tokenMetadataAbi, functionName: "supportsInterface", result: true }),
+      name: encodeFunctionResult({
+        abi: tokenMetadataAbi,
+        functionName: "name",
+        result: "BoredApeYachtClub",
+      }),
+      supportsInterface: encodeFunctionResult({
+        abi: tokenMetadataAbi,
+        functionName: "supportsInterface",
+        result: true,
+      }),
     },
   };
   const call = vi.fn(async ({ to, data }: { chainId: number; to: Address; data: Hex }): Promise<Hex> => {
@@ -120,7 +128,8 @@ describe("createTokenInfoReader", () => {
       supportsInterface: "0x",
     };
     const tokens = createTokenInfoReader({
-      call: async ({ data }) => answers[decodeFunctionData({ abi: tokenMetadataAbi, data }).functionName] as Hex,
+      call: async ({ data }) =>
+        answers[decodeFunctionData({ abi: tokenMetadataAbi, data }).functionName] as Hex,
     });
     expect(await tokens.read(1, USDC)).toEqual({ chainId: 1, address: USDC, symbol: "USDC" });
   });

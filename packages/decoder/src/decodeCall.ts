@@ -22,6 +22,7 @@ export interface CallContext {
    * 7702-delegated EOA calling itself. Their calls are the signer's calls, listed inline.
    */
   own: ReadonlySet<string>;
+  readToken: ReadToken;
 }
 
 /**
@@ -76,7 +77,7 @@ async function tokenAction(
   to: Address,
   decoded: ReturnType<typeof decodeFunctionData<typeof tokenCallsAbi>>,
 ): Promise<Action> {
-  const info = await readToken(ctx, to);
+  const info = await ctx.readToken(to);
   const token = tokenRef(to, info);
   switch (decoded.functionName) {
     case "transfer":
@@ -139,14 +140,28 @@ async function tokenAction(
   }
 }
 
-/** The token's metadata through the caller's reader; undefined without one or when it fails. */
-export async function readToken(ctx: { chainId: number; options: DecodeOptions }, address: Address) {
-  if (!ctx.options.tokens) return undefined;
-  try {
-    return await ctx.options.tokens.read(ctx.chainId, address);
-  } catch {
-    return undefined;
-  }
+/**
+ * At most this many tokens are read for one request: a batch of thousands of token calls, or a permit of
+ * thousands of tokens, costs the node no more calls than this (the others show raw units).
+ */
+export const MAX_TOKEN_READS = 32;
+
+/** Reads a token's metadata once per request; undefined without a reader, past MAX_TOKEN_READS, or on failure. */
+export type ReadToken = (address: Address) => Promise<TokenInfo | undefined>;
+
+export function tokenReads(chainId: number, options: DecodeOptions): ReadToken {
+  const reads = new Map<string, Promise<TokenInfo | undefined>>();
+  return (address) => {
+    const key = address.toLowerCase();
+    let read = reads.get(key);
+    if (read === undefined) {
+      const tokens = options.tokens;
+      if (!tokens || reads.size >= MAX_TOKEN_READS) return Promise.resolve(undefined);
+      read = (async () => tokens.read(chainId, address))().catch(() => undefined);
+      reads.set(key, read);
+    }
+    return read;
+  };
 }
 
 export function tokenRef(address: Address, info: TokenInfo | undefined): TokenRef {

@@ -10,8 +10,9 @@ import {
   toFunctionSelector,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ACCOUNT_CALL_SELECTORS, accountCallsAbi } from "./abis";
+import { MAX_TOKEN_READS } from "./decodeCall";
 import { decodeTransaction } from "./decodeTransaction";
 import type { TokenInfo, TokenInfoReader } from "./types";
 
@@ -203,6 +204,25 @@ describe("decodeTransaction", () => {
         { kind: "nativeTransfer", to: BOB, value: 1n },
       ],
       warnings: [{ kind: "unlimitedApproval", token: USDC, spender: SPENDER }],
+    });
+  });
+
+  it(`reads at most ${MAX_TOKEN_READS} tokens for one request, each once`, async () => {
+    const read = vi.fn(tokens.read);
+    const targets = [
+      USDC,
+      USDC,
+      ...Array.from({ length: 40 }, (_, i) => getAddress(`0x${(i + 1).toString(16).padStart(40, "0")}`)),
+    ];
+    const data = encodeFunctionData({
+      abi: accountCallsAbi,
+      functionName: "executeBatch",
+      args: [targets.map((target) => ({ target, value: 0n, data: call(erc20Abi, "transfer", [BOB, 1n]) }))],
+    });
+    const decoded = await decodeTransaction(tx(ALICE, data), { tokens: { read } });
+    expect(read).toHaveBeenCalledTimes(MAX_TOKEN_READS);
+    expect(decoded).toMatchObject({
+      actions: { length: 42, 0: { token: { symbol: "USDC" } }, 1: { token: { symbol: "USDC" } } },
     });
   });
 

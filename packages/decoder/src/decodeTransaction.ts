@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
 import { decodeAuthorization, reasonOf } from "./decodeAuthorization";
-import { decodeCall } from "./decodeCall";
+import { decodeCall, tokenReads } from "./decodeCall";
 import { toAddress, toBigInt, toSafeNumber } from "./format";
 import type { Decoded, DecodedAuthorization, DecodeOptions } from "./types";
 import { actionWarnings } from "./warnings";
@@ -47,7 +47,7 @@ export async function decodeTransaction(
     const data = transaction.data ?? "0x";
     if (typeof data !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(data)) throw new Error("data is not hex");
     const actions = await decodeCall(
-      { chainId, options, own: new Set([from.toLowerCase()]) },
+      { chainId, options, own: new Set([from.toLowerCase()]), readToken: tokenReads(chainId, options) },
       { to, value, data },
     );
     const authorizations: DecodedAuthorization[] = [];

@@ -1,6 +1,6 @@
 import { type Address, type Hex, isAddress } from "viem";
 import { reasonOf } from "./decodeAuthorization";
-import { readToken, tokenRef } from "./decodeCall";
+import { tokenReads, tokenRef } from "./decodeCall";
 import { decodeUserOperation } from "./decodeUserOperation";
 import { toAddress, toBigInt, toSafeNumber, UNLIMITED_FROM } from "./format";
 import type { Action, Decoded, DecodeOptions, TypedDataField } from "./types";
@@ -77,7 +77,7 @@ export async function decodeTypedData(
 
     const verifyingContract =
       domain.verifyingContract === undefined ? undefined : toAddress(domain.verifyingContract);
-    const ctx = { chainId: chainId ?? 0, options };
+    const readToken = tokenReads(chainId ?? 0, options);
     const actions: Action[] = [];
     const permit = async (
       standard: Extract<Action, { kind: "permit" }>["standard"],
@@ -90,7 +90,7 @@ export async function decodeTypedData(
       const a: Action = {
         kind: "permit",
         standard,
-        token: tokenRef(token, await readToken(ctx, token)),
+        token: tokenRef(token, await readToken(token)),
         spender,
         amount,
         unlimited,

@@ -1,6 +1,6 @@
 import type { Hex } from "viem";
 import { reasonOf } from "./decodeAuthorization";
-import { decodeCall } from "./decodeCall";
+import { decodeCall, tokenReads } from "./decodeCall";
 import { toAddress, toSafeNumber } from "./format";
 import type { Decoded, DecodeOptions } from "./types";
 import { actionWarnings } from "./warnings";
@@ -37,7 +37,7 @@ export async function decodeUserOperation(
     if (data.length === 2) return { kind: "userOperation", chainId, sender, actions: [], warnings: [] };
     // The sender calling itself: its execute/executeBatch list the operation's calls inline.
     const actions = await decodeCall(
-      { chainId, options, own: new Set([sender.toLowerCase()]) },
+      { chainId, options, own: new Set([sender.toLowerCase()]), readToken: tokenReads(chainId, options) },
       { to: sender, value: 0n, data },
     );
     return { kind: "userOperation", chainId, sender, actions, warnings: actionWarnings(actions, options) };

@@ -242,6 +242,18 @@ describe("summarize", () => {
     expect(summarize(decoded, { locale: "de" }).title).toBe("Nicht lesbare Anfrage");
   });
 
+  it("text the request brings cannot reorder or hide what is read", async () => {
+    const typedData = await decodeTypedData({
+      domain: { name: "Shop\u202e" },
+      types: { Order: [{ name: "note", type: "string" }] },
+      primaryType: "Order",
+      message: { note: "pay\u200b 1\nETH" },
+    });
+    expect(summarize(typedData).lines[0]?.text).toBe("note: pay\ufffd 1\ufffdETH");
+    expect(summarize(typedData).title).toBe("Sign Order for Shop\ufffd");
+    expect(summarize(decodeMessage("line 1\nline\u202e 2")).lines[0]?.text).toBe("line 1\nline\ufffd 2");
+  });
+
   it("every shipped language has every text", async () => {
     const { locales } = await import("./summarize");
     const keys = Object.keys(locales.en).sort();

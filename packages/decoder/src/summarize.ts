@@ -36,6 +36,15 @@ export interface Summary {
 
 export const locales: Record<LocaleCode, DecoderTexts> = { en, de, fr, es };
 
+/**
+ * Text the request brings (typed data, SIWE, a message, a token's symbol) shown as it is, but with every
+ * control and format character (bidi overrides, zero-width characters) made visible as U+FFFD: none can
+ * then reorder or hide what a person reads. A message keeps its line breaks and tabs.
+ */
+export function clean(text: string, keepLines = false): string {
+  return text.replace(/[\p{Cc}\p{Cf}]/gu, (c) => (keepLines && (c === "\n" || c === "\t") ? c : "\ufffd"));
+}
+
 const CHAINS: Record<number, string> = {
   1: "Ethereum",
   10: "OP Mainnet",
@@ -76,10 +85,12 @@ export function summarize(decoded: Decoded, options: SummarizeOptions = {}): Sum
       break;
     case "typedData": {
       const contract = decoded.domain.verifyingContract;
-      const app = decoded.domain.name ?? (contract ? f.address(contract) : "?");
-      title = t.typedDataTitle({ primaryType: decoded.primaryType, app });
+      const app =
+        decoded.domain.name !== undefined ? clean(decoded.domain.name) : contract ? f.address(contract) : "?";
+      title = t.typedDataTitle({ primaryType: clean(decoded.primaryType), app });
       f.actions(decoded.actions, 0, lines);
-      for (const field of decoded.fields) lines.push({ text: t.field(field), depth: 0 });
+      for (const field of decoded.fields)
+        lines.push({ text: t.field({ name: clean(field.name), value: clean(field.value) }), depth: 0 });
       break;
     }
     case "authorization":
@@ -87,21 +98,21 @@ export function summarize(decoded: Decoded, options: SummarizeOptions = {}): Sum
       lines.push({ text: f.authorization(decoded), depth: 0 });
       break;
     case "siwe":
-      title = t.siweTitle({ domain: decoded.domain });
+      title = t.siweTitle({ domain: clean(decoded.domain) });
       lines.push({
-        text: t.siweSignIn({ domain: decoded.domain, address: f.address(decoded.address) }),
+        text: t.siweSignIn({ domain: clean(decoded.domain), address: f.address(decoded.address) }),
         depth: 0,
       });
       if (decoded.statement)
-        lines.push({ text: t.siweStatement({ statement: decoded.statement }), depth: 0 });
-      lines.push({ text: t.siweUri({ uri: decoded.uri }), depth: 0 });
+        lines.push({ text: t.siweStatement({ statement: clean(decoded.statement) }), depth: 0 });
+      lines.push({ text: t.siweUri({ uri: clean(decoded.uri) }), depth: 0 });
       lines.push({ text: t.siweChain({ chain: f.chain(decoded.chainId) }), depth: 0 });
       if (decoded.expirationTime)
         lines.push({ text: t.siweExpires({ date: f.date(decoded.expirationTime) }), depth: 0 });
       break;
     case "message":
       title = t.messageTitle;
-      lines.push({ text: t.messageText({ text: decoded.text }), depth: 0 });
+      lines.push({ text: t.messageText({ text: clean(decoded.text, true) }), depth: 0 });
       break;
     case "solanaTransaction":
       title = t.solanaTitle;
@@ -152,12 +163,13 @@ function formatter(decoded: Decoded, t: DecoderTexts, lang: LocaleCode, options:
   const address = (a: string | null): string => {
     if (a === null) return t.lookupTableAccount;
     const name = options.names ? knownName(options.names, a) : undefined;
-    return name ? t.named({ name, address: short(a) }) : short(a);
+    return name ? t.named({ name: clean(name), address: short(a) }) : short(a);
   };
   const info = (token: TokenRef) => {
     const listed = list.get(token.address.toLowerCase());
+    const symbol = token.symbol ?? listed?.symbol ?? token.name ?? listed?.name;
     return {
-      symbol: token.symbol ?? listed?.symbol ?? token.name ?? listed?.name,
+      symbol: symbol === undefined ? undefined : clean(symbol),
       decimals: token.decimals ?? listed?.decimals,
     };
   };
@@ -316,7 +328,7 @@ function formatter(decoded: Decoded, t: DecoderTexts, lang: LocaleCode, options:
   const authorization = (a: Extract<Decoded, { kind: "authorization" }>) => {
     if (a.revoke) return t.revokeDelegation;
     const delegate = a.delegateName
-      ? t.named({ name: a.delegateName, address: short(a.delegate) })
+      ? t.named({ name: clean(a.delegateName), address: short(a.delegate) })
       : address(a.delegate);
     return t.delegate({ delegate });
   };

@@ -234,6 +234,66 @@ describe("summarize", () => {
     `);
   });
 
+  it("a Solana transaction", () => {
+    const decoded = {
+      kind: "solanaTransaction",
+      version: 0,
+      feePayer: "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi",
+      actions: [
+        {
+          kind: "solTransfer",
+          from: "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi",
+          to: "8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh",
+          lamports: 1_500_000_000n,
+        },
+        {
+          kind: "splTransfer",
+          program: "token",
+          source: null,
+          destination: "8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh",
+          authority: null,
+          amount: 2_500_000n,
+          mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+          decimals: 6,
+        },
+        {
+          kind: "splTransfer",
+          program: "token2022",
+          source: null,
+          destination: null,
+          authority: null,
+          amount: 7n,
+        },
+        {
+          kind: "splApprove",
+          program: "token",
+          source: null,
+          delegate: "8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh",
+          amount: 2n ** 64n - 1n,
+          unlimited: true,
+        },
+        {
+          kind: "splCloseAccount",
+          program: "token",
+          account: "8opHzTAnfzRpPEx21XtnrVTX28YQuCpAjcn1PczScKh",
+          destination: "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi",
+        },
+        { kind: "unknownInstruction", programId: "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" },
+      ],
+      warnings: [{ kind: "valueAboveThreshold", value: 1_500_000_000n, threshold: 10n ** 9n }],
+    } as const;
+    expect(summarize(decoded as never, { tokens: [] }).text).toMatchInlineSnapshot(`
+      "Solana transaction
+        Send 1.5 SOL to 8opH…ScKh
+        Send 2.5 EPjF…Dt1v to the token account 8opH…ScKh
+        Send 7 tokens to the token account an address from a lookup table
+        Allow 8opH…ScKh to spend UNLIMITED tokens
+        Close the token account 8opH…ScKh, its SOL going to 4vJ9…kLKi
+        An instruction of the program MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr
+      ! This sends 1.5 SOL, more than 1 SOL."
+    `);
+  });
+
   it("an unreadable request says why, in the locale", async () => {
     const decoded = await decodeTransaction({ chainId: 1, from: "nope" } as never);
     expect(summarize(decoded).text).toBe(

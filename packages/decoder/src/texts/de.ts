@@ -65,7 +65,7 @@ export const de: DecoderTexts = {
   splTransfer: ({ amount, to }) => `${amount} an das Token-Konto ${to} senden`,
   splApprove: ({ delegate, amount }) => `${delegate} erlauben, ${amount} auszugeben`,
   splApproveUnlimited: ({ delegate }) => `${delegate} erlauben, UNBEGRENZT Token auszugeben`,
-  splCloseAccount: ({ account, to }) => `Das Token-Konto ${account} schließen, sein Guthaben geht an ${to}`,
+  splCloseAccount: ({ account, to }) => `Das Token-Konto ${account} schließen, seine SOL gehen an ${to}`,
   unknownInstruction: ({ program }) => `Eine Anweisung des Programms ${program}`,
   lookupTableAccount: "eine Adresse aus einer Lookup-Tabelle",
   tokens: ({ amount }) => `${amount} Token`,

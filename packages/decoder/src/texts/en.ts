@@ -65,7 +65,7 @@ export const en: DecoderTexts = {
   splTransfer: ({ amount, to }) => `Send ${amount} to the token account ${to}`,
   splApprove: ({ delegate, amount }) => `Allow ${delegate} to spend ${amount}`,
   splApproveUnlimited: ({ delegate }) => `Allow ${delegate} to spend UNLIMITED tokens`,
-  splCloseAccount: ({ account, to }) => `Close the token account ${account}, its balance going to ${to}`,
+  splCloseAccount: ({ account, to }) => `Close the token account ${account}, its SOL going to ${to}`,
   unknownInstruction: ({ program }) => `An instruction of the program ${program}`,
   lookupTableAccount: "an address from a lookup table",
   tokens: ({ amount }) => `${amount} tokens`,

@@ -65,7 +65,7 @@ export const es: DecoderTexts = {
   splTransfer: ({ amount, to }) => `Enviar ${amount} a la cuenta de tokens ${to}`,
   splApprove: ({ delegate, amount }) => `Permitir a ${delegate} gastar ${amount}`,
   splApproveUnlimited: ({ delegate }) => `Permitir a ${delegate} gastar tokens SIN LÍMITE`,
-  splCloseAccount: ({ account, to }) => `Cerrar la cuenta de tokens ${account}; su saldo va a ${to}`,
+  splCloseAccount: ({ account, to }) => `Cerrar la cuenta de tokens ${account}; sus SOL van a ${to}`,
   unknownInstruction: ({ program }) => `Una instrucción del programa ${program}`,
   lookupTableAccount: "una dirección de una tabla de búsqueda",
   tokens: ({ amount }) => `${amount} tokens`,

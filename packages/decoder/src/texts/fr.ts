@@ -65,7 +65,7 @@ export const fr: DecoderTexts = {
   splTransfer: ({ amount, to }) => `Envoyer ${amount} au compte de jetons ${to}`,
   splApprove: ({ delegate, amount }) => `Autoriser ${delegate} à dépenser ${amount}`,
   splApproveUnlimited: ({ delegate }) => `Autoriser ${delegate} à dépenser des jetons SANS LIMITE`,
-  splCloseAccount: ({ account, to }) => `Fermer le compte de jetons ${account}, son solde allant à ${to}`,
+  splCloseAccount: ({ account, to }) => `Fermer le compte de jetons ${account}, ses SOL allant à ${to}`,
   unknownInstruction: ({ program }) => `Une instruction du programme ${program}`,
   lookupTableAccount: "une adresse d’une table de correspondance",
   tokens: ({ amount }) => `${amount} jetons`,

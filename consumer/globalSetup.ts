@@ -19,7 +19,16 @@ import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 
 const REPO = resolve(import.meta.dirname, "..");
-export const PACKAGES = ["protocol", "keystore", "frames", "core", "react", "console", "server"] as const;
+export const PACKAGES = [
+  "protocol",
+  "decoder",
+  "keystore",
+  "frames",
+  "core",
+  "react",
+  "console",
+  "server",
+] as const;
 
 declare module "vitest" {
   export interface ProvidedContext {

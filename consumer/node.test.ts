@@ -75,7 +75,7 @@ describe("a plain Node script", () => {
   });
 
   it("every package passes npm publish --dry-run", async () => {
-    for (const name of ["protocol", "keystore", "frames", "core", "react", "console", "server"]) {
+    for (const name of ["protocol", "decoder", "keystore", "frames", "core", "react", "console", "server"]) {
       const { stdout, stderr } = await run(
         "npm",
         ["publish", "--dry-run", "--access", "public", "--ignore-scripts"],

@@ -94,7 +94,7 @@ describe("the packed manifest", () => {
   });
 
   it("is every package's prepack and postpack", () => {
-    for (const name of ["protocol", "keystore", "frames", "core", "react", "server"]) {
+    for (const name of ["protocol", "decoder", "keystore", "frames", "core", "react", "server"]) {
       const scripts = read(join(REPO, "packages", name)).scripts;
       expect(scripts.prepack, name).toBe("node ../../scripts/packManifest.js strip");
       expect(scripts.postpack, name).toBe("node ../../scripts/packManifest.js restore");

@@ -74,7 +74,20 @@ describe("hostile input", () => {
   });
 
   it("typed data with fields of every wrong type", async () => {
-    const junk: unknown[] = [null, undefined, 1.5, -1, "x", "0x", {}, [], [1], true, 2n ** 300n, { toString: 1 }];
+    const junk: unknown[] = [
+      null,
+      undefined,
+      1.5,
+      -1,
+      "x",
+      "0x",
+      {},
+      [],
+      [1],
+      true,
+      2n ** 300n,
+      { toString: 1 },
+    ];
     const next = random(3);
     const pick = () => junk[Math.floor(next() * junk.length)];
     for (let i = 0; i < 300; i++) {

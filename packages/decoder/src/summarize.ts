@@ -10,7 +10,7 @@ import { flatActions, knownName } from "./warnings";
 export interface SummarizeOptions {
   /** The language: en (default), de, fr or es. */
   locale?: LocaleCode;
-  /** Texts of another language, or the app's wording: replaces `locale`'s table. */
+  /** Texts of another language, or the app's wording: replaces `locale`'s table (`locale` still formats numbers). */
   texts?: DecoderTexts;
   /** The app's token list: symbols and decimals for tokens the decoding did not read. */
   tokens?: readonly TokenInfo[];
@@ -68,7 +68,7 @@ const NATIVE: Record<number, string> = { 56: "BNB", 100: "xDAI", 137: "POL", 431
  */
 export function summarize(decoded: Decoded, options: SummarizeOptions = {}): Summary {
   const t = options.texts ?? locales[options.locale ?? "en"] ?? en;
-  const lang = options.texts ? "en" : (options.locale ?? "en");
+  const lang = options.locale ?? "en";
   const f = formatter(decoded, t, lang, options);
   const lines: SummaryLine[] = [];
   let title: string;

@@ -214,7 +214,7 @@ export interface DecodeOptions {
   knownSpenders?: readonly KnownAddress[];
   /** EIP-7702 delegates the app allows: a delegation to another one is flagged. */
   allowedDelegates?: readonly KnownAddress[];
-  /** Native value (wei) above which a request is flagged, summed over its calls. */
+  /** Native value above which a request is flagged, summed over its calls: wei, or lamports for Solana. */
   valueThreshold?: bigint;
 }
 

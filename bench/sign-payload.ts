@@ -479,7 +479,7 @@ async function main() {
     const res = await fetch(`${svc.baseUrl}${check.path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${SPLIT_API_KEY}`, "content-type": "application/json" },
-      body: check.body,
+      body: check.body.toString("utf8"),
     });
     const { signature } = (await res.json()) as { signature: Hex };
     if ((await recoverAddress({ hash: digest, signature })) !== (signers[0] as SplitSigner).address)

@@ -131,7 +131,7 @@ export async function createSplitSigner(svc: ServiceHandle, email: string): Prom
   const r = await fetch(`${svc.baseUrl}${made.request.path}`, {
     method: "POST",
     headers: { authorization: `Bearer ${SPLIT_API_KEY}`, "content-type": "application/json" },
-    body: made.request.body,
+    body: made.request.body.toString("utf8"),
   });
   if (!r.ok) throw new Error(`create-split-wallet → ${r.status}: ${await r.text()}`);
   return { ...session, address: made.address, userShare: made.userShare, shareKey };

@@ -31,13 +31,24 @@ export interface ServiceCaches {
       id: string;
       curve: "CURVE_SECP256K1" | "CURVE_ED25519";
       sealed: string;
-      split?: import("./custody/splitKey").SplitAccount;
+      split?: SplitAccount;
     }
   >;
   /** OpenID discovery, client and JWKS per provider (oauthProviders/providerRuntime.ts). */
   providerRuntimes: Map<string, unknown>;
   /** The key sets of apps' backends that authenticate with a JWT, by JWKS URL (apps/appJwt.ts). */
   appJwks: Map<string, unknown>;
+}
+
+/** What the signing path knows of a split wallet's account (custody/splitKey.ts): public parts and ciphertext. */
+export interface SplitAccount {
+  walletId: string;
+  /** The account's position among the wallet secret's keys. */
+  secretIndex: number;
+  /** The stored public key (hex, as protocol's `publicKeyOf` writes it): what the combined key must match. */
+  publicKey: string;
+  /** The service share, sealed under `wallet_share:<walletId>` (ciphertext: not a secret to cache). */
+  sealedServiceShare: string;
 }
 
 export interface StampKeyRow {

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { seedBackend } from "../src/crypto/pbkdf2";
 import { secp256k1Impl } from "../src/crypto/secp256k1";
+import { openDatabase } from "../src/db";
 import { freshDatabase } from "./helpers";
 import { LATCHKEY_BIN as BIN, type LatchkeyIo, latchkey } from "./helpers/latchkey";
 import { waitForLine } from "./helpers/waitForLine";
@@ -215,6 +216,32 @@ describe("latchkey CLI", () => {
     ).rejects.toMatchObject({
       stderr: expect.stringMatching(/No master key/),
     });
+  });
+
+  it("app create --custody split makes a split-custody app; another value is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-cli-"));
+    const db = join(dir, "app.db");
+    const stdout = await stdoutOf(
+      ["app", "create", "--db", db, "--id", "vault", "--name", "Vault", "--custody", "split"],
+      { cwd: dir },
+    );
+    expect(stdout).toContain("App vault (Vault), split custody");
+    const opened = openDatabase(db);
+    const row = await opened.db
+      .selectFrom("apps")
+      .select("custody")
+      .where("id", "=", "vault")
+      .executeTakeFirst();
+    await opened.close();
+    expect(row?.custody).toBe("split");
+    const refused = await latchkey(
+      ["app", "create", "--db", db, "--id", "x", "--name", "X", "--custody", "mpc"],
+      {
+        cwd: dir,
+      },
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--custody takes service or split/);
   });
 
   it("app create prints a key that the service then accepts", async () => {

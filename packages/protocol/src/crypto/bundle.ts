@@ -1,4 +1,5 @@
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from "@hpke/core";
+import { expand, extract } from "@noble/hashes/hkdf";
 import { sha256 } from "@noble/hashes/sha2";
 import { utf8ToBytes } from "@noble/hashes/utils";
 import { createBase58check } from "@scure/base";
@@ -16,12 +17,57 @@ const PRIVATE_KEY_LENGTH = 32;
 // A credential bundle is ~116 chars; base58 decoding is quadratic, so bound hostile input.
 const MAX_BUNDLE_CHARS = 4096;
 
+const asBytes = (v: ArrayBufferLike | ArrayBufferView): Uint8Array =>
+  ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(v);
+const asArrayBuffer = (b: Uint8Array): ArrayBuffer => b.slice().buffer as ArrayBuffer;
+
+/**
+ * The suite's HKDF-SHA256 with @noble/hashes' HKDF (audited, synchronous) in place of @hpke/core's
+ * WebCrypto HMAC: the same bytes (RFC 5869; hpke.test.ts checks the RFC 9180 vectors through it), without
+ * the two asynchronous WebCrypto calls per HMAC that made the key schedule most of an open's time (the
+ * service opens a user share on every split-custody signature). Labels and the suite id stay @hpke/core's.
+ */
+export class NobleHkdfSha256 extends HkdfSha256 {
+  override async extract(
+    salt: ArrayBufferLike | ArrayBufferView,
+    ikm: ArrayBufferLike | ArrayBufferView,
+  ): Promise<ArrayBuffer> {
+    const s = asBytes(salt);
+    if (s.length !== 0 && s.length !== 32)
+      throw new Error("The salt length must be the same as the hashSize");
+    return asArrayBuffer(extract(sha256, asBytes(ikm), s.length ? s : undefined));
+  }
+  override async expand(
+    prk: ArrayBufferLike | ArrayBufferView,
+    info: ArrayBufferLike | ArrayBufferView,
+    len: number,
+  ): Promise<ArrayBuffer> {
+    return asArrayBuffer(expand(sha256, asBytes(prk), asBytes(info), len));
+  }
+}
+
+// The recipients' public keys as @hpke/core's CryptoKeys, by hex: a receiver opens many bundles with one
+// key (the service's share key, on every split-custody signature), and importing the point costs as much
+// as the rest of the open. Public values only; a few at most.
+const recipientPublicKeys = new Map<string, Promise<CryptoKey>>();
+function recipientPublicKeyOf(s: CipherSuite, pkR: Uint8Array): Promise<CryptoKey> {
+  const hex = toHex(pkR);
+  let key = recipientPublicKeys.get(hex);
+  if (!key) {
+    if (recipientPublicKeys.size >= 16) recipientPublicKeys.clear();
+    key = s.kem.deserializePublicKey(pkR);
+    recipientPublicKeys.set(hex, key);
+    key.catch(() => recipientPublicKeys.delete(hex));
+  }
+  return key;
+}
+
 // Built on first use so that importing this module does nothing.
 let suite: CipherSuite | undefined;
 function getSuite(): CipherSuite {
   suite ??= new CipherSuite({
     kem: new DhkemP256HkdfSha256(),
-    kdf: new HkdfSha256(),
+    kdf: new NobleHkdfSha256(),
     aead: new Aes256Gcm(),
   });
   return suite;
@@ -171,7 +217,7 @@ export async function hpkeOpenBase(args: {
     // Pass the pair, not the bare private key: @hpke/core would otherwise re-derive pkR, which it
     // cannot do exactly for a non-extractable key (its fallback guesses the y parity), breaking the
     // KEM context for about half of all browser-held keys.
-    const publicKey = await s.kem.deserializePublicKey(pkR);
+    const publicKey = await recipientPublicKeyOf(s, pkR);
     const recipient = await s.createRecipientContext({
       recipientKey: { privateKey, publicKey },
       enc: args.enc,

@@ -4,7 +4,13 @@ import { expand, extract } from "@noble/hashes/hkdf";
 import { sha256 } from "@noble/hashes/sha2";
 import { utf8ToBytes } from "@noble/hashes/utils";
 import { describe, expect, it } from "vitest";
-import { base58checkDecode, HPKE_INFO, openCredentialBundle, sealCredentialBundle } from "./bundle";
+import {
+  base58checkDecode,
+  HPKE_INFO,
+  NobleHkdfSha256,
+  openCredentialBundle,
+  sealCredentialBundle,
+} from "./bundle";
 import { concatBytes, fromHex, toHex } from "./hex";
 import { p256PublicKeyFromPrivate, uncompressP256PublicKey } from "./p256";
 
@@ -86,10 +92,10 @@ const TURNKEY = {
   plaintext: "67ee05fc3bdf4161bc70701c221d8d77180294cefcfcea64ba83c4d4c732fcb9",
 };
 
-function suiteFor(aeadId: 1 | 2): CipherSuite {
+function suiteFor(aeadId: 1 | 2, kdf: HkdfSha256 = new HkdfSha256()): CipherSuite {
   return new CipherSuite({
     kem: new DhkemP256HkdfSha256(),
-    kdf: new HkdfSha256(),
+    kdf,
     aead: aeadId === 1 ? new Aes128Gcm() : new Aes256Gcm(),
   });
 }
@@ -153,8 +159,12 @@ const reference = {
   },
 };
 
-describe("RFC 9180 A.3.1 with @hpke/core", () => {
-  const suite = suiteFor(1);
+// @hpke/core's own HKDF, and the one our suite uses (bundle.ts: @noble/hashes' HKDF): the same vectors.
+describe.each([
+  ["@hpke/core's HKDF", () => new HkdfSha256()],
+  ["NobleHkdfSha256 (our suite's)", () => new NobleHkdfSha256()],
+] as const)("RFC 9180 A.3.1 with @hpke/core and %s", (_name, kdf) => {
+  const suite = suiteFor(1, kdf());
   const info = fromHex(A3.info);
 
   it("derives the vector's key pairs from ikmE / ikmR", async () => {

@@ -5,7 +5,7 @@ import {
   WalletSecretError,
   wipeWalletSecret,
 } from "@latchkey/protocol/custody";
-import type { ServiceContext } from "../context";
+import type { ServiceContext, SplitAccount } from "../context";
 import { secp256k1Impl } from "../crypto/secp256k1";
 import { ed25519PublicKey } from "../crypto/wallet";
 import { apiError, ErrorCode } from "../errors";
@@ -13,16 +13,7 @@ import { openRequestShare, type RequestShare, requireShare } from "./shareKey";
 
 type Curve = "CURVE_SECP256K1" | "CURVE_ED25519";
 
-/** What the signing path knows of a split wallet's account (public parts and the sealed service share). */
-export interface SplitAccount {
-  walletId: string;
-  /** The account's position among the wallet secret's keys. */
-  secretIndex: number;
-  /** The stored public key (hex, as `publicKeyOf` writes it): what the combined key must match. */
-  publicKey: string;
-  /** The service share, sealed under `wallet_share:<walletId>` (ciphertext: not a secret to cache). */
-  sealedServiceShare: string;
-}
+export type { SplitAccount };
 
 const invalid = () =>
   apiError(

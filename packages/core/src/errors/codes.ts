@@ -21,14 +21,12 @@ export const SignerErrorMessages = {
   CREATE_API_KEY_FAILED: "Failed to create api key",
   INJECT_BUNDLE_FAILED: "Failed to inject credential bundle",
   USER_SHARE_REQUIRED:
-    "This wallet is split between the user's device and the service, and this device does not hold the user's part yet: restore the wallet here with the passkey or the recovery code (restoreWallet) before signing",
-  RECOVERY_FAILED: "This passkey or recovery code does not open the wallet's recovery share",
-  RECOVERY_NOT_FOUND: "No recovery share of this kind is stored for the wallet",
-  PASSKEY_PRF_UNSUPPORTED:
-    "This passkey or browser cannot derive a key (WebAuthn PRF): protect the wallet with a recovery code instead",
-  SPLIT_CUSTODY_UNSUPPORTED_HOLDER:
-    "This app keeps wallets split between the user's device and the service, and this key holder cannot hold the user's part",
-  NO_SPLIT_WALLET: "The signed-in user has no split-custody wallet",
+    "This device lacks its part of the split wallet: restore the wallet here (restoreWallet) first",
+  RECOVERY_FAILED: "This passkey or recovery code does not open the wallet",
+  RECOVERY_NOT_FOUND: "No recovery of this kind is stored for the wallet",
+  PASSKEY_PRF_UNSUPPORTED: "This passkey has no PRF: use a recovery code",
+  SPLIT_CUSTODY_UNSUPPORTED_HOLDER: "This key holder cannot hold a split wallet's part",
+  NO_SPLIT_WALLET: "The user has no split wallet",
 } as const;
 /** Codes of the signer's own errors (`SignerError`), each with the spec's message. */
 export type SignerErrorCode = keyof typeof SignerErrorMessages;

@@ -97,26 +97,13 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
     clear: async (clearOptions) => {
       await call<void>("clear", { targetKey: clearOptions?.targetKey ?? true });
     },
-    // The frame seals to the share key its own page carries, never to one the host page names.
+    // The frame seals to the share key its own page carries, never to one the host page names (it
+    // reads only the fields it knows of each request).
     custody: {
-      createSplitWallet: ({ organizationId }) =>
-        call<CreatedSplitWallet>("createSplitWallet", { organizationId }),
-      hasUserShare: ({ organizationId }) => call<boolean>("hasUserShare", { organizationId }),
-      protectShare: ({ organizationId, walletId, prfOutput }) =>
-        call<ProtectedShare>("protectShare", {
-          organizationId,
-          walletId,
-          ...(prfOutput ? { prfOutput } : {}),
-        }),
-      restoreShare: async ({ organizationId, walletId, blob, prfOutput, code }) => {
-        await call<void>("restoreShare", {
-          organizationId,
-          walletId,
-          blob,
-          ...(prfOutput ? { prfOutput } : {}),
-          ...(code !== undefined ? { code } : {}),
-        });
-      },
+      createSplitWallet: (p) => call<CreatedSplitWallet>("createSplitWallet", p),
+      hasUserShare: (p) => call<boolean>("hasUserShare", p),
+      protectShare: (p) => call<ProtectedShare>("protectShare", p),
+      restoreShare: (p) => call<void>("restoreShare", p),
     },
     destroy() {
       const current = connection;

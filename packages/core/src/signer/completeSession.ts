@@ -3,7 +3,6 @@ import { signerRoutes } from "@latchkey/protocol/wire";
 import type { Hex } from "viem";
 import { SignerError } from "../errors";
 import type { User } from "../session/types";
-import { settleWallet } from "./custody";
 import { fail, toStateError } from "./state";
 import { SignerStatus } from "./status";
 import type { CompleteAuthWithBundleParams, SignerBase } from "./types";
@@ -84,8 +83,11 @@ export async function completeSession(signer: SignerBase, params: CompleteSessio
       params.who?.custody !== undefined
         ? params.who
         : await client.callStamped(signerRoutes.whoami, { organizationId: params.orgId });
-    // Split custody: the wallet is made here at the first sign-in, before the app hears `connected`.
-    const who = answered?.userId ? await settleWallet(signer, answered) : answered;
+    // Split custody (loaded for split users only): the wallet is made here at the first sign-in, before
+    // the app hears `connected`.
+    let who = answered;
+    if (answered?.custody === "split") who = await (await import("./custody")).settleWallet(signer, answered);
+    else store.setState({ walletAccess: "service", recovery: [] });
     if (!who?.userId || !who.address) throw new SignerError("USER_NOT_FOUND");
     const idToken = params.idToken ?? who.idToken;
     const user: User = {

@@ -36,17 +36,13 @@ export function custodyOf(signer: SignerBase): SplitCustodyKeyHolder {
 }
 
 /**
- * Right after a sign-in's whoami, before the session is CONNECTED: a split user without a wallet gets
+ * Right after a split user's whoami, before the session is CONNECTED: a split user without a wallet gets
  * one, made in the key holder (which keeps the user share) and recorded by the service
  * (create_split_wallet, whose stamp carries the user share); a split user whose wallet exists is
  * `ready` when this device holds its part, `restore_needed` otherwise. Answers whoami as it is now.
  */
 export async function settleWallet(signer: SignerBase, who: WhoamiResponse): Promise<WhoamiResponse> {
   const { store, client } = signer;
-  if (who.custody !== "split") {
-    store.setState({ walletAccess: "service", recovery: [] });
-    return who;
-  }
   const custody = custodyOf(signer);
   const { shareKey } = await custodyConfig(signer);
   if (who.walletState === "none") {
@@ -73,10 +69,6 @@ export async function settleWallet(signer: SignerBase, who: WhoamiResponse): Pro
  * that need it, the share key before the first signature). A failure leaves the access unknown.
  */
 export async function refreshWalletAccess(signer: SignerBase, user: User): Promise<void> {
-  if (user.custody !== "split") {
-    signer.store.setState({ walletAccess: "service" });
-    return;
-  }
   try {
     const { shareKey } = await custodyConfig(signer);
     const held = await custodyOf(signer).hasUserShare({ organizationId: user.orgId, shareKey });

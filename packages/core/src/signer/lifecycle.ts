@@ -1,6 +1,5 @@
 import type { SessionChange } from "../session/sessionManager";
 import type { Session } from "../session/types";
-import { refreshWalletAccess } from "./custody";
 import { handleReturn, takeReturnParams } from "./returnParams";
 import { SignerStatus } from "./status";
 import type { Lifecycle, SignerBase } from "./types";
@@ -26,7 +25,8 @@ export function createLifecycle(signer: SignerBase): Lifecycle {
       await keyHolder.injectCredentialBundle(session.bundle);
       currentBundle = session.bundle;
       // Split custody: whether this device still holds its part (and the share key, before a signature).
-      if (session.user.custody === "split") await refreshWalletAccess(signer, session.user);
+      if (session.user.custody === "split")
+        await (await import("./custody")).refreshWalletAccess(signer, session.user);
       else store.setState({ walletAccess: "service" });
       store.setState({ user: session.user });
       store.setState({ status: SignerStatus.CONNECTED });

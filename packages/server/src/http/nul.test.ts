@@ -8,7 +8,7 @@ describe("assertNoNul (F3)", () => {
       "a\u0000",
       { a: "\u0000" },
       { a: [{ b: ["x", "y\u0000z"] }] },
-      { ["k\u0000"]: 1 },
+      { "k\u0000": 1 },
     ];
     for (const c of cases) {
       let error: unknown;

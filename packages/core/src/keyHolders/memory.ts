@@ -1,6 +1,7 @@
 import type { ShareHolder } from "@latchkey/keystore";
 import { toHex } from "@latchkey/protocol/wire";
 import { SignerError } from "../errors";
+import { shareHolderCustody } from "./shareHolderCustody";
 import type { KeyHolder, KeyHolderStamp } from "./types";
 
 /** Where the memory holder keeps the user shares of split-custody wallets (docs/split-custody.md). */
@@ -35,12 +36,12 @@ const loadCrypto = () => import("@latchkey/protocol/crypto");
 export function createMemoryKeyHolder(options: MemoryKeyHolderOptions = {}): KeyHolder {
   let target: { privateKey: Uint8Array; publicKeyHex: string } | undefined;
   let sessionKey: Uint8Array | undefined;
-  let shareKey: string | undefined;
   let shares: Promise<ShareHolder> | undefined;
   const shareHolder = () =>
     (shares ??= loadKeyStore().then((m) =>
       m.createShareHolder(m.memoryUserShares(options.userShares, options.onUserShare)),
     ));
+  const split = shareHolderCustody(shareHolder);
   return {
     kind: "memory",
     async initTargetKey() {
@@ -79,27 +80,9 @@ export function createMemoryKeyHolder(options: MemoryKeyHolderOptions = {}): Key
       const { stampWithPrivateKey } = await loadCrypto();
       if (!sessionKey) throw new SignerError("NOT_AUTHENTICATED");
       const stamp = stampWithPrivateKey(body, sessionKey);
-      // Only once a split wallet was met: a service app's holder never loads the custody code.
-      const userShare = shareKey ? await (await shareHolder()).userShareFor(body, shareKey) : undefined;
-      return userShare ? { ...stamp, userShare } : stamp;
+      return split.withUserShare(body, stamp);
     },
-    custody: {
-      async createSplitWallet(args) {
-        shareKey = args.shareKey;
-        return (await shareHolder()).createSplitWallet(args);
-      },
-      async hasUserShare(args) {
-        shareKey = args.shareKey;
-        return (await shareHolder()).hasUserShare(args);
-      },
-      async protectShare(args) {
-        return (await shareHolder()).protectShare(args);
-      },
-      async restoreShare(args) {
-        shareKey = args.shareKey;
-        return (await shareHolder()).restoreShare(args);
-      },
-    },
+    custody: split.custody,
     async clear(options) {
       sessionKey?.fill(0);
       sessionKey = undefined;

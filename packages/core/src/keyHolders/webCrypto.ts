@@ -1,4 +1,5 @@
 import { SignerError } from "../errors";
+import { shareHolderCustody } from "./shareHolderCustody";
 import type { KeyHolder } from "./types";
 
 /** The IndexedDB database the in-page key holder keeps its target key in. */
@@ -38,10 +39,10 @@ export function createWebCryptoKeyHolder(options: WebCryptoKeyHolderOptions = {}
     store ??= openStore();
     return store;
   };
-  let shareKey: string | undefined;
   let shares: Promise<import("@latchkey/keystore").ShareHolder> | undefined;
   const shareHolder = () =>
     (shares ??= Promise.all([loadKeyStore(), keys()]).then(([m, k]) => m.createShareHolder(k.userShares)));
+  const split = shareHolderCustody(shareHolder);
   return {
     kind: "webcrypto",
     initTargetKey: () => asSignerError(async () => (await keys()).initTargetKey()),
@@ -50,28 +51,10 @@ export function createWebCryptoKeyHolder(options: WebCryptoKeyHolderOptions = {}
       asSignerError(async () => (await keys()).injectCredentialBundle(bundle)),
     stamp: (body) =>
       asSignerError(async () => {
-        const stamp = await (await keys()).stamp(body);
-        const userShare = shareKey ? await (await shareHolder()).userShareFor(body, shareKey) : undefined;
-        return userShare ? { ...stamp, userShare } : stamp;
+        return split.withUserShare(body, await (await keys()).stamp(body));
       }),
     // The session's keys only: the user shares of split wallets are the device's and stay.
     clear: async (clearOptions) => (await keys()).clear(clearOptions?.targetKey ?? true),
-    custody: {
-      async createSplitWallet(args) {
-        shareKey = args.shareKey;
-        return (await shareHolder()).createSplitWallet(args);
-      },
-      async hasUserShare(args) {
-        shareKey = args.shareKey;
-        return (await shareHolder()).hasUserShare(args);
-      },
-      async protectShare(args) {
-        return (await shareHolder()).protectShare(args);
-      },
-      async restoreShare(args) {
-        shareKey = args.shareKey;
-        return (await shareHolder()).restoreShare(args);
-      },
-    },
+    custody: split.custody,
   };
 }

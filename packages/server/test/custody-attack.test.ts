@@ -48,18 +48,15 @@ import { LocalKeyWrapper } from "../src/crypto/keyWrap/localKey";
 import { evmAddressFromPrivateKey } from "../src/crypto/wallet";
 import { type OpenedDatabase, openDatabase } from "../src/db";
 import { type EmailUser, type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
-import { makeSplitWallet, type SplitKeyHolder, signRawBody, submitStamped } from "./helpers/splitKeyHolder";
+import {
+  makeSplitWallet,
+  SPLIT,
+  SPLIT_APP,
+  type SplitKeyHolder,
+  signRawBody,
+  submitStamped,
+} from "./helpers/splitKeyHolder";
 
-const SPLIT_APP = {
-  id: "split-app",
-  name: "Split App",
-  apiKeys: ["lk_split_key_0123456789abcdef"],
-  allowedOrigins: ["http://split.test"],
-  emailMode: "OTP" as const,
-  magicLinkRedirectUrls: ["http://split.test/welcome"],
-  custody: "split" as const,
-};
-const SPLIT = { authorization: `Bearer ${SPLIT_APP.apiKeys[0]}` };
 const SERVICE = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 
 const signatureOf = (activity: { result: Record<string, unknown> }) => {

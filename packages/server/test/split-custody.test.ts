@@ -32,18 +32,8 @@ import { type Hex, keccak256, recoverAddress, verifyTypedData, toHex as viemHex 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
 import { AdminClient } from "./helpers/adminClient";
-import { fetchShareKey, makeSplitWallet, signRawBody } from "./helpers/splitKeyHolder";
+import { fetchShareKey, makeSplitWallet, SPLIT, SPLIT_APP, signRawBody } from "./helpers/splitKeyHolder";
 
-const SPLIT_APP = {
-  id: "split-app",
-  name: "Split App",
-  apiKeys: ["lk_split_key_0123456789abcdef"],
-  allowedOrigins: ["http://split.test"],
-  emailMode: "OTP" as const,
-  magicLinkRedirectUrls: ["http://split.test/welcome"],
-  custody: "split" as const,
-};
-const SPLIT = { authorization: `Bearer ${SPLIT_APP.apiKeys[0]}` };
 const ADMIN_KEY = generateP256PrivateKey();
 /** A split app whose policy holds raw payloads for an admin, who may also pregenerate users. */
 const HELD_APP = {

@@ -147,3 +147,15 @@ export function signRawBody(signWith: string, payload: string, extra: Record<str
     },
   };
 }
+
+/** A split-custody app for the service tests (config `apps[]`), and the header its API key sends. */
+export const SPLIT_APP = {
+  id: "split-app",
+  name: "Split App",
+  apiKeys: ["lk_split_key_0123456789abcdef"],
+  allowedOrigins: ["http://split.test"],
+  emailMode: "OTP" as const,
+  magicLinkRedirectUrls: ["http://split.test/welcome"],
+  custody: "split" as const,
+};
+export const SPLIT = { authorization: `Bearer ${SPLIT_APP.apiKeys[0]}` };

@@ -54,6 +54,16 @@ const loadCustody = () => import("@latchkey/protocol/custody");
 /** Quick check without the custody code: most stamped bodies (queries, other submits) carry no share. */
 const mightBearShare = (body: string) => body.includes('"ACTIVITY_TYPE_');
 
+/** The body's `organizationId`, if it is a JSON object naming one. */
+function organizationOf(body: string): string | null {
+  try {
+    const { organizationId } = JSON.parse(body) as { organizationId?: unknown };
+    return typeof organizationId === "string" ? organizationId : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The custody operations over `storage`.
  *
@@ -114,12 +124,15 @@ export function createShareHolder(storage: UserShareStorage): ShareHolder {
     },
     async userShareFor(body, shareKey) {
       if (!shareKey || !mightBearShare(body)) return undefined;
-      const custody = await loadCustody();
-      const organizationId = custody.shareBearingOrganization(body);
+      const organizationId = organizationOf(body);
       if (!organizationId) return undefined;
+      // A holder with no share for this organisation (every service-custody app) stops here, before the
+      // custody code loads.
       const userShare = await storage.get(organizationId);
       if (!userShare) return undefined;
       try {
+        const custody = await loadCustody();
+        if (custody.shareBearingOrganization(body) !== organizationId) return undefined;
         return await custody.sealUserShare({ userShare, shareKey, body });
       } finally {
         userShare.fill(0);

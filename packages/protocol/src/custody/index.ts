@@ -15,10 +15,13 @@ export {
   recoveryPrfSalt,
 } from "./recovery";
 export {
+  type HpkeOpen,
+  type HpkeOpenArgs,
   openServiceShare,
   openUserShare,
   SHARE_BEARING_ACTIVITY_TYPES,
   SHARE_KEY_META,
+  type ShareKey,
   sealServiceShare,
   sealUserShare,
   shareBearingOrganization,

@@ -31,11 +31,33 @@ async function seal(plaintext: Uint8Array, shareKey: string, info: string, aad: 
   return encodeBase64url(concatBytes(enc, ciphertext));
 }
 
-async function open(
+/** The inputs of one HPKE base-mode open, as {@link hpkeOpenBase} takes them. */
+export interface HpkeOpenArgs<K> {
+  enc: Uint8Array;
+  ciphertext: Uint8Array;
+  recipientPrivateKey: K;
+  recipientPublicKey: Uint8Array;
+  info: string;
+  aad: Uint8Array;
+}
+/**
+ * An HPKE base-mode opener of the bundle suite (DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-256-GCM; aad
+ * enc ‖ pkR ‖ aad): @hpke/core's by default; the service passes its synchronous node:crypto one.
+ */
+export type HpkeOpen<K> = (args: HpkeOpenArgs<K>) => Uint8Array | Promise<Uint8Array>;
+
+/** The share key as an opener takes it: its private key (bytes, CryptoKey or the opener's own) and public key. */
+export interface ShareKey<K = Uint8Array | CryptoKey> {
+  privateKey: K;
+  publicKey: string;
+}
+
+async function open<K>(
   sealed: string,
-  key: { privateKey: Uint8Array | CryptoKey; publicKey: string },
+  key: ShareKey<K>,
   info: string,
   aad: Uint8Array,
+  opener: HpkeOpen<K> | undefined,
 ): Promise<Uint8Array> {
   if (typeof sealed !== "string" || sealed.length === 0 || sealed.length > MAX_SEALED_LENGTH) {
     throw new UserShareError("the sealed share is empty or too long");
@@ -47,15 +69,17 @@ async function open(
     throw new UserShareError("the sealed share is not base64url");
   }
   if (bytes.length <= ENC_LENGTH + 16) throw new UserShareError("the sealed share is too short");
+  const args: HpkeOpenArgs<K> = {
+    enc: bytes.subarray(0, ENC_LENGTH),
+    ciphertext: bytes.subarray(ENC_LENGTH),
+    recipientPrivateKey: key.privateKey,
+    recipientPublicKey: fromHex(key.publicKey),
+    info,
+    aad,
+  };
   try {
-    return await hpkeOpenBase({
-      enc: bytes.subarray(0, ENC_LENGTH),
-      ciphertext: bytes.subarray(ENC_LENGTH),
-      recipientPrivateKey: key.privateKey,
-      recipientPublicKey: fromHex(key.publicKey),
-      info,
-      aad,
-    });
+    // Without an opener the key is bytes or a CryptoKey (the default K), which hpkeOpenBase takes.
+    return await (opener ? opener(args) : hpkeOpenBase(args as HpkeOpenArgs<Uint8Array | CryptoKey>));
   } catch {
     throw new UserShareError("the sealed share does not open for this request");
   }
@@ -74,12 +98,14 @@ export function sealUserShare(args: {
 }
 
 /** Inverse of {@link sealUserShare} (the service); throws UserShareError when it does not open for `body`. */
-export function openUserShare(args: {
+export function openUserShare<K = Uint8Array | CryptoKey>(args: {
   sealed: string;
   body: string;
-  shareKey: { privateKey: Uint8Array | CryptoKey; publicKey: string };
+  shareKey: ShareKey<K>;
+  /** The HPKE opener (default @hpke/core's); required when `shareKey.privateKey` is the opener's own kind. */
+  hpkeOpen?: HpkeOpen<K>;
 }): Promise<Uint8Array> {
-  return open(args.sealed, args.shareKey, USER_SHARE_INFO, bodyHash(args.body));
+  return open(args.sealed, args.shareKey, USER_SHARE_INFO, bodyHash(args.body), args.hpkeOpen);
 }
 
 const serviceShareAad = (organizationId: string) => utf8ToBytes(`create:${organizationId}`);
@@ -94,12 +120,19 @@ export function sealServiceShare(args: {
 }
 
 /** Inverse of {@link sealServiceShare} (the service). */
-export function openServiceShare(args: {
+export function openServiceShare<K = Uint8Array | CryptoKey>(args: {
   sealed: string;
   organizationId: string;
-  shareKey: { privateKey: Uint8Array | CryptoKey; publicKey: string };
+  shareKey: ShareKey<K>;
+  hpkeOpen?: HpkeOpen<K>;
 }): Promise<Uint8Array> {
-  return open(args.sealed, args.shareKey, SERVICE_SHARE_INFO, serviceShareAad(args.organizationId));
+  return open(
+    args.sealed,
+    args.shareKey,
+    SERVICE_SHARE_INFO,
+    serviceShareAad(args.organizationId),
+    args.hpkeOpen,
+  );
 }
 
 /**

@@ -1,7 +1,9 @@
+import type { ECDH } from "node:crypto";
 import { toHex, uncompressP256PublicKey } from "@latchkey/protocol";
 import { openServiceShare, openUserShare, UserShareError } from "@latchkey/protocol/custody";
 import type { ServiceContext } from "../context";
 import { apiError, ErrorCode } from "../errors";
+import { hpkeOpenP256, p256Ecdh } from "./hpkeOpen";
 
 /**
  * The share key (docs/split-custody.md §2): the service's P-256 HPKE key that a key holder seals its
@@ -19,38 +21,20 @@ export async function shareKeyHex(ctx: Pick<ServiceContext, "serviceKeys">): Pro
 // The public key, uncompressed once per service (it never changes once made).
 const publicKeys = new WeakMap<object, string>();
 
-// PKCS#8 of a P-256 private key without its public key (RFC 5915 inside RFC 5208): prefix ‖ 32 bytes.
-const PKCS8_P256_PREFIX = Buffer.from(
-  "3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420",
-  "hex",
-);
-const cryptoKeys = new WeakMap<object, Promise<CryptoKey>>();
+const privateKeys = new WeakMap<object, Promise<ECDH>>();
 
 /**
- * The share key's private key as a non-extractable WebCrypto ECDH key, imported once per service: the
- * signing path opens one share per signature, and parsing the scalar each time (its public point) costs
- * more than the HPKE open itself. It stays in the process as the data keys do (README "Who can sign":
+ * The share key's private key as a node:crypto ECDH, made once per service: the signing path opens
+ * one share per signature (hpkeOpenP256, synchronous), and parsing the scalar each time (its public point)
+ * costs more than the open itself. It stays in the process as the data keys do (README "Who can sign":
  * the memory of a running service holds them all); the opened bytes are wiped at once.
  */
-function shareCryptoKey(ctx: Pick<ServiceContext, "serviceKeys">): Promise<CryptoKey> {
-  let key = cryptoKeys.get(ctx.serviceKeys);
+function sharePrivateKey(ctx: Pick<ServiceContext, "serviceKeys">): Promise<ECDH> {
+  let key = privateKeys.get(ctx.serviceKeys);
   if (!key) {
-    key = ctx.serviceKeys.withPrivateKey("share", async (raw) => {
-      const der = Buffer.concat([PKCS8_P256_PREFIX, raw]);
-      try {
-        return await globalThis.crypto.subtle.importKey(
-          "pkcs8",
-          der,
-          { name: "ECDH", namedCurve: "P-256" },
-          false,
-          ["deriveBits"],
-        );
-      } finally {
-        der.fill(0);
-      }
-    });
-    cryptoKeys.set(ctx.serviceKeys, key);
-    key.catch(() => cryptoKeys.delete(ctx.serviceKeys));
+    key = ctx.serviceKeys.withPrivateKey("share", async (raw) => p256Ecdh(raw));
+    privateKeys.set(ctx.serviceKeys, key);
+    key.catch(() => privateKeys.delete(ctx.serviceKeys));
   }
   return key;
 }
@@ -86,7 +70,8 @@ export async function openRequestShare(
     return await openUserShare({
       sealed,
       body,
-      shareKey: { privateKey: await shareCryptoKey(ctx), publicKey },
+      shareKey: { privateKey: await sharePrivateKey(ctx), publicKey },
+      hpkeOpen: hpkeOpenP256,
     });
   } catch (e) {
     if (e instanceof UserShareError) {
@@ -105,7 +90,8 @@ export async function openNewServiceShare(
   try {
     return await openServiceShare({
       ...params,
-      shareKey: { privateKey: await shareCryptoKey(ctx), publicKey },
+      shareKey: { privateKey: await sharePrivateKey(ctx), publicKey },
+      hpkeOpen: hpkeOpenP256,
     });
   } catch (e) {
     if (e instanceof UserShareError) {

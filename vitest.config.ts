@@ -9,12 +9,12 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 // alone (the inner loop: seconds).
 
 /** What every project shares: how our packages resolve, and the timeouts. */
-const shared = {
+export const shared = {
   // Our packages export `source` (their TypeScript) first: tests run the source, the tarballs ship dist.
   resolve: { conditions: ["source", ...defaultClientConditions] },
   ssr: { resolve: { conditions: ["source", ...defaultServerConditions], externalConditions: ["source"] } },
 } satisfies TestProjectInlineConfiguration;
-const sharedTest = {
+export const sharedTest = {
   // Generous: a CI machine may be slower than this one, and a real hang still fails.
   testTimeout: 60_000,
   hookTimeout: 60_000,
@@ -33,7 +33,7 @@ const BROWSER = [
  * Tests beside the source that start a server or a build, or set process.env: with the service tests
  * (own process each), not in the unit project's shared threads.
  */
-const SRC_WITH_SERVICES = [
+export const SRC_WITH_SERVICES = [
   "packages/server/src/db/index.test.ts", // PostgreSQL
   "packages/server/src/mail/smtp.test.ts", // SMTP servers
   "packages/react/src/components/ServiceUnavailable.test.ts", // sets NODE_ENV, Vite builds

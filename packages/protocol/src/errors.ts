@@ -182,7 +182,7 @@ export const ErrorCode = {
   WALLET_EXISTS: "WALLET_EXISTS",
   /**
    * Split custody: the operation is not (yet) supported for a split wallet or a split app; the message
-   * says which (grants, imports, pregenerated users, an admin's approval of a held signature).
+   * says which (grants, imports, pregenerated users).
    */
   SPLIT_CUSTODY_UNSUPPORTED: "SPLIT_CUSTODY_UNSUPPORTED",
   INTERNAL: "INTERNAL",

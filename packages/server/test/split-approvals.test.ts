@@ -37,6 +37,7 @@ import {
   TEST_APP,
   targetKey,
 } from "./helpers";
+import { AdminClient } from "./helpers/adminClient";
 import { makeSplitWallet, type SplitKeyHolder, signRawBody } from "./helpers/splitKeyHolder";
 
 const ADMIN_KEY = generateP256PrivateKey();
@@ -295,6 +296,26 @@ describe.each(["sqlite", "postgres"] as const)("held signatures of a split walle
       .where("type", "=", "ACTIVITY_TYPE_COMPLETE_ACTIVITY")
       .execute();
     expect(completed).toHaveLength(1);
+  });
+
+  it("through the admin API: approve answers it still held, list_activities shows the approval", async () => {
+    const { holder, activity } = await heldPayload("admin-api");
+    const admin = new AdminClient(h.url, appOrg, ADMIN_KEY, () => h.clock.now);
+    const approved = await admin.call("approve_activity", { activityId: activity.id });
+    expect([approved.status, approved.json]).toEqual([
+      200,
+      { activityId: activity.id, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" },
+    ]);
+    const listed = await admin.call("list_activities", { userId: holder.userId });
+    const item = (listed.json.items as { activityId: string; approval?: Record<string, unknown> }[]).find(
+      (i) => i.activityId === activity.id,
+    );
+    expect(item?.approval).toEqual({
+      approvedBy: "ops",
+      approvedAt: expect.any(Number),
+      expiresAt: expect.any(Number),
+    });
+    expect((await complete(holder, activity.id)).status).toBe(200);
   });
 
   it("a rejected held signature cannot be completed", async () => {

@@ -26,6 +26,7 @@ import {
   toHex as viemHex,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listHeldActivities } from "../src/keyManagement/policies/adminCli";
 import { APPROVAL_TTL_MS } from "../src/keyManagement/policies/heldActivities";
 import {
   codeFrom,
@@ -307,14 +308,19 @@ describe.each(["sqlite", "postgres"] as const)("held signatures of a split walle
       { activityId: activity.id, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" },
     ]);
     const listed = await admin.call("list_activities", { userId: holder.userId });
-    const item = (listed.json.items as { activityId: string; approval?: Record<string, unknown> }[]).find(
-      (i) => i.activityId === activity.id,
-    );
+    const item = (
+      listed.json.items as { activityId: string; approval?: { approvedBy: string; expiresAt: number } }[]
+    ).find((i) => i.activityId === activity.id);
     expect(item?.approval).toEqual({
       approvedBy: "ops",
       approvedAt: expect.any(Number),
       expiresAt: expect.any(Number),
     });
+    // `latchkey activity list` says it waits for the user's device, until when.
+    const { held } = await listHeldActivities(h.service.ctx.db, HELD_APP.id);
+    expect(held.find((a) => a.activityId === activity.id)?.approvedUntil).toBe(
+      new Date(item?.approval?.expiresAt as number).toISOString(),
+    );
     expect((await complete(holder, activity.id)).status).toBe(200);
   });
 

@@ -67,10 +67,13 @@ async function activity(args: string[]): Promise<number> {
       process.stdout.write(`App ${values.app}: organization ${appOrganizationId}\n`);
       if (held.length === 0) process.stdout.write("Nothing is waiting for approval.\n");
       for (const a of held) {
+        const next = a.approvedUntil
+          ? `approved; waiting for the user's device to complete it until ${a.approvedUntil}`
+          : `latchkey activity approve ${a.activityId} --org ${appOrganizationId} --url <serviceUrl>`;
         process.stdout.write(
           `\n${a.activityId}  ${a.type}  ${a.createdAt}  ${a.email ?? a.userId}\n  ${a.reason}\n  ${JSON.stringify(
             a.intent,
-          )}\n  latchkey activity approve ${a.activityId} --org ${appOrganizationId} --url <serviceUrl>\n`,
+          )}\n  ${next}\n`,
         );
       }
     } finally {

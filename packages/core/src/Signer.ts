@@ -8,6 +8,7 @@ import {
 import { type AddPasskeyParameters, addPasskey } from "./actions/addPasskey";
 import { authenticate } from "./actions/authenticate";
 import { type CheckConnectionReturnType, checkConnection } from "./actions/checkConnection";
+import type { CompleteApprovedActivitiesReturnType } from "./actions/completeApprovedActivities";
 import { completeAuthWithBundle } from "./actions/completeAuthWithBundle";
 import { disconnect } from "./actions/disconnect";
 import type { ExportWalletParameters, ExportWalletReturnType } from "./actions/exportWallet";
@@ -242,6 +243,14 @@ export class Signer implements SignerBase {
   async restoreWallet(params: RestoreWalletParameters): Promise<RestoreWalletReturnType> {
     const { restoreWallet } = await import("./actions/restoreWallet");
     return restoreWallet(this, params);
+  }
+  /**
+   * Split custody: completes, with this device's part, the held signatures an app admin approved while
+   * the app was closed (docs/split-custody.md §7). Call it after sign-in.
+   */
+  async completeApprovedActivities(): Promise<CompleteApprovedActivitiesReturnType> {
+    const { completeApprovedActivities } = await import("./actions/completeApprovedActivities");
+    return completeApprovedActivities(this);
   }
   /** Whether this page can use the service (API, origin, key, auth frame); never throws. */
   checkConnection(): Promise<CheckConnectionReturnType> {

@@ -31,6 +31,11 @@ export {
   checkConnection,
 } from "./actions/checkConnection";
 export {
+  type CompleteApprovedActivitiesErrorType,
+  type CompleteApprovedActivitiesReturnType,
+  completeApprovedActivities,
+} from "./actions/completeApprovedActivities";
+export {
   type CompleteAuthWithBundleErrorType,
   type CompleteAuthWithBundleParameters,
   type CompleteAuthWithBundleReturnType,

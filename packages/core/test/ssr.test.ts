@@ -84,6 +84,7 @@ describe("SSR safety", () => {
         "announceEip1193Provider",
         "authenticate",
         "checkConnection",
+        "completeApprovedActivities",
         "completeAuthWithBundle",
         "connectExternalWallet",
         "createEip1193Provider",

@@ -34,6 +34,11 @@ const activityRow = z.object({
   failure: z.object({ code: z.string(), message: z.string() }).nullable(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /**
+   * Split custody (docs/split-custody.md §7): a held signature an admin approved, waiting for the
+   * user's device to complete it before `expiresAt` (milliseconds).
+   */
+  approval: z.object({ approvedBy: z.string(), approvedAt: z.number(), expiresAt: z.number() }).optional(),
 });
 
 const auditEvent = z.object({

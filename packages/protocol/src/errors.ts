@@ -99,6 +99,10 @@ export const ErrorCode = {
   ACTIVITY_CONSENSUS_NEEDED: "ACTIVITY_CONSENSUS_NEEDED",
   /** approve_activity / reject_activity: the activity is not waiting for a decision (any more). */
   ACTIVITY_NOT_PENDING: "ACTIVITY_NOT_PENDING",
+  /** complete_activity (split custody): no app admin has approved this held signature yet. */
+  ACTIVITY_NOT_APPROVED: "ACTIVITY_NOT_APPROVED",
+  /** complete_activity (split custody): the admin's approval has expired; an admin may approve again. */
+  APPROVAL_EXPIRED: "APPROVAL_EXPIRED",
   /** An app admin disabled this user: they can neither sign in nor sign until enabled again. */
   USER_DISABLED: "USER_DISABLED",
   /** Admin API: the stamp's key is no app's admin key (a user's session key, or an unknown key). */
@@ -178,7 +182,7 @@ export const ErrorCode = {
   WALLET_EXISTS: "WALLET_EXISTS",
   /**
    * Split custody: the operation is not (yet) supported for a split wallet or a split app; the message
-   * says which (grants, imports, pregenerated users, an admin's approval of a held signature).
+   * says which (grants, imports, pregenerated users).
    */
   SPLIT_CUSTODY_UNSUPPORTED: "SPLIT_CUSTODY_UNSUPPORTED",
   INTERNAL: "INTERNAL",
@@ -260,6 +264,8 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   POLICY_DENIED: 403,
   ACTIVITY_CONSENSUS_NEEDED: 409,
   ACTIVITY_NOT_PENDING: 409,
+  ACTIVITY_NOT_APPROVED: 409,
+  APPROVAL_EXPIRED: 409,
   USER_DISABLED: 403,
   ADMIN_KEY_REQUIRED: 403,
   INVALID_CURSOR: 400,

@@ -13,6 +13,8 @@
  * (c) replay a share captured from an earlier legit request with a new body: 400 USER_SHARE_INVALID;
  * (d) the recovery blob does not open with the master key, the data keys, the share key or the service
  *     share;
+ * (e) a held signature the attacker approves (written into the database) and completes: without the
+ *     user's share, with a forged one or a captured one, nothing signs;
  * and no share appears in the activity rows, the audit rows or the logs.
  *
  * Not covered here: the HSM mode (its wrapper unwraps the same data keys; with the token and PIN the
@@ -347,6 +349,71 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
     if (resent.status === 200) expect((resent.json.activity as { id: string }).id).toBe(captured?.activityId);
     else expect(resent.status).toBeGreaterThanOrEqual(400);
     expect(await completedSignatures(victim.orgId)).toBe(before);
+  });
+
+  it("(e) a held signature the attacker approves (writing the approval into the database) still signs nothing", async () => {
+    // docs/split-custody.md §7: an approval only lets the user's device complete the signature with its
+    // share. The attacker writes a held, approved signature for the victim and completes it themselves.
+    const now = Date.now();
+    const heldId = `held-${randomBytes(4).toString("hex")}`;
+    const digest = keccak256(viemHex("an approved drain"));
+    await stolen.db
+      .insertInto("activities")
+      .values({
+        id: heldId,
+        org_id: victim.orgId,
+        user_id: victim.userId,
+        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+        fingerprint: randomBytes(32).toString("hex"),
+        status: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+        intent: JSON.stringify({ signRawPayloadIntentV2: signRawBody(victim.address, digest).parameters }),
+        result: "{}",
+        failure: null,
+        created_at: now,
+        updated_at: now,
+        approved_by: "attacker",
+        approved_at: now,
+        approval_expires_at: now + 3_600_000,
+      })
+      .execute();
+    const sessionKey = await insertSession(victim);
+    const completion = (text: string) =>
+      JSON.stringify({
+        type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
+        timestampMs: String(Date.now()),
+        organizationId: victim.orgId,
+        parameters: { activityId: heldId, note: text },
+      });
+    const body = () =>
+      JSON.stringify({
+        type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
+        timestampMs: String(Date.now() + Math.floor(Math.random() * 1000)),
+        organizationId: victim.orgId,
+        parameters: { activityId: heldId },
+      });
+    // A body the schema refuses never reaches the key (400 before anything).
+    expect((await submitStamped(h.url, "complete_activity", completion("x"), sessionKey)).status).toBe(400);
+    const noShare = await submitStamped(h.url, "complete_activity", body(), sessionKey);
+    expect([noShare.status, noShare.json.code]).toEqual([403, "USER_SHARE_REQUIRED"]);
+    const opened = await openEverySealedSecret(victim.orgId);
+    const serviceShare = opened.find((b) => b.length === victim.userShare.length) as Uint8Array;
+    const forgedBody = body();
+    const forged = await sealUserShare({
+      userShare: new Uint8Array(serviceShare),
+      shareKey: victim.shareKey,
+      body: forgedBody,
+    });
+    const withForged = await submitStamped(h.url, "complete_activity", forgedBody, sessionKey, forged);
+    expect([withForged.status, withForged.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
+    const [captured] = capturedShares;
+    const replayed = await submitStamped(h.url, "complete_activity", body(), sessionKey, captured?.share);
+    expect([replayed.status, replayed.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
+    const held = await stolen.db
+      .selectFrom("activities")
+      .select(["status", "result"])
+      .where("id", "=", heldId)
+      .executeTakeFirstOrThrow();
+    expect([held.status, held.result]).toEqual(["ACTIVITY_STATUS_CONSENSUS_NEEDED", "{}"]);
   });
 
   it("(d) the recovery blob does not open with the master key, the data keys, the share key or the service share", async () => {

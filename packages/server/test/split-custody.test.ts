@@ -541,7 +541,7 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
     expect([pregenerated.status, pregenerated.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
   });
 
-  it("a held signature of a split wallet: approving it fails SPLIT_CUSTODY_UNSUPPORTED, the user signs again", async () => {
+  it("a held signature of a split wallet: the approval is recorded, nothing signed (split-approvals.test.ts)", async () => {
     const user = await signUpByEmail(h, unique("held"), HELD);
     const holder = await makeSplitWallet(h, user, HELD);
     const digest = keccak256(viemHex("held"));
@@ -558,15 +558,17 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
     const approved = await post(h.url, "/public/v1/submit/approve_activity", body, {
       "X-Stamp": stampWithPrivateKey(body, ADMIN_KEY).stampHeaderValue,
     });
-    expect([approved.status, approved.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
-    expect(approved.json.message).toContain("must sign again");
+    expect(approved.status).toBe(200);
     const row = await h.service.ctx.db
       .selectFrom("activities")
-      .select(["status", "result", "failure"])
+      .select(["status", "result", "approved_by"])
       .where("id", "=", activity.id)
       .executeTakeFirstOrThrow();
-    expect([row.status, row.result]).toEqual(["ACTIVITY_STATUS_FAILED", "{}"]);
-    expect(JSON.parse(row.failure ?? "{}").code).toBe("SPLIT_CUSTODY_UNSUPPORTED");
+    expect([row.status, row.result, row.approved_by]).toEqual([
+      "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+      "{}",
+      "ops",
+    ]);
   });
 
   it("a service app's user still signs without any share", async () => {

@@ -7,7 +7,8 @@ import { Link } from "../router";
 
 /**
  * Signatures the app's signing policy holds for an admin (ACTIVITY_STATUS_CONSENSUS_NEEDED): approve one
- * (the policy is asked again, then it is signed) or reject it (never signed).
+ * (the policy is asked again, then it is signed) or reject it (never signed). A split-custody wallet's
+ * approved signature stays listed until the user's device completes it (docs/split-custody.md §7).
  */
 export function Approvals() {
   const { call } = useSession();
@@ -24,7 +25,11 @@ export function Approvals() {
     setDone(undefined);
     try {
       const r = await call(decision, { activityId });
-      setDone(`Activity ${r.activityId}: ${r.status.replace("ACTIVITY_STATUS_", "")}`);
+      setDone(
+        r.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+          ? `Activity ${r.activityId}: approved. The user's device completes the signature (split custody).`
+          : `Activity ${r.activityId}: ${r.status.replace("ACTIVITY_STATUS_", "")}`,
+      );
     } catch (e) {
       setError(e);
     }
@@ -59,13 +64,20 @@ export function Approvals() {
                   <td className="mono">{a.activityId}</td>
                   <td>
                     <span className="c-row">
-                      <ConfirmButton
-                        small
-                        tone="primary"
-                        label="Approve"
-                        confirmLabel="Approve and sign"
-                        onConfirm={() => decide(a.activityId, "approve_activity")}
-                      />
+                      {a.approval && a.approval.expiresAt > Date.now() ? (
+                        <span className="c-muted" data-approved-until={a.approval.expiresAt}>
+                          Approved by {a.approval.approvedBy}, waiting for the user's device until{" "}
+                          {formatTime(a.approval.expiresAt)}
+                        </span>
+                      ) : (
+                        <ConfirmButton
+                          small
+                          tone="primary"
+                          label="Approve"
+                          confirmLabel="Approve and sign"
+                          onConfirm={() => decide(a.activityId, "approve_activity")}
+                        />
+                      )}
                       <ConfirmButton
                         small
                         label="Reject"

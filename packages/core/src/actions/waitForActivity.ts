@@ -22,13 +22,18 @@ export interface WaitForActivityReturnType {
   signature?: Hex;
 }
 /** The errors `waitForActivity` may throw (discriminate on `name` and `code`). */
-export type WaitForActivityErrorType = ActivityError | SignerError<"NOT_AUTHENTICATED"> | SignerApiError;
+export type WaitForActivityErrorType =
+  | ActivityError
+  | SignerError<"NOT_AUTHENTICATED" | "USER_SHARE_REQUIRED">
+  | SignerApiError;
 
 /**
  * Waits for an activity the app's signing policy held for an app admin (an ActivityError with
  * `activityStatus` CONSENSUS_NEEDED): polls it every 500 ms until the admin decides. Approved, it
  * resolves with the completed activity and its signed transaction (or signature); rejected (or FAILED),
- * it throws an ActivityError with status REJECTED (FAILED).
+ * it throws an ActivityError with status REJECTED (FAILED). A split wallet's approved signature is made
+ * here, with this device's share (docs/split-custody.md §7): keep waiting while the app is open; after
+ * a reload, `completeApprovedActivities` completes what was approved meanwhile.
  *
  * @example
  * try {

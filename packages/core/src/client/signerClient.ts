@@ -258,6 +258,13 @@ export class SignerClient {
    * Polls `get_activity` every 500 ms while the activity is CREATED, PENDING or CONSENSUS_NEEDED (held
    * for an app admin), and answers it COMPLETED; FAILED and REJECTED throw an ActivityError, and so does
    * still waiting after `timeoutMs` (status CONSENSUS_NEEDED). An aborted `signal` throws its reason.
+   *
+   * A split wallet's held signature that an admin approved (`activity.approval`) is completed here: the
+   * key holder's share goes with `complete_activity` (docs/split-custody.md §7), once per approval, and
+   * the held activity is answered COMPLETED with its signature. A completion the service refuses for the
+   * share (USER_SHARE_REQUIRED, USER_SHARE_INVALID: this device does not hold it) throws; any other
+   * refusal (another device completed it, the approval expired, a rule now denies it) is read by the
+   * next poll.
    */
   async waitForActivity(params: {
     organizationId: string;
@@ -267,6 +274,7 @@ export class SignerClient {
   }): Promise<Activity> {
     const deadline =
       params.timeoutMs !== undefined ? this.#now() + params.timeoutMs : Number.POSITIVE_INFINITY;
+    let completedFor: string | undefined;
     for (;;) {
       params.signal?.throwIfAborted();
       const { activity } = await this.query<{ activity: Activity }>("get_activity", {
@@ -276,6 +284,12 @@ export class SignerClient {
       if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
       if (activity.status === "ACTIVITY_STATUS_FAILED" || activity.status === "ACTIVITY_STATUS_REJECTED")
         throw new ActivityError(activity);
+      const approval = activity.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED" ? activity.approval : undefined;
+      const approvedAt = approval && `${approval.approvedAt.seconds}.${approval.approvedAt.nanos}`;
+      if (approvedAt && approvedAt !== completedFor) {
+        completedFor = approvedAt;
+        if (await this.#completeApproved(params.organizationId, activity.id)) continue;
+      }
       if (this.#now() >= deadline) {
         throw new ActivityError(activity, {
           message: `Activity ${activity.id} is still waiting after ${params.timeoutMs} ms (${activity.status})`,
@@ -284,7 +298,27 @@ export class SignerClient {
       await this.#sleep(this.#pollIntervalMs);
     }
   }
+
+  /** `complete_activity` of an approved held signature: true once done (the next poll reads it). */
+  async #completeApproved(organizationId: string, activityId: string): Promise<boolean> {
+    try {
+      await this.submit("complete_activity", {
+        type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
+        organizationId,
+        parameters: { activityId },
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof SignerApiError && SHARE_REFUSALS.has(e.code)) throw e;
+      // Completed elsewhere, expired, or now denied: the activity says which.
+      if (e instanceof SignerApiError || e instanceof ActivityError) return false;
+      throw e;
+    }
+  }
 }
+
+/** A completion refused because this device does not hold the wallet's share: waiting will not help. */
+const SHARE_REFUSALS = new Set<string>(["USER_SHARE_REQUIRED", "USER_SHARE_INVALID"]);
 
 /** The user share's header on the key-management API (`USER_SHARE_HEADER_NAME` of protocol/custody). */
 const USER_SHARE_HEADER = "X-User-Share";

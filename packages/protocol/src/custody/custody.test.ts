@@ -130,6 +130,12 @@ describe("the sealed user share", () => {
         JSON.stringify({ type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", organizationId: "o" }),
       ),
     ).toBe("o");
+    // A held signature's completion carries the share too (docs/split-custody.md §7).
+    expect(
+      shareBearingOrganization(
+        JSON.stringify({ type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY", organizationId: "o" }),
+      ),
+    ).toBe("o");
     expect(
       shareBearingOrganization(
         JSON.stringify({ type: "ACTIVITY_TYPE_CREATE_API_KEYS", organizationId: "o" }),

@@ -137,13 +137,15 @@ export function openServiceShare<K = Uint8Array | CryptoKey>(args: {
 
 /**
  * The submit types whose body a key holder attaches its share to: every activity that signs with a split
- * wallet's key, and the one that makes the wallet.
+ * wallet's key (a held one's completion too), and the one that makes the wallet.
  */
 export const SHARE_BEARING_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
   "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
   "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
   "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
   "ACTIVITY_TYPE_CREATE_SPLIT_WALLET",
+  // An approved held signature, made when the user's device completes it (docs/split-custody.md §7).
+  "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
 ]);
 
 /**

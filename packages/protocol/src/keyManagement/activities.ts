@@ -226,6 +226,12 @@ export const activityDecisionParametersSchema = z
     message: "name the activity by exactly one of activityId or fingerprint",
   });
 
+/**
+ * `complete_activity` (split custody, docs/split-custody.md §7): the user's own held signature, approved
+ * by an app admin, made now with the user share this request carries (sealed to this body).
+ */
+export const completeActivityParametersSchema = z.object({ activityId: idSchema(128) }).strict();
+
 /** What `approve_activity` and `reject_activity` answer: the decided activity's id and its new status. */
 export interface ActivityDecisionResult {
   activityId: string;
@@ -404,6 +410,12 @@ export const activityTypes = {
     result: "rejectActivityResult",
     parameters: activityDecisionParametersSchema,
   },
+  ACTIVITY_TYPE_COMPLETE_ACTIVITY: {
+    path: "complete_activity",
+    intent: "completeActivityIntent",
+    result: "completeActivityResult",
+    parameters: completeActivityParametersSchema,
+  },
 } as const;
 export type ActivityType = keyof typeof activityTypes;
 export type ActivityParameters<T extends ActivityType> = z.output<(typeof activityTypes)[T]["parameters"]>;
@@ -447,6 +459,26 @@ export interface Activity {
   createdAt: { seconds: string; nanos: string };
   updatedAt: { seconds: string; nanos: string };
   failure?: { code: string; message: string };
+  /**
+   * Split custody (docs/split-custody.md §7): a held signature of a split wallet an app admin approved.
+   * It stays CONSENSUS_NEEDED until the user's key holder completes it (`complete_activity`) before
+   * `expiresAt`.
+   */
+  approval?: ActivityApproval;
+}
+
+/** An app admin's approval of a split wallet's held signature, waiting for the user's device. */
+export interface ActivityApproval {
+  /** The admin key's name. */
+  approvedBy: string;
+  approvedAt: { seconds: string; nanos: string };
+  expiresAt: { seconds: string; nanos: string };
+}
+
+/** What `complete_activity` answers: the held activity's id and its result (e.g. `signRawPayloadResult`). */
+export interface CompleteActivityResult {
+  activityId: string;
+  result: Record<string, unknown>;
 }
 
 export interface SignRawPayloadResult {

@@ -38,6 +38,10 @@ export const activitySchema = schemaFor<Activity>()(
     createdAt: wireTimestampSchema,
     updatedAt: wireTimestampSchema,
     failure: z.object({ code: z.string(), message: z.string() }).optional(),
+    /** Split custody: an app admin's approval of the held signature, waiting for the user's device. */
+    approval: z
+      .object({ approvedBy: z.string(), approvedAt: wireTimestampSchema, expiresAt: wireTimestampSchema })
+      .optional(),
   }),
 );
 

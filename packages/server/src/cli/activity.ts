@@ -18,7 +18,9 @@ Signatures an app's signing policy holds for approval ("needs_approval" rules, o
 
   list      The app's waiting activities (from the database), with the app's organization id and the
             command that decides each
-  approve   Sign it: the service signs and completes the activity (once, whoever approves first)
+  approve   Sign it: the service signs and completes the activity (once, whoever approves first); a
+            split-custody wallet's signature is approved and completed by the user's device, which
+            holds its share, within 24 h (it stays CONSENSUS_NEEDED until then)
   reject    Refuse it: the activity ends REJECTED, never signed
 
 Options:
@@ -65,10 +67,13 @@ async function activity(args: string[]): Promise<number> {
       process.stdout.write(`App ${values.app}: organization ${appOrganizationId}\n`);
       if (held.length === 0) process.stdout.write("Nothing is waiting for approval.\n");
       for (const a of held) {
+        const next = a.approvedUntil
+          ? `approved; waiting for the user's device to complete it until ${a.approvedUntil}`
+          : `latchkey activity approve ${a.activityId} --org ${appOrganizationId} --url <serviceUrl>`;
         process.stdout.write(
           `\n${a.activityId}  ${a.type}  ${a.createdAt}  ${a.email ?? a.userId}\n  ${a.reason}\n  ${JSON.stringify(
             a.intent,
-          )}\n  latchkey activity approve ${a.activityId} --org ${appOrganizationId} --url <serviceUrl>\n`,
+          )}\n  ${next}\n`,
         );
       }
     } finally {
@@ -101,6 +106,10 @@ async function activity(args: string[]): Promise<number> {
   }
   const activity = answer.body.activity as { result?: Record<string, { status?: string }> } | undefined;
   const decided = Object.values(activity?.result ?? {})[0]?.status ?? "";
-  process.stdout.write(`Activity ${activityId}: ${decided}\n`);
+  process.stdout.write(
+    decided === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+      ? `Activity ${activityId}: approved; the user's device completes the signature (split custody)\n`
+      : `Activity ${activityId}: ${decided}\n`,
+  );
   return 0;
 }

@@ -19,5 +19,14 @@ export function toActivity(row: ActivitiesTable): Activity {
     createdAt: wireTimestamp(row.created_at),
     updatedAt: wireTimestamp(row.updated_at),
     ...(row.failure ? { failure: JSON.parse(row.failure) as { code: string; message: string } } : {}),
+    ...(row.approved_at != null && row.approval_expires_at != null
+      ? {
+          approval: {
+            approvedBy: row.approved_by ?? "",
+            approvedAt: wireTimestamp(Number(row.approved_at)),
+            expiresAt: wireTimestamp(Number(row.approval_expires_at)),
+          },
+        }
+      : {}),
   };
 }

@@ -15,6 +15,13 @@ export interface ActivitiesTable {
   updated_at: number;
   /** The grant a signature by the app's backend was made under (features/grants); null otherwise. */
   grant_id?: string | null;
+  /**
+   * Split custody (docs/split-custody.md §7): the app admin key that approved a split wallet's held
+   * signature, when, and until when the user's device may complete it; null otherwise.
+   */
+  approved_by?: string | null;
+  approved_at?: number | null;
+  approval_expires_at?: number | null;
 }
 /**
  * A user's permission grant to the app's backend (features/grants). Its caps are counted here and

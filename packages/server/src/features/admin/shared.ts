@@ -67,6 +67,15 @@ export function toActivityRow(a: ActivitiesTable) {
     failure: a.failure ? (JSON.parse(a.failure) as { code: string; message: string }) : null,
     createdAt: Number(a.created_at),
     updatedAt: Number(a.updated_at),
+    ...(a.approved_at != null && a.approval_expires_at != null
+      ? {
+          approval: {
+            approvedBy: a.approved_by ?? "",
+            approvedAt: Number(a.approved_at),
+            expiresAt: Number(a.approval_expires_at),
+          },
+        }
+      : {}),
   };
 }
 

@@ -54,9 +54,10 @@ const FROM_AUDIT: Record<string, (d: Details) => MappedEvent | null> = {
     type: "activity.consensus_needed",
     data: pick(d, ["activityId", "type", "ruleId"]),
   }),
+  // A split wallet's approval signs nothing yet: `waitsFor: "user"` (the user's device completes it).
   "signing.approved": (d) => ({
     type: "activity.approved",
-    data: pick(d, ["activityId", "admin", "failed"]),
+    data: pick(d, ["activityId", "admin", "failed", "waitsFor"]),
   }),
   // An admin's rejection names the admin; the signing policy's own refusal does not.
   "signing.rejected": (d) =>

@@ -1,6 +1,7 @@
 import type { ActivityType } from "@latchkey/protocol";
 import type { ActivityHandler } from "../defineActivity";
 import { approveActivity } from "./approveActivity";
+import { completeActivity } from "./completeActivity";
 import { createApiKeys } from "./createApiKeys";
 import { createAuthenticators } from "./createAuthenticators";
 import { createOauthProviders } from "./createOauthProviders";
@@ -26,6 +27,7 @@ export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
   [signTransaction.type]: signTransaction,
   [approveActivity.type]: approveActivity,
   [rejectActivity.type]: rejectActivity,
+  [completeActivity.type]: completeActivity,
   [createReadWriteSession.type]: createReadWriteSession,
   [createApiKeys.type]: createApiKeys,
   [deleteApiKeys.type]: deleteApiKeys,

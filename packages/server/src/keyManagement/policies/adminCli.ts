@@ -26,6 +26,8 @@ export interface HeldActivitySummary {
   createdAt: string;
   reason: string;
   intent: unknown;
+  /** Split custody: approved, waiting for the user's device until this time (ISO); absent otherwise. */
+  approvedUntil?: string;
 }
 
 /** The app's activities waiting in CONSENSUS_NEEDED, oldest first, and the app's organisation id. */
@@ -47,6 +49,7 @@ export async function listHeldActivities(
       "activities.intent",
       "activities.failure",
       "activities.created_at",
+      "activities.approval_expires_at",
       "users.email",
     ])
     .where("users.app_id", "=", appId)
@@ -65,6 +68,9 @@ export async function listHeldActivities(
       createdAt: new Date(Number(r.created_at)).toISOString(),
       reason: r.failure ? (JSON.parse(r.failure) as { message: string }).message : "",
       intent: JSON.parse(r.intent) as unknown,
+      ...(r.approval_expires_at != null
+        ? { approvedUntil: new Date(Number(r.approval_expires_at)).toISOString() }
+        : {}),
     })),
   };
 }

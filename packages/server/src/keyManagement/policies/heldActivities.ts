@@ -113,16 +113,10 @@ export async function approveHeldActivity(
     return { activityId: row.id, status: "ACTIVITY_STATUS_REJECTED" };
   }
   if (await isSplitSigner(ctx, row.org_id, input.params)) {
-    // Split custody (docs/split-custody.md §5): the user's share came with the request and was never
-    // kept, so the service alone cannot make the held signature. Not yet supported: FAILED, and said so.
-    const failure = { code: ErrorCode.SPLIT_CUSTODY_UNSUPPORTED, message: HELD_SPLIT_MESSAGE };
-    if (!(await settle(ctx, row, { status: "ACTIVITY_STATUS_FAILED", failure })))
-      throw notPending(row.id, "decided by someone else");
-    await ctx.audit("signing.approved", {
-      ...audit,
-      details: { activityId: row.id, admin: admin.name, failed: failure.code },
-    });
-    throw apiError(failure.code, failure.message, { data: { activityId: row.id } });
+    // Split custody (docs/split-custody.md §7): the user's share came with the request and was never
+    // kept, so the service alone cannot sign. The approval is recorded; the activity stays held until
+    // the user's key holder completes it (complete_activity) with its share, before the approval expires.
+    return recordApproval(ctx, row, admin);
   }
   if (!(await settle(ctx, row, { status: "ACTIVITY_STATUS_PENDING" })))
     throw notPending(row.id, "decided by someone else");
@@ -151,9 +145,51 @@ export async function approveHeldActivity(
   return { activityId: row.id, status: "ACTIVITY_STATUS_COMPLETED" };
 }
 
-/** Why an approved signature of a split wallet fails (until held approvals carry the user's share). */
-export const HELD_SPLIT_MESSAGE =
-  "Approving a held signature of a split-custody wallet is not supported yet: the service cannot sign without the user's share. Change the rule that held it, and the user must sign again";
+/** How long the user's device has to complete a split wallet's approved signature (docs/split-custody.md §7). */
+export const APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Records an app admin's approval of a split wallet's held signature: nothing is opened or signed. The
+ * activity stays CONSENSUS_NEEDED with `approval` until the user's device completes it. Approving again
+ * is refused while the approval lasts (409 ACTIVITY_NOT_PENDING) and renews it once it has expired.
+ */
+async function recordApproval(
+  ctx: Pick<ActivityContext, "db" | "now" | "audit">,
+  row: HeldRow,
+  admin: AppAdminKey,
+): Promise<{ activityId: string; status: ActivityStatus }> {
+  const now = ctx.now();
+  if (row.approved_at != null && Number(row.approval_expires_at) > now) {
+    throw apiError(
+      ErrorCode.ACTIVITY_NOT_PENDING,
+      `Activity ${row.id} is approved already and waits for the user's device to complete it`,
+      { data: { activityId: row.id, status: row.status } },
+    );
+  }
+  let update = ctx.db
+    .updateTable("activities")
+    .set({
+      approved_by: admin.name,
+      approved_at: now,
+      approval_expires_at: now + APPROVAL_TTL_MS,
+      updated_at: now,
+    })
+    .where("id", "=", row.id)
+    .where("status", "=", HELD);
+  // Compare-and-set on the approval too: two admins approving at once record one approval.
+  update =
+    row.approved_at == null
+      ? update.where("approved_at", "is", null)
+      : update.where("approved_at", "=", Number(row.approved_at));
+  const updated = await update.executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw notPending(row.id, "decided by someone else");
+  await ctx.audit("signing.approved", {
+    appId: admin.appId,
+    userId: row.user_id,
+    details: { activityId: row.id, admin: admin.name, waitsFor: "user" },
+  });
+  return { activityId: row.id, status: HELD };
+}
 
 /** Whether the held activity signs with an account of a split wallet. */
 async function isSplitSigner(ctx: ActivityContext, orgId: string, params: unknown): Promise<boolean> {
@@ -185,4 +221,124 @@ export async function rejectHeldActivity(
     details: { activityId: row.id, admin: admin.name },
   });
   return { activityId: row.id, status: "ACTIVITY_STATUS_REJECTED" };
+}
+
+/** What a completion made before its transaction: the held row and its result, or that it is done. */
+export type PreparedCompletion =
+  | { done: true; row: ActivitiesTable }
+  | { done: false; row: ActivitiesTable; result: Record<string, unknown> };
+
+const SHARE_CODES = new Set<string>([ErrorCode.USER_SHARE_REQUIRED, ErrorCode.USER_SHARE_INVALID]);
+
+/**
+ * `complete_activity`, before its record is written (docs/split-custody.md §7): the caller's own held
+ * signature, approved by an app admin, the approval not expired, the app's current policy still not
+ * denying it (a deny wins: REJECTED); then signed with the user share the completion carries (sealed to
+ * the completion's body), as any split signature. Nothing is written but a refusal's outcome: a deny
+ * (REJECTED) or a signature that cannot be made for another reason than the share (FAILED). A share
+ * that is missing or does not open leaves the activity held: the user's device may try again.
+ * A held activity already COMPLETED answers `done` (a resent completion answers what it recorded).
+ */
+export async function prepareCompletion(
+  ctx: ActivityContext,
+  params: {
+    caller: ActivityInput<ActivityType>["caller"];
+    activityId: string;
+    share: ActivityInput<ActivityType>["share"];
+    handlers: Readonly<Partial<Record<ActivityType, ActivityHandler<ActivityType, unknown>>>>;
+  },
+): Promise<PreparedCompletion> {
+  const { caller } = params;
+  const row = await ctx.db
+    .selectFrom("activities")
+    .selectAll()
+    .where("id", "=", params.activityId)
+    .where("org_id", "=", caller.user.orgId)
+    .where("user_id", "=", caller.user.id)
+    .executeTakeFirst();
+  if (!row) throw apiError(ErrorCode.ACTIVITY_NOT_FOUND, `No activity ${params.activityId}`);
+  if (row.status === "ACTIVITY_STATUS_COMPLETED") return { done: true, row };
+  if (row.status !== HELD) throw notPending(row.id, row.status);
+  const type = row.type as ActivityType;
+  const handler = params.handlers[type];
+  const entry = activityTypes[type];
+  if (!handler || !("pure" in handler) || !entry) throw notPending(row.id, row.status);
+  if (row.approved_at == null || row.approval_expires_at == null)
+    throw apiError(ErrorCode.ACTIVITY_NOT_APPROVED, `Activity ${row.id} waits for an app admin's approval`, {
+      data: { activityId: row.id, activityStatus: row.status },
+    });
+  if (Number(row.approval_expires_at) <= ctx.now())
+    throw apiError(
+      ErrorCode.APPROVAL_EXPIRED,
+      `The approval of activity ${row.id} has expired: an app admin may approve it again`,
+      { data: { activityId: row.id, activityStatus: row.status } },
+    );
+  const intent = JSON.parse(row.intent) as Record<string, unknown>;
+  const input = {
+    caller: { user: caller.user, body: {} },
+    params: entry.parameters.parse(intent[entry.intent]),
+    share: params.share,
+  } as ActivityInput<ActivityType>;
+  const audit = { appId: caller.user.appId, userId: row.user_id };
+  const decision = handler.signingRequest
+    ? evaluatePolicy(await ctx.apps.signingPolicyOf(caller.user.appId), handler.signingRequest(input))
+    : { effect: "allow" as const };
+  if (decision.effect === "deny") {
+    const failure = { code: ErrorCode.POLICY_DENIED, message: decision.message };
+    if (!(await settle(ctx, row as HeldRow, { status: "ACTIVITY_STATUS_REJECTED", failure })))
+      throw notPending(row.id, "decided by someone else");
+    await ctx.audit("signing.rejected", {
+      ...audit,
+      details: { activityId: row.id, ruleId: decision.ruleId, completion: true },
+    });
+    throw apiError(failure.code, failure.message, {
+      data: { activityId: row.id, activityStatus: "ACTIVITY_STATUS_REJECTED" },
+    });
+  }
+  let result: object;
+  try {
+    result = await handler.pure(ctx, input);
+  } catch (e) {
+    if (!(e instanceof ApiError) || SHARE_CODES.has(e.code)) throw e;
+    // The held intent cannot be signed at all (not a share problem): it fails, as an admin's approval
+    // of a service wallet's signature would.
+    const failure = { code: e.code, message: e.message };
+    if (await settle(ctx, row as HeldRow, { status: "ACTIVITY_STATUS_FAILED", failure }))
+      await ctx.audit("signing.completed", { ...audit, details: { activityId: row.id, failed: e.code } });
+    throw e;
+  }
+  return { done: false, row, result: { [entry.result]: result } };
+}
+
+/**
+ * `complete_activity`, in its record's transaction: the held activity becomes COMPLETED with the
+ * signature, once (compare-and-set on its status and approval): of two completions at the same time, one
+ * records the signature and the other answers 409 ACTIVITY_NOT_PENDING with nothing written.
+ */
+export async function settleCompletion(
+  tx: Pick<ActivityContext, "db" | "now" | "audit">,
+  params: { prepared: PreparedCompletion; appId: string },
+): Promise<{ activityId: string; result: Record<string, unknown> }> {
+  const { prepared } = params;
+  const { row } = prepared;
+  if (prepared.done) throw notPending(row.id, row.status);
+  const updated = await tx.db
+    .updateTable("activities")
+    .set({
+      status: "ACTIVITY_STATUS_COMPLETED",
+      result: JSON.stringify(prepared.result),
+      failure: null,
+      updated_at: tx.now(),
+    })
+    .where("id", "=", row.id)
+    .where("status", "=", HELD)
+    .where("approved_at", "=", Number(row.approved_at))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw notPending(row.id, "completed by someone else");
+  await tx.audit(
+    "signing.completed",
+    { appId: params.appId, userId: row.user_id, details: { activityId: row.id } },
+    tx.db,
+  );
+  return { activityId: row.id, result: prepared.result };
 }

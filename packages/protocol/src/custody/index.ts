@@ -16,10 +16,12 @@ export {
 } from "./recovery";
 export {
   openServiceShare,
+  openSplitShare,
   openUserShare,
   SHARE_BEARING_ACTIVITY_TYPES,
   SHARE_KEY_META,
   sealServiceShare,
+  sealSplitShare,
   sealUserShare,
   shareBearingOrganization,
   USER_SHARE_HEADER_NAME,

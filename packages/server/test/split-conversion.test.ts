@@ -143,6 +143,9 @@ describe.each(["sqlite", "postgres"] as const)("moving a wallet to split custody
     return { status: res.status, signer };
   }
 
+  const walletOf = async (orgId: string) =>
+    (await db().selectFrom("wallets").select("id").where("org_id", "=", orgId).executeTakeFirstOrThrow()).id;
+
   /** Everything about the wallet a failed completion must leave as it was. */
   const snapshot = async (walletId: string) => ({
     wallet: await walletRow(walletId),
@@ -165,6 +168,10 @@ describe.each(["sqlite", "postgres"] as const)("moving a wallet to split custody
       address,
     });
     expect(await sign(user, address)).toEqual({ status: 200, signer: address });
+    // A split app's whole wallet is never cached for signing: its key is destroyed when it is split.
+    expect(
+      [...h.service.ctx.caches.signingAccounts.keys()].filter((k) => k.startsWith(`${user.orgId}/`)),
+    ).toEqual([]);
 
     // Begun, not completed: the whole wallet still signs, the pending share is kept.
     const first = await beginSplit({ url: h.url, now: () => h.clock.now }, user, walletId);
@@ -321,6 +328,13 @@ describe.each(["sqlite", "postgres"] as const)("moving a wallet to split custody
     const email = unique("moving");
     const before = await signUpByEmail(h, email, MOVE);
     const address = before.address;
+    // While the app keeps wallets whole, its users' wallets are not split.
+    const refused = await beginSplit(
+      { url: h.url, now: () => h.clock.now },
+      before,
+      await walletOf(before.orgId),
+    );
+    expect([refused.status, refused.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
     expect(await whoami(before, MOVE)).toMatchObject({ custody: "service", walletState: "ready" });
     // The operator changes the app's config to `custody: "split"` (applied at the service's start).
     await db().updateTable("apps").set({ custody: "split" }).where("id", "=", MOVING.id).execute();

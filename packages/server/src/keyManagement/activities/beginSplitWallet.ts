@@ -27,7 +27,8 @@ export const alreadySplit = () =>
 /**
  * `begin_split_wallet` (docs/split-custody.md §3.1): the first phase of moving a whole wallet to split
  * custody. Checked in order: the user's rate (as exports); the wallet is the caller's (WALLET_NOT_FOUND)
- * and whole (409 WALLET_ALREADY_SPLIT); a fresh sign-in (any session signed in within the step-up
+ * and whole (409 WALLET_ALREADY_SPLIT); the app is a split app (409 SPLIT_CUSTODY_UNSUPPORTED); a fresh
+ * sign-in (any session signed in within the step-up
  * window, or a step-up proof as for export). Then the service opens the whole secret (the phrase's
  * entropy and every account's key, in their order), splits it 2-of-2, keeps its share sealed as the
  * wallet's *pending* share (a second begin replaces it) and answers the user share sealed to the
@@ -51,6 +52,14 @@ export const beginSplitWallet = defineActivity<"ACTIVITY_TYPE_BEGIN_SPLIT_WALLET
       .executeTakeFirst();
     if (!wallet) throw apiError(ErrorCode.WALLET_NOT_FOUND, "Wallet not found");
     if (wallet.custody === "split") throw alreadySplit();
+    // Only a split app's wallets: signing caches a service app's account rows in every process
+    // (keyManagement/signing.ts), and a cached row would still name the destroyed whole key.
+    if ((await ctx.apps.byId(user.appId))?.custody !== "split") {
+      throw apiError(
+        ErrorCode.SPLIT_CUSTODY_UNSUPPORTED,
+        "Splitting a wallet is for split-custody apps: this app keeps its users' wallets whole",
+      );
+    }
     const { spendOtpId, used } = await freshSignIn(ctx, caller, params);
     let secret: WalletSecret | undefined;
     let encoded: Uint8Array | undefined;

@@ -1,4 +1,10 @@
-import { createMemoryKeyHolder, type Signer, signRawMessage, toViemAccount } from "@latchkey/core";
+import {
+  createMemoryKeyHolder,
+  type KeyHolder,
+  type Signer,
+  signRawMessage,
+  toViemAccount,
+} from "@latchkey/core";
 import { keccak256, recoverAddress, toHex, verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service";
@@ -10,6 +16,7 @@ import { signInWithOtp } from "./helpers/signIn";
 // the user's.
 let svc: TestService;
 const email = "moving@example.com";
+const interrupted = "interrupted@example.com";
 
 beforeAll(async () => {
   svc = await startService({ devCustody: "service" });
@@ -21,7 +28,7 @@ afterAll(async () => {
 const wallets = (orgId: string) =>
   svc.service.ctx.db
     .selectFrom("wallets")
-    .select(["id", "custody", "sealed_mnemonic", "sealed_service_share"])
+    .select(["id", "custody", "sealed_mnemonic", "sealed_service_share", "sealed_pending_share"])
     .where("org_id", "=", orgId)
     .execute();
 
@@ -39,6 +46,7 @@ describe("a whole wallet moved to split custody, from Node", () => {
     const [wallet] = await wallets(before.user?.orgId as string);
     expect(wallet?.custody).toBe("service");
     expect(wallet?.sealed_mnemonic).not.toBe("");
+    expect((await signInWithOtp(svc, interrupted)).walletAccess).toBe("service");
   });
 
   it("after the app moves to split, the next sign-in splits the wallet before it is connected", async () => {
@@ -71,6 +79,44 @@ describe("a whole wallet moved to split custody, from Node", () => {
 
     const signature = await toViemAccount(converted).signMessage({ message: "split now" });
     expect(await verifyMessage({ address, message: "split now", signature })).toBe(true);
+  });
+
+  it("a conversion cut short (the holder fails after begin) keeps the wallet whole and working; the next sign-in splits it", async () => {
+    const inner = createMemoryKeyHolder();
+    const custody = inner.custody as NonNullable<KeyHolder["custody"]>;
+    const cutShort: KeyHolder = {
+      ...inner,
+      custody: {
+        ...custody,
+        acceptSplitShare: async () => {
+          throw new Error("the tab was closed");
+        },
+      },
+    };
+    const first = await signInWithOtp(svc, interrupted, { keyHolder: cutShort });
+    const whole = first.user?.address as `0x${string}`;
+    expect(first.getState().status).toBe("CONNECTED");
+    expect(first.walletAccess).toBe("service");
+    expect(first.user?.custody).toBeUndefined();
+    const orgId = first.user?.orgId as string;
+    const [begun] = await wallets(orgId);
+    expect(begun).toMatchObject({ custody: "service", sealed_service_share: null });
+    expect(begun?.sealed_mnemonic).not.toBe("");
+    expect(begun?.sealed_pending_share).toEqual(expect.any(String));
+    // The whole wallet still signs, without a share.
+    const digest = keccak256(toHex("still whole"));
+    expect(
+      await recoverAddress({ hash: digest, signature: await signRawMessage(first, { message: digest }) }),
+    ).toBe(whole);
+
+    const again = await signInWithOtp(svc, interrupted);
+    expect(again.user?.address).toBe(whole);
+    expect(again.user?.custody).toBe("split");
+    expect(again.walletAccess).toBe("ready");
+    expect((await wallets(orgId))[0]).toMatchObject({ custody: "split", sealed_mnemonic: "" });
+    expect(
+      await recoverAddress({ hash: digest, signature: await signRawMessage(again, { message: digest }) }),
+    ).toBe(whole);
   });
 
   it("the share protects like a new split wallet's; another device must restore it", async () => {

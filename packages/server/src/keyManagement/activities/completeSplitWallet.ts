@@ -98,7 +98,14 @@ export const completeSplitWallet = defineActivity<"ACTIVITY_TYPE_COMPLETE_SPLIT_
       .where("custody", "=", "service")
       .where("sealed_pending_share", "=", prepared.pending)
       .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) throw invalid();
+    if (Number(updated.numUpdatedRows) !== 1) {
+      const now = await tx.db
+        .selectFrom("wallets")
+        .select("custody")
+        .where("id", "=", params.walletId)
+        .executeTakeFirst();
+      throw now?.custody === "split" ? alreadySplit() : invalid();
+    }
     for (const [i, a] of prepared.accounts.entries()) {
       await tx.db
         .updateTable("wallet_accounts")

@@ -74,6 +74,9 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
       return keys.injectCredentialBundle(params.bundle);
     case "stamp": {
       if (typeof params?.body !== "string") throw new TypeError("body must be a string");
+      // The user share of a split is sealed to the target the body names: only this frame's own key.
+      if (!sharesOf(keys).mayStamp(params.body))
+        throw new TypeError("a begin_split_wallet is stamped only with this frame's own split key");
       const stamp = await keys.stamp(params.body);
       const userShare = await sharesOf(keys).userShareFor(params.body, metaContent(SHARE_KEY_META));
       return userShare ? { ...stamp, userShare } : stamp;
@@ -85,6 +88,15 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
       return sharesOf(keys).createSplitWallet({
         organizationId: organizationIdOf(params),
         shareKey: shareKey(),
+      });
+    case "beginSplit":
+      return sharesOf(keys).beginSplit({ organizationId: organizationIdOf(params) });
+    case "acceptSplitShare":
+      if (typeof params?.userShare !== "string") throw new TypeError("userShare must be a string");
+      return sharesOf(keys).acceptSplitShare({
+        organizationId: organizationIdOf(params),
+        walletId: walletIdOf(params),
+        userShare: params.userShare,
       });
     case "hasUserShare":
       return sharesOf(keys).hasUserShare({ organizationId: organizationIdOf(params) });
@@ -120,7 +132,9 @@ serveParent<FrameRequest>({
       ? error.code
       : error instanceof Error && error.name === "RecoveryError"
         ? "RECOVERY_FAILED"
-        : undefined,
+        : error instanceof Error && error.name === "UserShareError"
+          ? "USER_SHARE_INVALID"
+          : undefined,
   // Where keys live is settled before the first request: storage refused means memory, said up front.
   async ready(parentOrigin) {
     const storage = await keysOf(parentOrigin).storage();

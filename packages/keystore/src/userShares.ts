@@ -47,6 +47,22 @@ export interface ShareHolder {
   ): Promise<void>;
   /** The share sealed to `shareKey` for `body`, when the body is one that carries it and a share is held. */
   userShareFor(body: string, shareKey: string | null): Promise<string | undefined>;
+  /**
+   * Moving a whole wallet to split custody (docs/split-custody.md §3.1), first step: a new ephemeral
+   * P-256 key for this organisation's split (replacing an earlier one), its private half non-extractable
+   * and in memory only. Answers its public key (uncompressed hex): begin_split_wallet's `targetPublicKey`.
+   */
+  beginSplit(args: { organizationId: string }): Promise<{ targetPublicKey: string }>;
+  /**
+   * Second step: opens begin_split_wallet's `userShare` with the ephemeral key and keeps it as the
+   * organisation's share (complete_split_wallet then carries it). UserShareError when it does not open.
+   */
+  acceptSplitShare(args: { organizationId: string; walletId: string; userShare: string }): Promise<void>;
+  /**
+   * Whether the holder may stamp `body`: a begin_split_wallet only with the ephemeral key this holder
+   * made for its organisation, so the page that asks for the stamp cannot have the share sealed to its own.
+   */
+  mayStamp(body: string): boolean;
 }
 
 const loadCustody = () => import("@latchkey/protocol/custody");
@@ -72,7 +88,46 @@ function organizationOf(body: string): string | null {
  * const { serviceShare, accounts } = await shares.createSplitWallet({ organizationId, shareKey });
  */
 export function createShareHolder(storage: UserShareStorage): ShareHolder {
+  // Ephemeral keys of splits begun, by organisation (memory only: a reload begins again).
+  const splits = new Map<string, { privateKey: CryptoKey; publicKey: string }>();
   return {
+    async beginSplit({ organizationId }) {
+      const pair = (await globalThis.crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, false, [
+        "deriveBits",
+      ])) as CryptoKeyPair;
+      const raw = new Uint8Array(await globalThis.crypto.subtle.exportKey("raw", pair.publicKey));
+      const publicKey = Array.from(raw, (b) => b.toString(16).padStart(2, "0")).join("");
+      splits.set(organizationId, { privateKey: pair.privateKey, publicKey });
+      return { targetPublicKey: publicKey };
+    },
+    async acceptSplitShare({ organizationId, walletId, userShare }) {
+      const custody = await loadCustody();
+      const key = splits.get(organizationId);
+      if (!key) throw new custody.UserShareError("no split of this wallet was begun here");
+      const share = await custody.openSplitShare({ sealed: userShare, walletId, key });
+      try {
+        await storage.put(organizationId, share);
+        splits.delete(organizationId);
+      } finally {
+        share.fill(0);
+      }
+    },
+    mayStamp(body) {
+      if (!body.includes('"ACTIVITY_TYPE_BEGIN_SPLIT_WALLET"')) return true;
+      try {
+        const parsed = JSON.parse(body) as {
+          type?: unknown;
+          organizationId?: unknown;
+          parameters?: { targetPublicKey?: unknown };
+        };
+        if (parsed.type !== "ACTIVITY_TYPE_BEGIN_SPLIT_WALLET") return true;
+        const key = typeof parsed.organizationId === "string" ? splits.get(parsed.organizationId) : undefined;
+        const target = parsed.parameters?.targetPublicKey;
+        return key !== undefined && typeof target === "string" && target.toLowerCase() === key.publicKey;
+      } catch {
+        return true;
+      }
+    },
     async createSplitWallet({ organizationId, shareKey }) {
       const custody = await loadCustody();
       const { secret, accounts } = await custody.newWalletSecret();

@@ -180,6 +180,10 @@ export const ErrorCode = {
   USER_SHARE_INVALID: "USER_SHARE_INVALID",
   /** create_split_wallet: the user has a wallet already (one wallet per user). */
   WALLET_EXISTS: "WALLET_EXISTS",
+  /** begin/complete_split_wallet: the wallet is split already (docs/split-custody.md §3.1). */
+  WALLET_ALREADY_SPLIT: "WALLET_ALREADY_SPLIT",
+  /** complete_split_wallet: no split of this wallet was begun (begin_split_wallet first). */
+  SPLIT_NOT_BEGUN: "SPLIT_NOT_BEGUN",
   /**
    * Split custody: the operation is not (yet) supported for a split wallet or a split app; the message
    * says which (grants, imports, pregenerated users).
@@ -295,6 +299,8 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   USER_SHARE_REQUIRED: 403,
   USER_SHARE_INVALID: 400,
   WALLET_EXISTS: 409,
+  WALLET_ALREADY_SPLIT: 409,
+  SPLIT_NOT_BEGUN: 409,
   SPLIT_CUSTODY_UNSUPPORTED: 409,
   INTERNAL: 500,
 };

@@ -15,6 +15,8 @@
  *     share;
  * (e) a held signature the attacker approves (written into the database) and completes: without the
  *     user's share, with a forged one or a captured one, nothing signs;
+ * (f) a user whose whole wallet was split at sign-in (docs/split-custody.md §3.1): the whole copy opens
+ *     before the conversion, nothing of theirs after it, and an inserted session signs nothing;
  * and no share appears in the activity rows, the audit rows or the logs.
  *
  * Not covered here: the HSM mode (its wrapper unwraps the same data keys; with the token and PIN the
@@ -51,6 +53,7 @@ import { evmAddressFromPrivateKey } from "../src/crypto/wallet";
 import { type OpenedDatabase, openDatabase } from "../src/db";
 import { type EmailUser, type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
 import {
+  convertToSplit,
   makeSplitWallet,
   SPLIT,
   SPLIT_APP,
@@ -60,6 +63,15 @@ import {
 } from "./helpers/splitKeyHolder";
 
 const SERVICE = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
+/** A service app that moves to split in the test: its user's whole wallet is split (docs §3.1). */
+const MOVED_APP = {
+  id: "moved-app",
+  name: "Moved App",
+  apiKeys: ["lk_moved_key_0123456789abcdef"],
+  allowedOrigins: ["http://moved.test"],
+  emailMode: "OTP" as const,
+};
+const MOVED = { authorization: `Bearer ${MOVED_APP.apiKeys[0]}` };
 
 const signatureOf = (activity: { result: Record<string, unknown> }) => {
   const r = activity.result.signRawPayloadResult as { r: string; s: string; v: string };
@@ -88,7 +100,7 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
 
   beforeAll(async () => {
     h = await startHarness(kind, {
-      apps: [TEST_APP, SPLIT_APP],
+      apps: [TEST_APP, SPLIT_APP, MOVED_APP],
       masterKey,
       logLevel: "trace",
       logStream: new Writable({
@@ -220,6 +232,38 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
     const account = privateKeyToAccount(viemHex(key as Uint8Array));
     const signature = await account.sign({ hash: digest });
     expect(await recoverAddress({ hash: digest, signature })).toBe(serviceUser.address);
+  });
+
+  it("(f) a converted user (a whole wallet split at sign-in): the whole copy opened before, nothing after", async () => {
+    const user = await signUpByEmail(h, `converted-${kind}@example.com`, MOVED);
+    await stolen.db.updateTable("apps").set({ custody: "split" }).where("id", "=", MOVED_APP.id).execute();
+    h.service.ctx.apps.invalidate();
+    const { id: walletId } = await stolen.db
+      .selectFrom("wallets")
+      .select("id")
+      .where("org_id", "=", user.orgId)
+      .executeTakeFirstOrThrow();
+    // Before the conversion the operator opens the whole wallet, as any service wallet.
+    const before = await candidateKeys(await openEverySealedSecret(user.orgId));
+    expect(before.some((k) => signsFor(k, user.address))).toBe(true);
+
+    const holder = await convertToSplit(h, user, walletId, MOVED);
+    const after = await candidateKeys(await openEverySealedSecret(user.orgId));
+    expect(after.length).toBeGreaterThan(20);
+    expect(after.filter((k) => signsFor(k, user.address, user.solanaAddress))).toEqual([]);
+    // An inserted session signs nothing; the user's own holder, with its share, signs.
+    const sessionKey = await insertSession(user);
+    const drain = await submitStamped(
+      h.url,
+      "sign_raw_payload",
+      bodyFor(user.orgId, user.address, "drain the converted"),
+      sessionKey,
+    );
+    expect([drain.status, drain.json.code]).toEqual([403, "USER_SHARE_REQUIRED"]);
+    const digest = keccak256(viemHex("the converted user's own signature"));
+    const legit = await holder.submit("sign_raw_payload", signRawBody(user.address, digest));
+    const activity = legit.json.activity as { result: Record<string, unknown> };
+    expect(await recoverAddress({ hash: digest, signature: signatureOf(activity) })).toBe(user.address);
   });
 
   /** Write access: a session key for `user`, inserted into the database; the attacker holds its private key. */

@@ -513,7 +513,7 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
     expect(init.json.message).toContain("Importing a wallet");
   });
 
-  it("a grant, and in a split app a pregenerated user: 409 SPLIT_CUSTODY_UNSUPPORTED", async () => {
+  it("a grant: 409 SPLIT_CUSTODY_UNSUPPORTED", async () => {
     const { user } = await holderOf("grant");
     const body = JSON.stringify({
       type: "OPERATION_TYPE_CREATE_GRANT",
@@ -535,10 +535,14 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
     );
     expect([grant.status, grant.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
     expect(grant.json.error).toContain("grant");
+  });
+
+  it("in a split app a pregenerated user is made with a whole wallet, split at the first sign-in (split-conversion.test.ts)", async () => {
     const orgId = (await h.service.ctx.apps.byId(HELD_APP.id))?.orgId as string;
     const admin = new AdminClient(h.url, orgId, ADMIN_KEY);
     const pregenerated = await admin.call("pregenerate_user", { email: unique("pregen") });
-    expect([pregenerated.status, pregenerated.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
+    expect(pregenerated.status).toBe(200);
+    expect(pregenerated.json.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 
   it("a held signature of a split wallet: the approval is recorded, nothing signed (split-approvals.test.ts)", async () => {

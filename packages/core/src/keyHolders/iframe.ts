@@ -102,6 +102,8 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
     custody: {
       createSplitWallet: (p) => call<CreatedSplitWallet>("createSplitWallet", p),
       hasUserShare: (p) => call<boolean>("hasUserShare", p),
+      beginSplit: (p) => call<{ targetPublicKey: string }>("beginSplit", p),
+      acceptSplitShare: (p) => call<void>("acceptSplitShare", p),
       protectShare: (p) => call<ProtectedShare>("protectShare", p),
       restoreShare: (p) => call<void>("restoreShare", p),
     },

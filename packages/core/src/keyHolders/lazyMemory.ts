@@ -26,6 +26,8 @@ export function lazyMemoryKeyHolder(): KeyHolder {
     custody: {
       createSplitWallet: async (args) => (await custodyOf(get)).createSplitWallet(args),
       hasUserShare: async (args) => (await custodyOf(get)).hasUserShare(args),
+      beginSplit: async (args) => (await custodyOf(get)).beginSplit(args),
+      acceptSplitShare: async (args) => (await custodyOf(get)).acceptSplitShare(args),
       protectShare: async (args) => (await custodyOf(get)).protectShare(args),
       restoreShare: async (args) => (await custodyOf(get)).restoreShare(args),
     },

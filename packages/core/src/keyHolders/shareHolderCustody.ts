@@ -25,6 +25,14 @@ export function shareHolderCustody(shareHolder: () => Promise<ShareHolder>): {
         shareKey = args.shareKey;
         return (await shareHolder()).hasUserShare(args);
       },
+      async beginSplit(args) {
+        shareKey = args.shareKey;
+        return (await shareHolder()).beginSplit(args);
+      },
+      async acceptSplitShare(args) {
+        shareKey = args.shareKey;
+        return (await shareHolder()).acceptSplitShare(args);
+      },
       async protectShare(args) {
         return (await shareHolder()).protectShare(args);
       },

@@ -27,6 +27,20 @@ export interface SplitCustodyKeyHolder {
     walletId: string;
     prfOutput?: Uint8Array;
   }): Promise<ProtectedShare>;
+  /**
+   * Moving a whole wallet to split (docs/split-custody.md §3.1): a new ephemeral key for this
+   * organisation's split; its public key is begin_split_wallet's `targetPublicKey`.
+   */
+  beginSplit(args: { organizationId: string; walletId: string; shareKey: string }): Promise<{
+    targetPublicKey: string;
+  }>;
+  /** Opens begin_split_wallet's sealed `userShare` with that key and keeps the share (throws when it does not open). */
+  acceptSplitShare(args: {
+    organizationId: string;
+    walletId: string;
+    userShare: string;
+    shareKey: string;
+  }): Promise<void>;
   /** Opens a recovery blob with a PRF output or a code and keeps the share (throws when it does not open). */
   restoreShare(
     args: {

@@ -39,10 +39,12 @@ export function custodyOf(signer: SignerBase): SplitCustodyKeyHolder {
  * Right after a split user's whoami, before the session is CONNECTED: a split user without a wallet gets
  * one, made in the key holder (which keeps the user share) and recorded by the service
  * (create_split_wallet, whose stamp carries the user share); a split user whose wallet exists is
- * `ready` when this device holds its part, `restore_needed` otherwise. Answers whoami as it is now.
+ * `ready` when this device holds its part, `restore_needed` otherwise; a split app's user whose wallet
+ * the service still holds whole gets it split (splitWholeWallet). Answers whoami as it is now.
  */
 export async function settleWallet(signer: SignerBase, who: WhoamiResponse): Promise<WhoamiResponse> {
   const { store, client } = signer;
+  if (who.walletState === "whole" && who.walletId) return splitWholeWallet(signer, who, who.walletId);
   const custody = custodyOf(signer);
   const { shareKey } = await custodyConfig(signer);
   if (who.walletState === "none") {
@@ -62,6 +64,43 @@ export async function settleWallet(signer: SignerBase, who: WhoamiResponse): Pro
   const held = await custody.hasUserShare({ organizationId: who.orgId, shareKey });
   store.setState({ walletAccess: held ? "ready" : "restore_needed", recovery: who.recovery ?? [] });
   return who;
+}
+
+/**
+ * A whole wallet moved to split custody (docs/split-custody.md §3.1): a pregenerated or imported user of
+ * a split app at their first sign-in, or a user of an app that moved to split. The holder makes an
+ * ephemeral key; begin_split_wallet answers the user share sealed to it (the service keeps its share
+ * pending and the whole wallet still signs); the holder opens and keeps the share; complete_split_wallet,
+ * whose stamp carries it, makes the wallet split and destroys the whole copy. A failure (a session that
+ * is no fresh sign-in, the network) does not fail the sign-in: the wallet stays whole and working, the
+ * session is a service-custody one, and the next sign-in begins again. (Had the completion reached the
+ * service, the holder already keeps the share and attaches it to signatures.)
+ */
+async function splitWholeWallet(
+  signer: SignerBase,
+  who: WhoamiResponse,
+  walletId: string,
+): Promise<WhoamiResponse> {
+  const { store, client } = signer;
+  const organizationId = who.orgId;
+  store.setState({ walletAccess: "creating", recovery: [] });
+  try {
+    const custody = custodyOf(signer);
+    const { shareKey } = await custodyConfig(signer);
+    const { targetPublicKey } = await custody.beginSplit({ organizationId, walletId, shareKey });
+    const begun = await client.callStamped(signerRoutes.beginSplitWallet, {
+      organizationId,
+      parameters: { walletId, targetPublicKey },
+    });
+    await custody.acceptSplitShare({ organizationId, walletId, userShare: begun.userShare, shareKey });
+    await client.callStamped(signerRoutes.completeSplitWallet, { organizationId, parameters: { walletId } });
+  } catch {
+    store.setState({ walletAccess: "service", recovery: [] });
+    return { ...who, custody: "service", walletState: "ready" };
+  }
+  const split = await client.callStamped(signerRoutes.whoami, { organizationId });
+  store.setState({ walletAccess: "ready", recovery: split.recovery ?? [] });
+  return split;
 }
 
 /**

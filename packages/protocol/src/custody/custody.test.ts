@@ -15,11 +15,13 @@ import {
   newRecoveryCode,
   newWalletSecret,
   openServiceShare,
+  openSplitShare,
   openUserShare,
   publicKeyOf,
   RecoveryError,
   recoveryCodeBytes,
   sealServiceShare,
+  sealSplitShare,
   sealUserShare,
   shareBearingOrganization,
   splitWalletSecret,
@@ -123,8 +125,26 @@ describe("the sealed user share", () => {
     await expect(openUserShare({ sealed, body: "create:org-1", shareKey })).rejects.toThrow(UserShareError);
   });
 
+  it("a split's user share opens with the holder's ephemeral key for its wallet only", async () => {
+    const userShare = new Uint8Array([4, 4, 2]);
+    const sealed = await sealSplitShare({ userShare, targetPublicKey: shareKey.publicKey, walletId: "w-1" });
+    expect(await openSplitShare({ sealed, walletId: "w-1", key: shareKey })).toEqual(userShare);
+    await expect(openSplitShare({ sealed, walletId: "w-2", key: shareKey })).rejects.toThrow(UserShareError);
+    await expect(openUserShare({ sealed, body: "split:w-1", shareKey })).rejects.toThrow(UserShareError);
+  });
+
   it("names the organisation of the bodies a key holder attaches its share to", () => {
     expect(shareBearingOrganization(body)).toBe("org-1");
+    expect(
+      shareBearingOrganization(
+        JSON.stringify({ type: "ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET", organizationId: "o" }),
+      ),
+    ).toBe("o");
+    expect(
+      shareBearingOrganization(
+        JSON.stringify({ type: "ACTIVITY_TYPE_BEGIN_SPLIT_WALLET", organizationId: "o" }),
+      ),
+    ).toBeNull();
     expect(
       shareBearingOrganization(
         JSON.stringify({ type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", organizationId: "o" }),

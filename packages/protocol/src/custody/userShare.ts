@@ -135,6 +135,31 @@ export function openServiceShare<K = Uint8Array | CryptoKey>(args: {
   );
 }
 
+const SPLIT_SHARE_INFO = "latchkey_split_share_v1";
+const splitShareAad = (walletId: string) => utf8ToBytes(`split:${walletId}`);
+
+/**
+ * A whole wallet's user share as `begin_split_wallet` answers it (docs/split-custody.md §3.1): HPKE-sealed
+ * by the service to the key holder's ephemeral key (`targetPublicKey`, uncompressed P-256 hex) for this
+ * wallet, so the page between them (core, the host app) carries it without reading it.
+ */
+export function sealSplitShare(args: {
+  userShare: Uint8Array;
+  targetPublicKey: string;
+  walletId: string;
+}): Promise<string> {
+  return seal(args.userShare, args.targetPublicKey, SPLIT_SHARE_INFO, splitShareAad(args.walletId));
+}
+
+/** Inverse of {@link sealSplitShare} (the key holder, with its ephemeral key); UserShareError when it does not open. */
+export function openSplitShare(args: {
+  sealed: string;
+  walletId: string;
+  key: { privateKey: Uint8Array | CryptoKey; publicKey: string };
+}): Promise<Uint8Array> {
+  return open(args.sealed, args.key, SPLIT_SHARE_INFO, splitShareAad(args.walletId));
+}
+
 /**
  * The submit types whose body a key holder attaches its share to: every activity that signs with a split
  * wallet's key (a held one's completion too), and the one that makes the wallet.
@@ -146,6 +171,7 @@ export const SHARE_BEARING_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
   "ACTIVITY_TYPE_CREATE_SPLIT_WALLET",
   // An approved held signature, made when the user's device completes it (docs/split-custody.md §7).
   "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
+  "ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET",
 ]);
 
 /**

@@ -30,6 +30,13 @@ export type FrameMethod =
   | "createSplitWallet"
   /** → boolean: whether the frame holds a share for `organizationId`. */
   | "hasUserShare"
+  /**
+   * → `{ targetPublicKey }`: a whole wallet's split begun (docs/split-custody.md §3.1): a new ephemeral key
+   * for `organizationId`; the frame stamps a begin_split_wallet body only with that key as its target.
+   */
+  | "beginSplit"
+  /** Opens begin_split_wallet's sealed `userShare` for `walletId` and keeps it; USER_SHARE_INVALID when it does not. */
+  | "acceptSplitShare"
   /** → `{ blob, code? }`: the share encrypted under `prfOutput`, or under a new code (shown once). */
   | "protectShare"
   /** Opens `blob` with `prfOutput` or `code` and keeps the share; RECOVERY_FAILED when it does not open. */
@@ -56,6 +63,8 @@ export interface FrameRequest {
     prfOutput?: Uint8Array;
     /** A recovery code the user typed. */
     code?: string;
+    /** begin_split_wallet's `userShare`, sealed to the frame's split key (acceptSplitShare). */
+    userShare?: string;
     blob?: FrameRecoveryBlob;
   };
 }

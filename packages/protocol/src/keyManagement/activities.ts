@@ -266,6 +266,43 @@ export interface CreateSplitWalletResult {
   addresses: string[];
 }
 
+/**
+ * `begin_split_wallet` (split custody, docs/split-custody.md §3.1): the first phase of moving a whole
+ * wallet (one the service holds sealed) to split custody. The service splits the wallet secret, keeps its
+ * share as *pending* and answers the user share sealed to `targetPublicKey` (the key holder's ephemeral
+ * key); the whole copy stays until `complete_split_wallet`. Step-up as for export, except that any
+ * session signed in within the window counts (the conversion runs right after a sign-in).
+ */
+export const beginSplitWalletParametersSchema = z.object({
+  walletId: idSchema(128),
+  targetPublicKey: p256PublicKeyHexSchema,
+  ...stepUpProofFields,
+});
+
+/** What `begin_split_wallet` answers (`beginSplitWalletResult`). */
+export interface BeginSplitWalletResult {
+  walletId: string;
+  /** The user share, HPKE-sealed to the request's `targetPublicKey` for this wallet (`sealSplitShare`). */
+  userShare: string;
+}
+
+/**
+ * `complete_split_wallet` (split custody, docs/split-custody.md §3.1): the second phase. The request
+ * carries the user share from `begin_split_wallet` (`X-User-Share`, bound to this body); when it combines
+ * with the pending service share to every account's key, the service keeps its share, destroys the
+ * whole sealed copy and marks the wallet split, in one transaction.
+ */
+export const completeSplitWalletParametersSchema = z.object({
+  walletId: idSchema(128),
+});
+
+/** What `complete_split_wallet` answers (`completeSplitWalletResult`). */
+export interface CompleteSplitWalletResult {
+  walletId: string;
+  /** The wallet's addresses, unchanged. */
+  addresses: string[];
+}
+
 /** A recovery blob as stored (`RecoveryBlob` of protocol/custody): encrypted under a key only the user has. */
 export const recoveryBlobSchema = z.object({
   v: z.literal(1),
@@ -391,6 +428,18 @@ export const activityTypes = {
     intent: "createSplitWalletIntent",
     result: "createSplitWalletResult",
     parameters: createSplitWalletParametersSchema,
+  },
+  ACTIVITY_TYPE_BEGIN_SPLIT_WALLET: {
+    path: "begin_split_wallet",
+    intent: "beginSplitWalletIntent",
+    result: "beginSplitWalletResult",
+    parameters: beginSplitWalletParametersSchema,
+  },
+  ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET: {
+    path: "complete_split_wallet",
+    intent: "completeSplitWalletIntent",
+    result: "completeSplitWalletResult",
+    parameters: completeSplitWalletParametersSchema,
   },
   ACTIVITY_TYPE_SET_RECOVERY_SHARE: {
     path: "set_recovery_share",

@@ -104,8 +104,11 @@ export const queryResponseSchemas = {
     username: z.string(),
     /** How the user's wallet is kept (split custody: every signature needs the user's share). */
     custody: z.enum(["split", "service"]),
-    /** "none": a split user whose wallet is not made yet (create_split_wallet); else "ready". */
-    walletState: z.enum(["none", "ready"]),
+    /**
+     * "none": a split user whose wallet is not made yet (create_split_wallet); "whole": a split app's
+     * user whose wallet the service still holds whole, until it is split (begin/complete_split_wallet).
+     */
+    walletState: z.enum(["none", "whole", "ready"]),
     walletId: z.string().optional(),
     /** The recovery factors stored for the user's share (set_recovery_share). */
     recovery: z.array(z.enum(["passkey", "code"])),

@@ -2,10 +2,21 @@
  * Split custody's signer-API answers (docs/split-custody.md): making the wallet, and the recovery blobs
  * of the user's share. The requests are stamped key-management bodies (`stampedRequestBodySchema`).
  */
-import type { CreateSplitWalletResult, SetRecoveryShareResult } from "../keyManagement/activities";
+import type {
+  BeginSplitWalletResult,
+  CompleteSplitWalletResult,
+  CreateSplitWalletResult,
+  SetRecoveryShareResult,
+} from "../keyManagement/activities";
 
 /** `/v1/create-split-wallet`: the wallet made, its id and its addresses. */
 export type CreateSplitWalletResponse = CreateSplitWalletResult;
+
+/** `/v1/begin-split-wallet`: the user share of a whole wallet, sealed to the key holder's ephemeral key. */
+export type BeginSplitWalletResponse = BeginSplitWalletResult;
+
+/** `/v1/complete-split-wallet`: the wallet, now split; its addresses are unchanged. */
+export type CompleteSplitWalletResponse = CompleteSplitWalletResult;
 
 /** `/v1/set-recovery-share`: the blob stored (or replaced) for this wallet and kind. */
 export type SetRecoveryShareResponse = SetRecoveryShareResult;

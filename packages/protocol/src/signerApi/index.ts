@@ -42,6 +42,8 @@ export const signerApi = {
   listGrants: withSchema(signerRoutes.listGrants, listGrantsRequestSchema),
   revokeGrant: withSchema(signerRoutes.revokeGrant, revokeGrantRequestSchema),
   createSplitWallet: withSchema(signerRoutes.createSplitWallet, stampedRequestBodySchema),
+  beginSplitWallet: withSchema(signerRoutes.beginSplitWallet, stampedRequestBodySchema),
+  completeSplitWallet: withSchema(signerRoutes.completeSplitWallet, stampedRequestBodySchema),
   setRecoveryShare: withSchema(signerRoutes.setRecoveryShare, stampedRequestBodySchema),
   getRecoveryShares: withSchema(signerRoutes.getRecoveryShares, stampedRequestBodySchema),
 } as const satisfies Record<SignerEndpointName, Endpoint>;

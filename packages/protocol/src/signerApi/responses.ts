@@ -4,6 +4,8 @@ import type { SignerErrorBody } from "../errors";
 import { schemaFor } from "../schemaFor";
 import type { InitOtpResponse, VerifyOtpResponse } from "./contact";
 import type {
+  BeginSplitWalletResponse,
+  CompleteSplitWalletResponse,
   CreateSplitWalletResponse,
   GetRecoverySharesResponse,
   RecoveryShareRecord,
@@ -77,7 +79,7 @@ export const whoamiResponseSchema = schemaFor<WhoamiResponse>()(
     address: z.string().optional(),
     solanaAddress: z.string().optional(),
     custody: z.enum(["split", "service"]),
-    walletState: z.enum(["none", "ready"]),
+    walletState: z.enum(["none", "whole", "ready"]),
     walletId: z.string().optional(),
     recovery: z.array(z.enum(["passkey", "code"])),
     idToken: z.string().optional(),
@@ -221,6 +223,16 @@ export const createSplitWalletResponseSchema = schemaFor<CreateSplitWalletRespon
   z.object({ walletId: z.string(), addresses: z.array(z.string()) }),
 );
 
+/** `/v1/begin-split-wallet`: the sealed user share. */
+export const beginSplitWalletResponseSchema = schemaFor<BeginSplitWalletResponse>()(
+  z.object({ walletId: z.string(), userShare: z.string() }),
+);
+
+/** `/v1/complete-split-wallet`: the wallet, now split. */
+export const completeSplitWalletResponseSchema = schemaFor<CompleteSplitWalletResponse>()(
+  z.object({ walletId: z.string(), addresses: z.array(z.string()) }),
+);
+
 /** `/v1/set-recovery-share`: the recovery blob stored. */
 export const setRecoveryShareResponseSchema = schemaFor<SetRecoveryShareResponse>()(
   z.object({ walletId: z.string(), kind: z.enum(["passkey", "code"]) }),
@@ -271,6 +283,8 @@ export const signerResponses = {
   listGrants: grantsResponseSchema,
   revokeGrant: grantResponseSchema,
   createSplitWallet: createSplitWalletResponseSchema,
+  beginSplitWallet: beginSplitWalletResponseSchema,
+  completeSplitWallet: completeSplitWalletResponseSchema,
   setRecoveryShare: setRecoveryShareResponseSchema,
   getRecoveryShares: getRecoverySharesResponseSchema,
 } as const satisfies { [N in SignerEndpointName]: z.ZodType<RouteResponse<SignerRoutes[N]>> };

@@ -13,6 +13,8 @@ import type {
   verifyOtpRequestSchema,
 } from "./contact";
 import type {
+  BeginSplitWalletResponse,
+  CompleteSplitWalletResponse,
   CreateSplitWalletResponse,
   GetRecoverySharesResponse,
   SetRecoveryShareResponse,
@@ -243,6 +245,18 @@ export const signerRoutes = {
     CreateSplitWalletResponse,
     ActivityInput<"ACTIVITY_TYPE_CREATE_SPLIT_WALLET">
   >("/v1/create-split-wallet", submit("create_split_wallet", "ACTIVITY_TYPE_CREATE_SPLIT_WALLET")),
+  /** Split custody: a whole wallet's first phase of splitting (the user share sealed to the holder's key). */
+  beginSplitWallet: stamped<
+    typeof stampedRequestBodySchema,
+    BeginSplitWalletResponse,
+    ActivityInput<"ACTIVITY_TYPE_BEGIN_SPLIT_WALLET">
+  >("/v1/begin-split-wallet", submit("begin_split_wallet", "ACTIVITY_TYPE_BEGIN_SPLIT_WALLET")),
+  /** Split custody: the second phase (the stamped request carries the user share); the whole copy goes. */
+  completeSplitWallet: stamped<
+    typeof stampedRequestBodySchema,
+    CompleteSplitWalletResponse,
+    ActivityInput<"ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET">
+  >("/v1/complete-split-wallet", submit("complete_split_wallet", "ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET")),
   /** Split custody: stores the user share encrypted under a passkey's PRF output or a recovery code. */
   setRecoveryShare: stamped<
     typeof stampedRequestBodySchema,

@@ -8,8 +8,12 @@ export interface WhoamiResponse {
   solanaAddress?: string;
   /** How the user's wallet is kept: "split" (every signature needs the user's share) or "service". */
   custody: "split" | "service";
-  /** "none": a split user whose key holder has not made the wallet yet (create_split_wallet); else "ready". */
-  walletState: "none" | "ready";
+  /**
+   * "none": a split user whose key holder has not made the wallet yet (create_split_wallet); "whole": a
+   * split app's user whose wallet the service still holds whole (pregenerated, imported, or made before
+   * the app moved to split) until their key holder splits it (begin/complete_split_wallet); else "ready".
+   */
+  walletState: "none" | "whole" | "ready";
   /** The user's wallet, once it exists. */
   walletId?: string;
   /** The recovery factors stored for the user's share (set_recovery_share); empty for a service wallet. */

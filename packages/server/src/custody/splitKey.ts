@@ -56,7 +56,8 @@ export async function withSplitKey<T>(
       throw e;
     }
     const key = secret.accounts[account.split.secretIndex];
-    if (!key || key.curve !== account.curve || !matches(key, account.split.publicKey)) throw invalid();
+    if (!key || key.curve !== account.curve || !matchesPublicKey(key, account.split.publicKey))
+      throw invalid();
     return await sign(account.curve, key.privateKey);
   } finally {
     userShare?.fill(0);
@@ -71,7 +72,7 @@ export async function withSplitKey<T>(
  * public key `publicKeyOf` writes, computed with the service's own implementations (libsecp256k1 where
  * the addon loads, node:crypto for ed25519): a fraction of the cost, on every signature.
  */
-function matches(key: WalletSecret["accounts"][number], publicKey: string): boolean {
+export function matchesPublicKey(key: WalletSecret["accounts"][number], publicKey: string): boolean {
   try {
     const pub =
       key.curve === "CURVE_SECP256K1"

@@ -32,7 +32,8 @@ const MAX_CACHED_ACCOUNTS = 10_000;
 
 /**
  * The organisation's account `signWith` (an EVM or Solana address), still sealed; 404 ACCOUNT_NOT_FOUND
- * if it has none. Wallet accounts never change once made, so their rows are cached for the signing path.
+ * if it has none. Wallet accounts never change once made, so their rows are cached for the signing path;
+ * except a split app's whole wallet, which changes once, when it is split (docs/split-custody.md §3.1).
  */
 export async function findSigningAccount(
   ctx: Pick<ActivityContext, "db" | "caches">,
@@ -46,7 +47,10 @@ export async function findSigningAccount(
     const row = await ctx.db
       .selectFrom("wallet_accounts")
       .innerJoin("wallets", "wallets.id", "wallet_accounts.wallet_id")
+      .innerJoin("users", "users.id", "wallets.user_id")
+      .innerJoin("apps", "apps.id", "users.app_id")
       .select([
+        "apps.custody as app_custody",
         "wallet_accounts.id",
         "wallet_accounts.curve",
         "wallet_accounts.sealed_private_key",
@@ -80,8 +84,12 @@ export async function findSigningAccount(
           }
         : {}),
     };
-    if (cache.size >= MAX_CACHED_ACCOUNTS) cache.delete(cache.keys().next().value as string);
-    cache.set(cacheKey, account);
+    // A whole wallet of a split app is split at its user's next sign-in (complete_split_wallet destroys
+    // the whole key): its row is read each time, so no process (worker) keeps naming the destroyed key.
+    if (row.custody === "split" || row.app_custody !== "split") {
+      if (cache.size >= MAX_CACHED_ACCOUNTS) cache.delete(cache.keys().next().value as string);
+      cache.set(cacheKey, account);
+    }
   }
   return account;
 }

@@ -1,6 +1,5 @@
 import type { Insertable } from "kysely";
 import type { ServiceContext } from "../context";
-import { splitUnsupported } from "../custody/shareKey";
 import type { Db } from "../db";
 import type { SealedWallet, UsersTable, WalletAccountsTable, WalletsTable } from "../db/schema";
 import { isUniqueViolation } from "../db/uniqueViolation";
@@ -70,13 +69,8 @@ export async function importUserBatch(
   ctx: UserImportContext,
   params: { appId: string; records: ImportRecord[]; source?: string; allowSharedKeys?: boolean },
 ): Promise<ImportBatchResult> {
-  // Split custody: an imported user's wallet would be made by the service, whole (a later slice).
-  const app = await ctx.db
-    .selectFrom("apps")
-    .select("custody")
-    .where("id", "=", params.appId)
-    .executeTakeFirst();
-  if (app?.custody === "split") throw splitUnsupported("Importing users into a split-custody app");
+  // Split custody: an imported user's wallet is sealed whole like any other, until the person's first
+  // sign-in, when their key holder splits it (docs/split-custody.md §3.1).
   const outcomes = new Map<number, ImportOutcome>();
   const unique: ImportRecord[] = [];
   const firstLine = new Map<string, number>();

@@ -217,7 +217,7 @@ export async function userAddresses(
 /** How a user's wallet is kept, as whoami answers it (docs/split-custody.md §3–4). */
 export interface UserCustody {
   custody: "split" | "service";
-  walletState: "none" | "ready";
+  walletState: "none" | "whole" | "ready";
   walletId?: string;
   recovery: ("passkey" | "code")[];
 }
@@ -242,7 +242,8 @@ export async function isSplitUser(
 
 /**
  * The user's custody: their first wallet's (a "split" wallet, or "service"), or for a user with no wallet
- * yet their app's; and the recovery factors stored for a split wallet's user share.
+ * yet their app's; a whole wallet in a split app is `split` and `whole` (to be split at this sign-in);
+ * and the recovery factors stored for a split wallet's user share.
  */
 export async function userCustody(
   ctx: Pick<ServiceContext, "db" | "apps">,
@@ -259,6 +260,11 @@ export async function userCustody(
     return { custody, walletState: "none", recovery: [] };
   }
   if (wallet.custody !== "split") {
+    // A split app's user whose wallet the service still holds whole (pregenerated, imported, or made
+    // before the app moved to split): their key holder splits it at this sign-in (§3.1).
+    const appCustody = user.appCustody ?? (await ctx.apps.byId(user.appId))?.custody ?? "service";
+    if (appCustody === "split")
+      return { custody: "split", walletState: "whole", walletId: wallet.id, recovery: [] };
     return { custody: "service", walletState: "ready", walletId: wallet.id, recovery: [] };
   }
   const kinds = await ctx.db

@@ -4,11 +4,17 @@
  * wallet, keeps the user share, sends the service its share sealed, and seals its share to every
  * signing request's exact body (`X-User-Share`).
  */
-import { stampWithPrivateKey } from "@latchkey/protocol";
+import {
+  generateP256PrivateKey,
+  p256PublicKeyFromPrivate,
+  stampWithPrivateKey,
+  toHex,
+} from "@latchkey/protocol";
 import {
   encodeWalletSecret,
   mnemonicOfSecret,
   newWalletSecret,
+  openSplitShare,
   type PublicAccount,
   sealServiceShare,
   sealUserShare,
@@ -133,6 +139,108 @@ export async function makeSplitWallet(
     solanaAddress: sol?.address ?? "",
   };
 }
+
+/** A holder of a user share of a wallet moved to split custody (begin/complete_split_wallet). */
+export type ConvertedHolder = Pick<
+  SplitKeyHolder,
+  "orgId" | "userId" | "walletId" | "userShare" | "shareKey" | "sealFor" | "submit"
+>;
+
+/**
+ * The first phase of moving a whole wallet to split custody, as a key holder runs it: an ephemeral P-256
+ * key, `begin_split_wallet` stamped by the session (no share), and the answer's user share opened with
+ * the ephemeral key. `userShare` is undefined when the service refused.
+ */
+export async function beginSplit(
+  h: { url: string; now?: () => number },
+  user: SplitUser,
+  walletId: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ status: number; json: Record<string, unknown>; userShare?: Uint8Array }> {
+  const ephemeral = generateP256PrivateKey();
+  const publicKey = toHex(p256PublicKeyFromPrivate(ephemeral, false));
+  const text = JSON.stringify({
+    timestampMs: String(h.now?.() ?? Date.now()),
+    organizationId: user.orgId,
+    type: "ACTIVITY_TYPE_BEGIN_SPLIT_WALLET",
+    parameters: { walletId, targetPublicKey: publicKey, ...extra },
+  });
+  const res = await submitStamped(h.url, "begin_split_wallet", text, user.sessionKey);
+  const activity = res.json.activity as { status: string; result: Record<string, unknown> } | undefined;
+  if (res.status !== 200 || activity?.status !== "ACTIVITY_STATUS_COMPLETED") return res;
+  const result = activity.result.beginSplitWalletResult as { userShare: string };
+  const userShare = await openSplitShare({
+    sealed: result.userShare,
+    walletId,
+    key: { privateKey: ephemeral, publicKey },
+  });
+  return { ...res, userShare };
+}
+
+/** A holder of `userShare` for `user`: seals it to each submit's body (`complete_split_wallet`, signing). */
+export function holderOfShare(
+  h: { url: string; now?: () => number },
+  user: SplitUser,
+  held: { walletId: string; userShare: Uint8Array; shareKey: string },
+): ConvertedHolder {
+  const { userShare, shareKey } = held;
+  const sealFor = (body: string) => sealUserShare({ userShare, shareKey, body });
+  return {
+    orgId: user.orgId,
+    userId: user.userId,
+    walletId: held.walletId,
+    userShare,
+    shareKey,
+    sealFor,
+    async submit(path, body, opts = {}) {
+      const text = JSON.stringify({
+        timestampMs: String(h.now?.() ?? Date.now()),
+        organizationId: user.orgId,
+        ...body,
+      });
+      const share =
+        opts.share === "none"
+          ? undefined
+          : opts.share && opts.share !== "own"
+            ? opts.share
+            : await sealFor(text);
+      return {
+        ...(await submitStamped(h.url, path, text, user.sessionKey, share)),
+        ...(share ? { share } : {}),
+      };
+    },
+  };
+}
+
+/**
+ * Moves the user's whole wallet `walletId` to split custody as a key holder does after sign-in:
+ * begin_split_wallet, then complete_split_wallet carrying the share it answered. Throws unless both
+ * complete.
+ */
+export async function convertToSplit(
+  h: { url: string; now?: () => number },
+  user: SplitUser,
+  walletId: string,
+  headers: Record<string, string>,
+): Promise<ConvertedHolder> {
+  const shareKey = await fetchShareKey(h.url, headers);
+  const begun = await beginSplit(h, user, walletId);
+  if (!begun.userShare)
+    throw new Error(`begin_split_wallet answered ${begun.status}: ${JSON.stringify(begun.json)}`);
+  const holder = holderOfShare(h, user, { walletId, userShare: begun.userShare, shareKey });
+  const done = await holder.submit("complete_split_wallet", completeSplitBody(walletId));
+  const activity = done.json.activity as { status: string } | undefined;
+  if (done.status !== 200 || activity?.status !== "ACTIVITY_STATUS_COMPLETED") {
+    throw new Error(`complete_split_wallet answered ${done.status}: ${JSON.stringify(done.json)}`);
+  }
+  return holder;
+}
+
+/** A complete_split_wallet body (the envelope's timestamp and organisation are the holder's). */
+export const completeSplitBody = (walletId: string) => ({
+  type: "ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET",
+  parameters: { walletId },
+});
 
 /** A sign_raw_payload body (the envelope's timestamp and organisation are the holder's). */
 export function signRawBody(signWith: string, payload: string, extra: Record<string, unknown> = {}) {

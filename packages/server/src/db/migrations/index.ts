@@ -29,6 +29,7 @@ import { m0028 } from "./0028_signup_session";
 import { m0029 } from "./0029_webhook_private_network";
 import { m0030 } from "./0030_split_custody";
 import { m0031 } from "./0031_held_approvals";
+import { m0032 } from "./0032_split_conversion";
 
 /**
  * Forward-only, versioned migrations, one file each. Each runs in its own transaction; names sort in order.
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   "0029_webhook_private_network": m0029,
   "0030_split_custody": m0030,
   "0031_held_approvals": m0031,
+  "0032_split_conversion": m0032,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -43,6 +43,11 @@ export interface WalletsTable {
   custody?: "service" | "split";
   /** A split wallet's service share, sealed under `wallet_share:<id>`; null for a service wallet. */
   sealed_service_share?: string | null;
+  /**
+   * A whole wallet being split (begin_split_wallet, docs/split-custody.md §3.1): the service's share of
+   * the split, sealed under `wallet_pending_share:<id>`, until complete_split_wallet; null otherwise.
+   */
+  sealed_pending_share?: string | null;
 }
 /** A split wallet's user share, encrypted under a key only the user has (set_recovery_share). */
 export interface RecoverySharesTable {

@@ -1,4 +1,9 @@
-import type { CreateSplitWalletResult, SetRecoveryShareResult } from "@latchkey/protocol";
+import type {
+  BeginSplitWalletResult,
+  CompleteSplitWalletResult,
+  CreateSplitWalletResult,
+  SetRecoveryShareResult,
+} from "@latchkey/protocol";
 import { signerApi } from "@latchkey/protocol/schemas";
 import { recoverySharesOf } from "../../custody/recoveryShares";
 import { stampedRoute } from "../../http/route";
@@ -6,7 +11,8 @@ import { defineFeature } from "../defineFeature";
 
 /**
  * Split custody (docs/split-custody.md): `/v1/create-split-wallet` (the wallet the user's key holder
- * made; its stamped request carries the user share), `/v1/set-recovery-share` and
+ * made; its stamped request carries the user share), `/v1/begin-split-wallet` and
+ * `/v1/complete-split-wallet` (a whole wallet moved to split, §3.1), `/v1/set-recovery-share` and
  * `/v1/get-recovery-shares` (the user share encrypted under a passkey's PRF output or a recovery code).
  */
 export const custodyFeature = defineFeature({
@@ -15,6 +21,14 @@ export const custodyFeature = defineFeature({
     stampedRoute(app, ctx, signerApi.createSplitWallet, async ({ submit }) => {
       const { result } = await submit();
       return result.createSplitWalletResult as CreateSplitWalletResult;
+    });
+    stampedRoute(app, ctx, signerApi.beginSplitWallet, async ({ submit }) => {
+      const { result } = await submit();
+      return result.beginSplitWalletResult as BeginSplitWalletResult;
+    });
+    stampedRoute(app, ctx, signerApi.completeSplitWallet, async ({ submit }) => {
+      const { result } = await submit();
+      return result.completeSplitWalletResult as CompleteSplitWalletResult;
     });
     stampedRoute(app, ctx, signerApi.setRecoveryShare, async ({ submit }) => {
       const { result } = await submit();

@@ -1,7 +1,6 @@
 import { ErrorCode } from "@latchkey/protocol";
 import type { AppAdminKey } from "../../apps/appDirectory";
 import type { ServiceContext } from "../../context";
-import { splitUnsupported } from "../../custody/shareKey";
 import { isUniqueViolation } from "../../db/uniqueViolation";
 import { apiError } from "../../errors";
 import { createUser, userAddresses } from "../../users/userStore";
@@ -44,10 +43,8 @@ export const pregenerateUser = defineAdminHandler({
     const externalId = body.externalId;
     if (!email && !externalId)
       throw apiError(ErrorCode.INVALID_REQUEST, "Give the user's email, an externalId, or both");
-    // Split custody: a pregenerated user's wallet would be made by the service, whole (a later slice).
-    if ((await ctx.apps.byId(admin.appId))?.custody === "split") {
-      throw splitUnsupported("Pregenerating a user in a split-custody app");
-    }
+    // Split custody: the wallet is made by the service, whole, and held so until the person's first
+    // sign-in, when their key holder splits it (docs/split-custody.md §3.1).
     for (let attempt = 0; ; attempt++) {
       const existing = await findExisting(ctx, admin, { email, externalId });
       if (existing) return answer(ctx, existing, false);

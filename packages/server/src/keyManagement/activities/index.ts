@@ -2,6 +2,8 @@ import type { ActivityType } from "@latchkey/protocol";
 import type { ActivityHandler } from "../defineActivity";
 import { approveActivity } from "./approveActivity";
 import { completeActivity } from "./completeActivity";
+import { beginSplitWallet } from "./beginSplitWallet";
+import { completeSplitWallet } from "./completeSplitWallet";
 import { createApiKeys } from "./createApiKeys";
 import { createAuthenticators } from "./createAuthenticators";
 import { createOauthProviders } from "./createOauthProviders";
@@ -41,4 +43,6 @@ export const activities: { [T in ActivityType]: ActivityHandler<T, never> } = {
   [importWallet.type]: importWallet,
   [createSplitWallet.type]: createSplitWallet,
   [setRecoveryShare.type]: setRecoveryShare,
+  [beginSplitWallet.type]: beginSplitWallet,
+  [completeSplitWallet.type]: completeSplitWallet,
 } as { [T in ActivityType]: ActivityHandler<T, never> };

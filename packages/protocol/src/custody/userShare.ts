@@ -103,14 +103,16 @@ export function openServiceShare(args: {
 }
 
 /**
- * The submit types whose body a key holder attaches its share to: every activity that signs with a split
- * wallet's key, and the one that makes the wallet.
+ * The body types a key holder attaches its share to: every activity that signs with a split wallet's key,
+ * the one that makes the wallet, and the grant the user consents to (the grant keeps the share until it
+ * ends: docs/split-custody.md §5.1).
  */
 export const SHARE_BEARING_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
   "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
   "ACTIVITY_TYPE_SIGN_RAW_PAYLOADS",
   "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
   "ACTIVITY_TYPE_CREATE_SPLIT_WALLET",
+  "OPERATION_TYPE_CREATE_GRANT",
 ]);
 
 /**

@@ -28,6 +28,7 @@ import { m0027 } from "./0027_grants_imports_indexes";
 import { m0028 } from "./0028_signup_session";
 import { m0029 } from "./0029_webhook_private_network";
 import { m0030 } from "./0030_split_custody";
+import { m0031 } from "./0031_grant_user_share";
 
 /**
  * Forward-only, versioned migrations, one file each. Each runs in its own transaction; names sort in order.
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   "0028_signup_session": m0028,
   "0029_webhook_private_network": m0029,
   "0030_split_custody": m0030,
+  "0031_grant_user_share": m0031,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -210,6 +210,8 @@ describe.each(["sqlite", "postgres"] as const)("grants for split-custody users (
       { share: captured },
     );
     expect([replayed.status, replayed.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
+    const garbage = await grantCall(other, "create", { permissions }, { share: "not-a-sealed-share" });
+    expect([garbage.status, garbage.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
     // Another user's share, sealed for this very body: it opens, but does not combine to this key.
     const stranger = await holderOf("stranger");
     const forgedBody = { permissions: { ...permissions, description: "forged" } };

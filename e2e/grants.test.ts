@@ -1,22 +1,51 @@
 import { readFileSync } from "node:fs";
 import { BackendApiError, createBackendClient } from "@latchkey/backend";
 import { STEP_UP_MAX_AGE_MS } from "@latchkey/protocol";
+import type { Page } from "playwright-core";
 import { encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
-import { type Stack, shot, signUpInDemo, startStack, typeOtp } from "./helpers/stack";
+import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
 
 // A permission grant made in the modal, then used by a backend: on the demo's account page the user grants
 // "the demo's bot" (the modal's consent step lists exactly what is granted, and they allow it); a backend
 // holding the dev app's server key then sends a sponsored user operation within the grant, which shows in
 // the user's security activity; once the user revokes it, the backend is refused. Later than five minutes
 // after the sign-in, Allow asks 'Confirm it's you' first (the service's clock and the page's are moved
-// forward together, never waited).
+// forward together, never waited). The dev app keeps wallets split, as `npm start` does: the auth frame
+// hands the grant a copy of the user's share with the consent (the step says so), and revoking destroys it.
 let s: Stack;
 const clock = { offset: 0 };
 beforeAll(async () => {
-  s = await startStack("demo", { chain: true, now: () => Date.now() + clock.offset });
+  s = await startStack("demo", { chain: true, now: () => Date.now() + clock.offset, devCustody: "split" });
 }, 180_000);
+
+/**
+ * Signs up in the demo by email code, then leaves the steps a split wallet's sign-up offers (protecting
+ * the wallet: "Not now", then "I understand, continue"; the passkey: "Skip"), whichever come.
+ */
+async function signUpSplit(page: Page, email: string): Promise<void> {
+  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
+  await page.getByPlaceholder("Email").fill(email);
+  const sent = s.mailCount(email);
+  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
+  await typeOtp(page, await s.otpCode(email, sent));
+  const modal = page.locator(".lk-card[role=dialog]");
+  for (;;) {
+    const protect = modal.getByRole("heading", { name: "Protect your wallet" });
+    const passkey = modal.getByRole("heading", { name: "Add a passkey" });
+    await expect
+      .poll(async () => (await protect.count()) + (await passkey.count()) > 0 || (await modal.count()) === 0)
+      .toBe(true);
+    if ((await modal.count()) === 0) break;
+    if ((await protect.count()) > 0) {
+      await modal.getByRole("button", { name: "Not now" }).click();
+      await modal.getByRole("button", { name: "I understand, continue" }).click();
+    } else await modal.getByRole("button", { name: "Skip" }).click();
+  }
+  await page.getByTestId("evm-address").waitFor();
+}
 afterAll(async () => {
   await s?.close();
 });
@@ -34,7 +63,7 @@ describe("demo: grant the demo's bot", () => {
     await page.waitForFunction(
       () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
     );
-    await signUpInDemo(s, page, "bot-owner@example.com");
+    await signUpSplit(page, "bot-owner@example.com");
 
     const card = page.getByTestId("bot-grant");
     await card.getByRole("button", { name: "Grant the demo's bot" }).click();
@@ -56,6 +85,12 @@ describe("demo: grant the demo's bot", () => {
     ]);
     expect(lines[5]?.[0]).toBe("Until");
     await dialog.getByText("“The demo's bot: increments the counter for you”").waitFor();
+    // A split wallet: the grant keeps a copy of the user's part, and the step says so.
+    await dialog
+      .getByText(
+        "While this permission lasts, the service keeps a copy of your part of the wallet, so that the app's server can sign within these limits without you. When it ends or you revoke it, the copy is destroyed.",
+      )
+      .waitFor();
     await shot(page, "70-grant-consent");
     const mailsBefore = s.mailCount("bot-owner@example.com");
     await dialog.getByRole("button", { name: "Allow" }).click();
@@ -64,6 +99,13 @@ describe("demo: grant the demo's bot", () => {
     await item.waitFor();
     const grantId = (await item.getAttribute("data-grant-id")) as string;
     expect(grantId).toMatch(/^grant_/);
+    const held = () =>
+      s.service.ctx.db
+        .selectFrom("grants")
+        .select("sealed_user_share")
+        .where("id", "=", grantId)
+        .executeTakeFirstOrThrow();
+    expect((await held()).sealed_user_share).toMatch(/^v1\./);
     // The account's email is told, as for an export or an import.
     const appName = s.service.devApp?.app.name as string;
     const notice = await s.mail("bot-owner@example.com", mailsBefore);
@@ -133,6 +175,8 @@ describe("demo: grant the demo's bot", () => {
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BackendApiError);
     expect((refused as BackendApiError).code).toBe("GRANT_REVOKED");
+    // And the copy of the user's share is gone.
+    expect((await held()).sealed_user_share).toBeNull();
 
     // Six minutes later the sign-in is no longer fresh: Allow asks 'Confirm it's you', and a code makes it.
     clock.offset += STEP_UP_MAX_AGE_MS + 60_000;

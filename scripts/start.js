@@ -14,10 +14,11 @@ const demoPort = Number(process.env.DEMO_PORT ?? 5173);
 // storage (a browser blocks or partitions a third-party frame's storage), and passkeys work (a WebAuthn
 // relying-party id must be a domain, never an IP address; the dev app's rp id is its first origin's host).
 const demoOrigins = [`http://localhost:${demoPort}`, `http://127.0.0.1:${demoPort}`];
-// The dev app's custody (docs/split-custody.md): "split" makes each wallet in the browser's auth frame and
-// every signature needs the user's share. `LATCHKEY_DEMO_CUSTODY=split npm start` (or `npm start --
-// --dev-custody split`).
-const demoCustody = process.env.LATCHKEY_DEMO_CUSTODY ?? "service";
+// The dev app's custody (docs/split-custody.md): "split" (the default) makes each wallet in the browser's
+// auth frame and every signature needs the user's share; the demo's bot signs under a grant with the copy
+// of the share the grant keeps. `LATCHKEY_DEMO_CUSTODY=service npm start` for the service keeping wallets
+// whole (or `npm start -- --dev-custody service`).
+const demoCustody = process.env.LATCHKEY_DEMO_CUSTODY ?? "split";
 
 const chainPort = Number(process.env.CHAIN_PORT ?? 8545);
 const bundlerPort = Number(process.env.BUNDLER_PORT ?? 4337);
@@ -235,6 +236,7 @@ process.stdout.write(
     `Demo app:        ${demoOrigins[0]}/`,
     `Signer service:  ${announced.url}`,
     `Dev mailbox:     ${announced.mailbox}   (sign in with any email; the code shows up here)`,
+    `Custody:         ${demoCustody === "split" ? "split (each wallet is made in the browser; every signature needs the user's share)" : "service (the service keeps each wallet whole)"}; LATCHKEY_DEMO_CUSTODY=${demoCustody === "split" ? "service" : "split"} for the other`,
     `Admin console:   ${announced.adminConsole}`,
     `                 enrol the dev app's admin "dev" (a passkey) once with ${announced.enrolment}`,
     `Local chain:     ${chain.rpcUrl} (chain ${chain.chainId}), bundler ${chain.bundlerUrl}, counter ${chain.counter}`,

@@ -1,23 +1,29 @@
+import { readFileSync } from "node:fs";
+import { createBackendClient } from "@latchkey/backend";
 import {
+  createGrant,
   createMemoryKeyHolder,
   LatchkeyError,
+  revokeGrant,
   type Signer,
   signRawMessage,
   toViemAccount,
 } from "@latchkey/core";
 import { signerRoutes } from "@latchkey/protocol";
-import { keccak256, recoverAddress, toHex, verifyMessage } from "viem";
+import { keccak256, recoverAddress, recoverMessageAddress, toHex, verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
+import { SoftPasskeys } from "./helpers/softPasskeys";
 
 // Split custody (docs/split-custody.md) against the real service: the wallet is made in the memory key
 // holder at sign-up, every signature carries its share, and a new holder restores it with the code.
 let svc: TestService;
 const email = "split@example.com";
+const ORIGIN = "http://localhost:5173";
 
 beforeAll(async () => {
-  svc = await startService({ devCustody: "split" });
+  svc = await startService({ devCustody: "split", devOrigins: [ORIGIN] });
 });
 afterAll(async () => {
   await svc?.close();
@@ -110,5 +116,59 @@ describe("a split-custody app, from Node", () => {
     expect(
       await recoverAddress({ hash: digest, signature: await signRawMessage(bare, { message: digest }) }),
     ).toBe(address);
+  });
+
+  it("grants the app's backend: the key holder hands over its share with the consent, the bot signs with the user away", async () => {
+    // A device without the share cannot consent: it has nothing to hand over.
+    const bare = await signInWithOtp(svc, email);
+    expect(bare.walletAccess).toBe("restore_needed");
+    const permissions = { chainIds: [1], messages: true, maxOperations: 1, expiresAt: Date.now() + 3600_000 };
+    const refused = await createGrant(bare, permissions).catch((e: unknown) => e);
+    expect((refused as LatchkeyError).code).toBe("USER_SHARE_REQUIRED");
+
+    const holder = await signInWithOtp(svc, email, {
+      keyHolder: createMemoryKeyHolder({ userShares: kept }),
+    });
+    const grant = await createGrant(holder, permissions);
+    expect(grant).toMatchObject({ status: "active", permissions: { maxOperations: 1 } });
+    const serverKeyFile = svc.service.devApp?.serverKeyFile as string;
+    const bot = createBackendClient({
+      url: svc.baseUrl,
+      appId: svc.service.devApp?.app.id as string,
+      serverKey: readFileSync(serverKeyFile, "utf8"),
+    });
+    const userId = holder.user?.userId as string;
+    const signed = await bot.signMessage({ userId, grantId: grant.grantId, message: "while you were away" });
+    expect(await recoverMessageAddress({ message: "while you were away", signature: signed.signature })).toBe(
+      address,
+    );
+    await revokeGrant(holder, { grantId: grant.grantId });
+    const after = await bot
+      .signMessage({ userId, grantId: grant.grantId, message: "after revoking" })
+      .catch((e: unknown) => e);
+    expect((after as { code?: string }).code).toBe("GRANT_REVOKED");
+  });
+
+  it("a grant whose consent a passkey stamps (the step-up) still carries the key holder's share", async () => {
+    const passkeys = new SoftPasskeys(ORIGIN);
+    const signer = await signInWithOtp(svc, email, {
+      keyHolder: createMemoryKeyHolder({ userShares: kept }),
+      rpId: "localhost",
+      credentials: passkeys,
+    });
+    await signer.addPasskey();
+    const before = passkeys.calls.get;
+    const grant = await createGrant(
+      signer,
+      { chainIds: [1], messages: true, expiresAt: Date.now() + 3600_000 },
+      { stepUp: { type: "passkey" } },
+    );
+    expect(passkeys.calls.get).toBe(before + 1);
+    const row = await svc.service.ctx.db
+      .selectFrom("grants")
+      .select("sealed_user_share")
+      .where("id", "=", grant.grantId)
+      .executeTakeFirstOrThrow();
+    expect(row.sealed_user_share).toMatch(/^v1\./);
   });
 });

@@ -68,7 +68,8 @@ export interface ShareHolder {
 const loadCustody = () => import("@latchkey/protocol/custody");
 
 /** Quick check without the custody code: most stamped bodies (queries, other submits) carry no share. */
-const mightBearShare = (body: string) => body.includes('"ACTIVITY_TYPE_');
+const mightBearShare = (body: string) =>
+  body.includes('"ACTIVITY_TYPE_') || body.includes('"OPERATION_TYPE_CREATE_GRANT"');
 
 /** The body's `organizationId`, if it is a JSON object naming one. */
 function organizationOf(body: string): string | null {

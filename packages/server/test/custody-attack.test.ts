@@ -13,9 +13,14 @@
  * (c) replay a share captured from an earlier legit request with a new body: 400 USER_SHARE_INVALID;
  * (d) the recovery blob does not open with the master key, the data keys, the share key or the service
  *     share;
- * (e) a held signature the attacker approves (written into the database) and completes: without the
+ * (e) an inserted session cannot make a grant (a grant keeps the user's share, so consent must bring it):
+ *     403 USER_SHARE_REQUIRED, and a captured share replayed with a grant's body 400;
+ * (f) EXPECTED, documented (docs/split-custody.md §5.1): while a grant the victim made is live, the
+ *     service holds their share for it, so the attacker opens it and rebuilds the key — a grant makes the
+ *     wallet custodial until it ends. Once revoked, the share is gone and nothing opens rebuilds it;
+ * (g) a held signature the attacker approves (written into the database) and completes: without the
  *     user's share, with a forged one or a captured one, nothing signs;
- * (f) a user whose whole wallet was split at sign-in (docs/split-custody.md §3.1): the whole copy opens
+ * (h) a user whose whole wallet was split at sign-in (docs/split-custody.md §3.1): the whole copy opens
  *     before the conversion, nothing of theirs after it, and an inserted session signs nothing;
  * and no share appears in the activity rows, the audit rows or the logs.
  *
@@ -167,6 +172,9 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
       .where("org_id", "=", orgId)
       .execute();
     for (const a of accounts) await tryOpen(a.sealed_private_key, `wallet_account:${a.id}`);
+    // A live grant's copy of the user share (split custody, §5.1).
+    const grants = await stolen.db.selectFrom("grants").selectAll().where("org_id", "=", orgId).execute();
+    for (const g of grants) await tryOpen(g.sealed_user_share, `grant_share:${g.id}`);
     // And the service's own keys (the share key among them).
     const serviceKeys = await stolen.db.selectFrom("service_keys").selectAll().execute();
     for (const k of serviceKeys) await tryOpen(k.sealed_key, `service_key:${k.id}`);
@@ -186,6 +194,16 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
         try {
           const secret = decodeWalletSecret(await combineShares(new Uint8Array(guess), bytes));
           for (const a of secret.accounts) keys.push(a.privateKey);
+        } catch {}
+      }
+    }
+    // Any two opened byte strings combined as the two shares (a grant's copy of the user share among them).
+    for (const a of opened) {
+      for (const b of opened) {
+        if (a === b || a.length !== b.length) continue;
+        try {
+          const secret = decodeWalletSecret(await combineShares(new Uint8Array(a), new Uint8Array(b)));
+          for (const acct of secret.accounts) keys.push(acct.privateKey);
         } catch {}
       }
     }
@@ -234,7 +252,7 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
     expect(await recoverAddress({ hash: digest, signature })).toBe(serviceUser.address);
   });
 
-  it("(f) a converted user (a whole wallet split at sign-in): the whole copy opened before, nothing after", async () => {
+  it("(h) a converted user (a whole wallet split at sign-in): the whole copy opened before, nothing after", async () => {
     const user = await signUpByEmail(h, `converted-${kind}@example.com`, MOVED);
     await stolen.db.updateTable("apps").set({ custody: "split" }).where("id", "=", MOVED_APP.id).execute();
     h.service.ctx.apps.invalidate();
@@ -395,7 +413,7 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
     expect(await completedSignatures(victim.orgId)).toBe(before);
   });
 
-  it("(e) a held signature the attacker approves (writing the approval into the database) still signs nothing", async () => {
+  it("(g) a held signature the attacker approves (writing the approval into the database) still signs nothing", async () => {
     // docs/split-custody.md §7: an approval only lets the user's device complete the signature with its
     // share. The attacker writes a held, approved signature for the victim and completes it themselves.
     const now = Date.now();
@@ -488,14 +506,8 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
     expect(Buffer.from(share).equals(Buffer.from(victim.userShare))).toBe(true);
   });
 
-  it("no share is in the activity rows, the audit rows or the logs", async () => {
-    const opened = await openEverySealedSecret(victim.orgId);
-    const serviceShare = opened.find((b) => b.length === victim.userShare.length) as Uint8Array;
-    const needles = [
-      ...spellings(victim.userShare),
-      ...spellings(serviceShare),
-      ...capturedShares.map((c) => c.share),
-    ];
+  /** No needle (a share, in any spelling, or a sealed share as sent) in the victim's rows or the logs. */
+  async function expectNowhere(needles: string[]) {
     const activities = await stolen.db
       .selectFrom("activities")
       .select(["intent", "result", "failure"])
@@ -516,5 +528,93 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
       expect(needle.length).toBeGreaterThan(20);
       for (const haystack of haystacks) expect(haystack.includes(needle)).toBe(false);
     }
+  }
+
+  it("no share is in the activity rows, the audit rows or the logs", async () => {
+    const opened = await openEverySealedSecret(victim.orgId);
+    const serviceShare = opened.find((b) => b.length === victim.userShare.length) as Uint8Array;
+    await expectNowhere([
+      ...spellings(victim.userShare),
+      ...spellings(serviceShare),
+      ...capturedShares.map((c) => c.share),
+    ]);
+  });
+
+  /** A grant operation stamped by `sessionKey` through the signer API, with `userShare` if given. */
+  async function grantCall(
+    sessionKey: Uint8Array,
+    op: "create" | "revoke",
+    parameters: Record<string, unknown>,
+    userShare?: (body: string) => Promise<string>,
+  ) {
+    const body = JSON.stringify({
+      type: op === "create" ? "OPERATION_TYPE_CREATE_GRANT" : "OPERATION_TYPE_REVOKE_GRANT",
+      timestampMs: String(Date.now()),
+      organizationId: victim.orgId,
+      parameters,
+    });
+    const share = userShare ? await userShare(body) : undefined;
+    const res = await post(
+      h.url,
+      `/signer/v1/grants/${op}`,
+      {
+        stampedRequest: {
+          body,
+          stamp: stampWithPrivateKey(body, sessionKey),
+          url: "https://s.test/public/v1/query/whoami",
+          ...(share ? { userShare: share } : {}),
+        },
+      },
+      SPLIT,
+    );
+    return { ...res, share };
+  }
+  const permissions = () => ({ chainIds: [1], messages: true, expiresAt: Date.now() + 3_600_000 });
+
+  it("(e) an inserted session makes no grant: 403 USER_SHARE_REQUIRED; a captured share replayed 400", async () => {
+    const sessionKey = await insertSession(victim);
+    const none = await grantCall(sessionKey, "create", { permissions: permissions() });
+    expect([none.status, none.json.code]).toEqual([403, "USER_SHARE_REQUIRED"]);
+    const replayed = await grantCall(sessionKey, "create", { permissions: permissions() }, async () =>
+      String(capturedShares[0]?.share),
+    );
+    expect([replayed.status, replayed.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
+    const grants = await stolen.db
+      .selectFrom("grants")
+      .select("id")
+      .where("org_id", "=", victim.orgId)
+      .execute();
+    expect(grants).toEqual([]);
+  });
+
+  it("(f) EXPECTED: with a live grant the attacker rebuilds the key from the grant's share; after revoking, nothing does", async () => {
+    // The victim consents to a grant for the app's backend: their key holder hands over the share.
+    const created = await grantCall(victimUser.sessionKey, "create", { permissions: permissions() }, (body) =>
+      victim.sealFor(body),
+    );
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const grantId = (created.json.grant as { grantId: string }).grantId;
+    // While it lives, the database and the master key open both shares: the attacker signs anything,
+    // offline, not only what the grant allows (its caps bind the service, not the attacker).
+    const live = await candidateKeys(await openEverySealedSecret(victim.orgId));
+    const key = live.find((k) => signsFor(k, victim.address));
+    expect(key).toBeDefined();
+    const digest = keccak256(viemHex("signed offline under a live grant"));
+    const signature = await privateKeyToAccount(viemHex(key as Uint8Array)).sign({ hash: digest });
+    expect(await recoverAddress({ hash: digest, signature })).toBe(victim.address);
+
+    // The victim revokes it: the share is destroyed with the revocation, and nothing opens rebuilds a key.
+    const revoked = await grantCall(victimUser.sessionKey, "revoke", { grantId });
+    expect(revoked.status).toBe(200);
+    const row = await stolen.db
+      .selectFrom("grants")
+      .select(["status", "sealed_user_share"])
+      .where("id", "=", grantId)
+      .executeTakeFirstOrThrow();
+    expect([row.status, row.sealed_user_share]).toEqual(["revoked", null]);
+    const after = await candidateKeys(await openEverySealedSecret(victim.orgId));
+    expect(after.filter((k) => signsFor(k, victim.address, victim.solanaAddress))).toEqual([]);
+    // And the consent's share went nowhere else.
+    await expectNowhere([...spellings(victim.userShare), String(created.share)]);
   });
 });

@@ -4,7 +4,8 @@
  * request's user share for that exact body (EVM, Solana, typed data; key-management and signer API);
  * without it 403 USER_SHARE_REQUIRED, with another body's 400 USER_SHARE_INVALID, nothing signed and the
  * activity FAILED; recovery blobs; whoami and signer-config; the split export bundle; the refusals of
- * what is not supported yet. A "service" app beside it is unchanged. SQLite and PostgreSQL.
+ * what is not supported yet; a grant without the share (grants: grants-split-custody.test.ts). A
+ * "service" app beside it is unchanged. SQLite and PostgreSQL.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -513,7 +514,7 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
     expect(init.json.message).toContain("Importing a wallet");
   });
 
-  it("a grant: 409 SPLIT_CUSTODY_UNSUPPORTED", async () => {
+  it("a grant without the user's share: 403 USER_SHARE_REQUIRED; before the wallet is made: 404", async () => {
     const { user } = await holderOf("grant");
     const body = JSON.stringify({
       type: "OPERATION_TYPE_CREATE_GRANT",
@@ -521,6 +522,7 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
       organizationId: user.orgId,
       parameters: { permissions: { chainIds: [1], messages: true, expiresAt: Date.now() + 3_600_000 } },
     });
+    // A grant keeps the user's share (grants-split-custody.test.ts): consent must hand it over.
     const grant = await post(
       h.url,
       "/signer/v1/grants/create",
@@ -533,8 +535,28 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
       },
       SPLIT,
     );
-    expect([grant.status, grant.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
-    expect(grant.json.error).toContain("grant");
+    expect([grant.status, grant.json.code]).toEqual([403, "USER_SHARE_REQUIRED"]);
+    // A split app's user whose wallet is not made yet has nothing to grant.
+    const walletless = await signUpByEmail(h, unique("walletless"), SPLIT);
+    const early = JSON.stringify({
+      type: "OPERATION_TYPE_CREATE_GRANT",
+      timestampMs: String(Date.now()),
+      organizationId: walletless.orgId,
+      parameters: { permissions: { chainIds: [1], messages: true, expiresAt: Date.now() + 3_600_000 } },
+    });
+    const none = await post(
+      h.url,
+      "/signer/v1/grants/create",
+      {
+        stampedRequest: {
+          body: early,
+          stamp: stampWithPrivateKey(early, walletless.sessionKey),
+          url: "https://s.test/public/v1/query/whoami",
+        },
+      },
+      SPLIT,
+    );
+    expect([none.status, none.json.code]).toEqual([404, "WALLET_NOT_FOUND"]);
   });
 
   it("in a split app a pregenerated user is made with a whole wallet, split at the first sign-in (split-conversion.test.ts)", async () => {

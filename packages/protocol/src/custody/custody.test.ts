@@ -156,6 +156,13 @@ describe("the sealed user share", () => {
         JSON.stringify({ type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY", organizationId: "o" }),
       ),
     ).toBe("o");
+    // A grant keeps the share until it ends; revoking one needs none.
+    expect(
+      shareBearingOrganization(JSON.stringify({ type: "OPERATION_TYPE_CREATE_GRANT", organizationId: "o" })),
+    ).toBe("o");
+    expect(
+      shareBearingOrganization(JSON.stringify({ type: "OPERATION_TYPE_REVOKE_GRANT", organizationId: "o" })),
+    ).toBeNull();
     expect(
       shareBearingOrganization(
         JSON.stringify({ type: "ACTIVITY_TYPE_CREATE_API_KEYS", organizationId: "o" }),

@@ -57,7 +57,7 @@ async function open<K>(
   key: ShareKey<K>,
   info: string,
   aad: Uint8Array,
-  opener: HpkeOpen<K> | undefined,
+  opener?: HpkeOpen<K>,
 ): Promise<Uint8Array> {
   if (typeof sealed !== "string" || sealed.length === 0 || sealed.length > MAX_SEALED_LENGTH) {
     throw new UserShareError("the sealed share is empty or too long");
@@ -161,8 +161,9 @@ export function openSplitShare(args: {
 }
 
 /**
- * The submit types whose body a key holder attaches its share to: every activity that signs with a split
- * wallet's key (a held one's completion too), and the one that makes the wallet.
+ * The body types a key holder attaches its share to: every activity that signs with a split wallet's key
+ * (a held one's completion too), the ones that make and split the wallet, and the grant the user consents
+ * to (the grant keeps the share until it ends: docs/split-custody.md §5.1).
  */
 export const SHARE_BEARING_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
   "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
@@ -172,6 +173,7 @@ export const SHARE_BEARING_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
   // An approved held signature, made when the user's device completes it (docs/split-custody.md §7).
   "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
   "ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET",
+  "OPERATION_TYPE_CREATE_GRANT",
 ]);
 
 /**

@@ -2,6 +2,7 @@ import type { GrantPermissionsInput } from "@latchkey/protocol";
 import { useState } from "react";
 import { StepUpPrompt } from "../components/StepUpPrompt";
 import { useLatchkeyContext } from "../context";
+import { useUser } from "../hooks/useUser";
 import { MethodStyles } from "../styles/Styles";
 import type { Texts } from "../texts/types";
 import { useTexts } from "../texts/useTexts";
@@ -60,13 +61,16 @@ export function grantLines(p: GrantPermissionsInput, texts: Texts, locale: strin
 /**
  * grant_consent: what the app's backend asks to sign for the signed-in user, listed exactly (networks,
  * contracts, functions, value per transaction and per day, number of signatures, messages and typed
- * data, until when); Allow makes the grant, Decline (or Close) refuses it. When the sign-in is not fresh
+ * data, until when); for a split-custody user, that the grant keeps a copy of their part of the wallet
+ * until it ends or is revoked; Allow makes the grant, Decline (or Close) refuses it. When the sign-in is not fresh
  * the service asks for a step-up first: 'Confirm it's you' (a code to the email, the passkey or the app)
  * takes the place of the buttons, and the grant is made with its proof.
  */
 export function GrantConsentStep({ transitions, step }: StepProps<"grant_consent">) {
   const texts = useTexts();
   const { locale } = useLatchkeyContext();
+  // Split custody: the grant keeps a copy of the user's part of the wallet, and the step says so.
+  const split = useUser()?.custody === "split";
   const [promptError, setPromptError] = useState<string | null>(null);
   const busy = step.status === "verifying";
   const p = step.permissions;
@@ -86,6 +90,7 @@ export function GrantConsentStep({ transitions, step }: StepProps<"grant_consent
           </div>
         ))}
       </dl>
+      {split && <p className="lk-text lk-grant-hint lk-grant-custody">{texts.grantSplitCustody}</p>}
       <p className="lk-text lk-grant-hint">{texts.grantRevokeHint}</p>
       {shown && (
         <p className="lk-inline-error" role="alert">

@@ -160,6 +160,8 @@ export const de: Locale = {
     grantTypedData: "Strukturierte Daten signieren",
     grantUntil: "Bis",
     grantRevokeHint: "Du kannst die Erlaubnis jederzeit in deinem Konto widerrufen.",
+    grantSplitCustody:
+      "Solange die Erlaubnis gilt, bewahrt der Dienst eine Kopie deines Teils der Wallet auf, damit der Server der App ohne dich in diesen Grenzen signieren kann. Wenn sie endet oder du sie widerrufst, wird die Kopie vernichtet.",
     grantAllow: "Erlauben",
     grantDecline: "Ablehnen",
     grantFailed: "Die Erlaubnis konnte nicht erteilt werden. Versuche es erneut.",

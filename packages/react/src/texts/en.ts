@@ -148,6 +148,8 @@ export const enTexts: Texts = {
   grantTypedData: "Sign typed data",
   grantUntil: "Until",
   grantRevokeHint: "You can revoke it at any time from your account.",
+  grantSplitCustody:
+    "While this permission lasts, the service keeps a copy of your part of the wallet, so that the app's server can sign within these limits without you. When it ends or you revoke it, the copy is destroyed.",
   grantAllow: "Allow",
   grantDecline: "Decline",
   grantFailed: "The permission could not be granted. Try again.",

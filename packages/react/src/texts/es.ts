@@ -159,6 +159,8 @@ export const es: Locale = {
     grantTypedData: "Firmar datos tipados",
     grantUntil: "Hasta",
     grantRevokeHint: "Puedes revocarlo en cualquier momento desde tu cuenta.",
+    grantSplitCustody:
+      "Mientras dure este permiso, el servicio guarda una copia de tu parte de la billetera para que el servidor de la app pueda firmar sin ti dentro de estos límites. Cuando termine o lo revoques, la copia se destruye.",
     grantAllow: "Permitir",
     grantDecline: "Rechazar",
     grantFailed: "No se pudo conceder el permiso. Inténtalo de nuevo.",

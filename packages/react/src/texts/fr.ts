@@ -162,6 +162,8 @@ export const fr: Locale = {
     grantTypedData: "Signer des données typées",
     grantUntil: "Jusqu'au",
     grantRevokeHint: "Vous pouvez la révoquer à tout moment depuis votre compte.",
+    grantSplitCustody:
+      "Tant que cette autorisation dure, le service garde une copie de votre part du portefeuille, pour que le serveur de l'app puisse signer sans vous dans ces limites. Quand elle prend fin ou que vous la révoquez, la copie est détruite.",
     grantAllow: "Autoriser",
     grantDecline: "Refuser",
     grantFailed: "L'autorisation n'a pas pu être accordée. Réessayez.",

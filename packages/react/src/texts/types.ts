@@ -166,6 +166,11 @@ export interface Texts {
   grantTypedData: string;
   grantUntil: string;
   grantRevokeHint: string;
+  /**
+   * Under the limits, for a split-custody user (docs/split-custody.md §5.1): the grant keeps a copy of
+   * their part of the wallet until it ends or is revoked.
+   */
+  grantSplitCustody: string;
   grantAllow: string;
   grantDecline: string;
   grantFailed: string;

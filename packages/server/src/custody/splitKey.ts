@@ -22,25 +22,74 @@ const invalid = () =>
   );
 
 /**
+ * A user share the service keeps for a while (a grant's, handed over at consent: docs/split-custody.md
+ * §5.1): `open` reads it now and opens it, or refuses (the grant revoked or expired, the share gone).
+ */
+export interface HeldShare {
+  open: () => Promise<Uint8Array>;
+}
+
+/** Where a signature's user share comes from: the request itself, or a share the service holds. */
+export type UserShareSource = RequestShare | HeldShare;
+
+const isHeld = (share: UserShareSource | undefined): share is HeldShare =>
+  share !== undefined && "open" in share;
+
+/**
  * Runs `sign` with the key of a split wallet's account (docs/split-custody.md §2), after every rule has
- * passed: the request's user share (opened for this exact body only), combined with the service share,
- * decoded, the account's key taken by its index and checked against the stored public key. No share:
- * 403 USER_SHARE_REQUIRED before anything is opened; a share that does not open or combine to this key:
- * 400 USER_SHARE_INVALID. Every share, the secret and the key are wiped in `finally`.
+ * passed: the request's user share (opened for this exact body only) or a held share (a grant's),
+ * combined with the service share, decoded, the account's key taken by its index and checked against the
+ * stored public key. No share: 403 USER_SHARE_REQUIRED before anything is opened; a share that does not
+ * open or combine to this key: 400 USER_SHARE_INVALID. Every share, the secret and the key are wiped in
+ * `finally`.
  */
 export async function withSplitKey<T>(
   ctx: Pick<ServiceContext, "keyring" | "serviceKeys">,
   account: { curve: Curve; split: SplitAccount },
-  share: RequestShare | undefined,
+  share: UserShareSource | undefined,
   sign: (curve: Curve, privateKey: Uint8Array) => T | Promise<T>,
 ): Promise<T> {
-  requireShare(share);
+  if (!isHeld(share)) requireShare(share);
   let userShare: Uint8Array | undefined;
+  try {
+    userShare = isHeld(share) ? await share.open() : await openRequestShare(ctx, share);
+    return await withCombinedKey(ctx, account, userShare, sign);
+  } finally {
+    userShare?.fill(0);
+  }
+}
+
+/**
+ * The request's user share, opened for its body and checked to combine with the service share to this
+ * account's key, as a signature checks it (403 USER_SHARE_REQUIRED, 400 USER_SHARE_INVALID): what a grant
+ * keeps (features/grants). Nothing is signed; the caller seals it and wipes it.
+ */
+export async function openCheckedUserShare(
+  ctx: Pick<ServiceContext, "keyring" | "serviceKeys">,
+  account: { curve: Curve; split: SplitAccount },
+  share: RequestShare | undefined,
+): Promise<Uint8Array> {
+  const userShare = await openRequestShare(ctx, share);
+  try {
+    await withCombinedKey(ctx, account, userShare, () => undefined);
+    return userShare;
+  } catch (e) {
+    userShare.fill(0);
+    throw e;
+  }
+}
+
+/** `sign` with the account's key put together from `userShare` and the service share (wiped after). */
+async function withCombinedKey<T>(
+  ctx: Pick<ServiceContext, "keyring">,
+  account: { curve: Curve; split: SplitAccount },
+  userShare: Uint8Array,
+  sign: (curve: Curve, privateKey: Uint8Array) => T | Promise<T>,
+): Promise<T> {
   let serviceShare: Uint8Array | undefined;
   let encoded: Uint8Array | undefined;
   let secret: WalletSecret | undefined;
   try {
-    userShare = await openRequestShare(ctx, share);
     const opened = await ctx.keyring.open(
       account.split.sealedServiceShare,
       `wallet_share:${account.split.walletId}`,
@@ -60,7 +109,6 @@ export async function withSplitKey<T>(
       throw invalid();
     return await sign(account.curve, key.privateKey);
   } finally {
-    userShare?.fill(0);
     serviceShare?.fill(0);
     encoded?.fill(0);
     if (secret) wipeWalletSecret(secret);

@@ -7,8 +7,7 @@ import {
 } from "@latchkey/protocol";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { signEd25519, signSecp256k1 } from "../crypto/wallet";
-import type { RequestShare } from "../custody/shareKey";
-import { withSplitKey } from "../custody/splitKey";
+import { type UserShareSource, withSplitKey } from "../custody/splitKey";
 import { apiError } from "../errors";
 import type { ActivityContext } from "./defineActivity";
 import { isStructuredEncoding, readStructuredPayload, structuredDigest } from "./policies/structuredPayloads";
@@ -135,11 +134,11 @@ export function signOne(
  * happens. Call it only once every rule (policy, grant, approval, step-up) has passed. A split wallet's
  * account (docs/split-custody.md) needs the request's user share (`share`): its key is put together
  * from both shares for this one signature (custody/splitKey.ts), and without a share nothing is opened
- * (403 USER_SHARE_REQUIRED).
+ * (403 USER_SHARE_REQUIRED). Under a grant the share is the one the grant holds (`HeldShare`).
  */
 export async function withSigningKey<T>(
   ctx: Pick<ActivityContext, "db" | "keyring" | "caches" | "serviceKeys">,
-  params: { orgId: string; signWith: string; share?: RequestShare | undefined },
+  params: { orgId: string; signWith: string; share?: UserShareSource | undefined },
   sign: (curve: "CURVE_SECP256K1" | "CURVE_ED25519", privateKey: Uint8Array) => T,
 ): Promise<T> {
   const account = await findSigningAccount(ctx, params);

@@ -1,5 +1,6 @@
 import { PostgresAdapter, type RawBuilder, sql } from "kysely";
 import { z } from "zod";
+import { destroyExpiredGrantShares } from "../custody/grantShares";
 import type { Db } from "../db";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -198,6 +199,8 @@ export async function sweepRetention(
   const { retention, shouldStop } = params;
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   const report: SweepReport = { deleted: {}, batches: {}, maxBatch: 0, complete: true };
+  // Split custody: an expired grant's user share is destroyed whatever the retention (counted as deleted).
+  report.deleted.grant_shares = await destroyExpiredGrantShares(db, params.now);
   for (const rule of rules(params.now, params.windowSeconds, retention)) {
     const table = sql.table(rule.table);
     const statement = (limit: number) =>

@@ -30,6 +30,7 @@ import { m0029 } from "./0029_webhook_private_network";
 import { m0030 } from "./0030_split_custody";
 import { m0031 } from "./0031_held_approvals";
 import { m0032 } from "./0032_split_conversion";
+import { m0033 } from "./0033_grant_user_share";
 
 /**
  * Forward-only, versioned migrations, one file each. Each runs in its own transaction; names sort in order.
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   "0030_split_custody": m0030,
   "0031_held_approvals": m0031,
   "0032_split_conversion": m0032,
+  "0033_grant_user_share": m0033,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -50,6 +50,11 @@ export interface GrantsTable {
   created_at: number;
   updated_at: number;
   revoked_at: number | null;
+  /**
+   * Split custody: the user share handed over at consent, sealed (`grant_share:<id>`); null for a service
+   * user's grant and once the grant is revoked, expired or its user gone (docs/split-custody.md §5.1).
+   */
+  sealed_user_share?: string | null;
 }
 export interface AuditLogTable {
   id: string;

@@ -1,6 +1,8 @@
 import { ErrorCode, type Grant, type GrantPermissions, type GrantStatus } from "@latchkey/protocol";
 import { MAX_GRANT_LIFETIME_MS } from "@latchkey/protocol/schemas";
 import type { ServiceContext } from "../../context";
+import { destroyGrantShare, grantShareContext } from "../../custody/grantShares";
+import type { HeldShare } from "../../custody/splitKey";
 import type { GrantsTable } from "../../db/schema";
 import { apiError } from "../../errors";
 import { grantCreatedMail } from "../../mail/templates";
@@ -67,22 +69,26 @@ export async function assertGrantCreatable(
  * Records a grant the user made (already checked by their session's stamp, and by a fresh sign-in:
  * `stepUp`, whose verification token is spent in the grant's transaction): active from now until
  * `expiresAt` (see `assertGrantCreatable`). Audited as `grant.created` with the proof used; the account's
- * email gets a security notice (a script of the app's page could ask for one unseen).
+ * email gets a security notice (a script of the app's page could ask for one unseen). A split user's
+ * `userShare` (already checked to combine to their key) is kept with it, sealed under the data keys as
+ * `grant_share:<grantId>`, until the grant ends (docs/split-custody.md §5.1); the caller wipes its copy.
  */
 export async function createGrant(
-  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit" | "apps" | "mailer">,
+  ctx: Pick<ServiceContext, "db" | "now" | "random" | "audit" | "apps" | "mailer" | "keyring">,
   params: {
     user: UserRecord;
     permissions: GrantPermissions;
     ip?: string;
     stepUp: { used: StepUpProofUsed; spendOtpId?: string };
+    userShare?: Uint8Array;
   },
 ): Promise<Grant> {
   const { user, permissions, stepUp } = params;
   await assertGrantCreatable(ctx, { user, permissions });
   const now = ctx.now();
+  const id = `grant_${ctx.random.uuid()}`;
   const row: GrantsTable = {
-    id: `grant_${ctx.random.uuid()}`,
+    id,
     app_id: user.appId,
     user_id: user.id,
     org_id: user.orgId,
@@ -99,6 +105,7 @@ export async function createGrant(
     created_at: now,
     updated_at: now,
     revoked_at: null,
+    sealed_user_share: params.userShare ? ctx.keyring.seal(params.userShare, grantShareContext(id)) : null,
   };
   await ctx.db.transaction().execute(async (trx) => {
     if (stepUp.spendOtpId) await spendStepUpToken({ db: trx, now: ctx.now }, stepUp.spendOtpId);
@@ -109,7 +116,12 @@ export async function createGrant(
         appId: user.appId,
         userId: user.id,
         ...(params.ip ? { ip: params.ip } : {}),
-        details: { grantId: row.id, permissions, stepUp: stepUp.used },
+        details: {
+          grantId: row.id,
+          permissions,
+          stepUp: stepUp.used,
+          ...(params.userShare ? { custody: "split" } : {}),
+        },
       },
       trx,
     );
@@ -160,8 +172,9 @@ export async function loadGrant(
 
 /**
  * Revokes one of the user's grants: from the moment this commits, every signature under it is refused on
- * every instance (the grant is read for each one, and its use is a compare-and-set on an active row).
- * Revoking a revoked grant answers it as it is. Audited as `grant.revoked`.
+ * every instance (the grant is read for each one, and its use is a compare-and-set on an active row), and
+ * a split user's share it held is destroyed in the same statement. Revoking a revoked grant answers it as
+ * it is. Audited as `grant.revoked`.
  */
 export async function revokeGrant(
   ctx: Pick<ServiceContext, "db" | "now" | "audit">,
@@ -175,7 +188,13 @@ export async function revokeGrant(
   await ctx.db.transaction().execute(async (trx) => {
     await trx
       .updateTable("grants")
-      .set((eb) => ({ status: "revoked", revoked_at: now, updated_at: now, version: eb("version", "+", 1) }))
+      .set((eb) => ({
+        status: "revoked",
+        revoked_at: now,
+        updated_at: now,
+        version: eb("version", "+", 1),
+        sealed_user_share: null,
+      }))
       .where("id", "=", grantId)
       .where("status", "=", "active")
       .execute();
@@ -197,6 +216,41 @@ export function assertUsable(row: Pick<GrantsTable, "id" | "status" | "expires_a
       ErrorCode.GRANT_EXPIRED,
       `Grant ${row.id} expired at ${new Date(Number(row.expires_at)).toISOString()}`,
     );
+}
+
+/**
+ * The user share a split user's grant holds, for one signature under it (custody/splitKey.ts
+ * `HeldShare`): read from the database when the signature is made, never cached, so that a revocation or
+ * expiry committed meanwhile refuses it (GRANT_REVOKED, GRANT_EXPIRED; an expired grant's share is
+ * destroyed then). A grant with no share (made before the user's wallet was split): 403
+ * USER_SHARE_REQUIRED, the user grants again.
+ */
+export function grantShare(ctx: Pick<ServiceContext, "db" | "now" | "keyring">, grantId: string): HeldShare {
+  return {
+    async open() {
+      const row = await ctx.db
+        .selectFrom("grants")
+        .select(["id", "status", "expires_at", "sealed_user_share"])
+        .where("id", "=", grantId)
+        .executeTakeFirst();
+      if (!row) throw apiError(ErrorCode.GRANT_NOT_FOUND, `No grant ${grantId}`);
+      const now = ctx.now();
+      if (statusOf(row, now) !== "active") {
+        if (row.sealed_user_share) await destroyGrantShare(ctx.db, grantId);
+        assertUsable(row, now);
+      }
+      if (!row.sealed_user_share)
+        throw apiError(
+          ErrorCode.USER_SHARE_REQUIRED,
+          `Grant ${grantId} holds no share of the user's split wallet (it was made before the wallet was split): the user must grant again`,
+        );
+      const opened = await ctx.keyring.open(row.sealed_user_share, grantShareContext(grantId));
+      // A plain Uint8Array: shamir-secret-sharing refuses a Buffer (it checks the constructor).
+      const share = new Uint8Array(opened);
+      opened.fill(0);
+      return share;
+    },
+  };
 }
 
 function limitExceeded(limit: string, max: string | number, used: string | number, resetsAt?: string) {

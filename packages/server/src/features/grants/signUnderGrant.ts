@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type ActivityType, ErrorCode, type GrantPermissions } from "@latchkey/protocol";
 import { activityTypes } from "@latchkey/protocol/schemas";
 import type { ServiceContext } from "../../context";
+import { destroyGrantShare } from "../../custody/grantShares";
 import type { ActivitiesTable } from "../../db/schema";
 import { apiError } from "../../errors";
 import { signedBy } from "../../keyManagement/policies/callsOf";
@@ -14,7 +15,15 @@ import {
 import { withSigningKey } from "../../keyManagement/signing";
 import { userAddresses } from "../../users/userStore";
 import { chainOf, decideUnderGrant, GRANT_RULES, nativeValueOf } from "./grantPolicy";
-import { assertRoom, assertUsable, loadGrant, releaseUse, reserveUse } from "./grantStore";
+import {
+  assertRoom,
+  assertUsable,
+  grantShare,
+  loadGrant,
+  releaseUse,
+  reserveUse,
+  statusOf,
+} from "./grantStore";
 import type { AppServerKey } from "./serverKeys";
 
 export type GrantContext = Pick<
@@ -84,7 +93,9 @@ export async function allowUnderGrant(
     .executeTakeFirstOrThrow();
   if (user.disabled_at !== null && user.disabled_at !== undefined)
     throw apiError(ErrorCode.USER_DISABLED, "This user is disabled");
-  // 2.
+  // 2. (An ended grant's share, if the sweep has not destroyed it yet, goes now.)
+  if (grant.sealed_user_share && statusOf(grant, ctx.now()) !== "active")
+    await destroyGrantShare(ctx.db, grant.id);
   assertUsable(grant, ctx.now());
   // The account the app shows (whoami's `address`): after a wallet import, the imported one.
   const account = await userAddresses(ctx.db, user.org_id);
@@ -180,7 +191,9 @@ export async function allowUnderGrant(
  *  4. the use is counted against the grant's caps atomically (grantStore.reserveUse: 403
  *     GRANT_LIMIT_EXCEEDED, or revoked/expired meanwhile);
  *  5. the signature is made with the user's EVM key, recorded as a COMPLETED activity naming the grant,
- *     and audited `grant.used` in the same transaction (the user's security activity shows it).
+ *     and audited `grant.used` in the same transaction (the user's security activity shows it). A split
+ *     wallet's key is put together from the share the grant holds (read now: a grant revoked or expired
+ *     meanwhile refuses) and the service share, for this signature only (docs/split-custody.md §5.1).
  */
 export async function signUnderGrant<T>(
   ctx: GrantContext,
@@ -195,8 +208,10 @@ export async function signUnderGrant<T>(
   // 5.
   let signed: T;
   try {
-    signed = await withSigningKey(ctx, { orgId: allowed.orgId, signWith: allowed.address }, (_curve, key) =>
-      req.sign(key),
+    signed = await withSigningKey(
+      ctx,
+      { orgId: allowed.orgId, signWith: allowed.address, share: grantShare(ctx, allowed.grantId) },
+      (_curve, key) => req.sign(key),
     );
   } catch (e) {
     await releaseUse(ctx, reservation);

@@ -7,6 +7,7 @@ import { apiError } from "../../../errors";
 import { evaluatePolicy } from "../../../keyManagement/policies/evaluatePolicy";
 import { withSigningKey } from "../../../keyManagement/signing";
 import { SIMPLE_7702_ACCOUNT_V08 } from "../../sponsorship/evm/config";
+import { grantShare } from "../grantStore";
 import type { AllowedSignature, GrantContext } from "../signUnderGrant";
 import type { SendingChain } from "./chainClients";
 
@@ -35,8 +36,10 @@ export async function authorizationFor(
   if (decision.effect !== "allow") throw apiError(ErrorCode.POLICY_DENIED, decision.message);
   const nonce = await chain.publicClient.getTransactionCount({ address, blockTag: "pending" });
   const digest = hexToBytes(hashAuthorization({ chainId, address: delegate, nonce }));
-  const sig = await withSigningKey(ctx, { orgId: allowed.orgId, signWith: allowed.address }, (_curve, key) =>
-    signSecp256k1(digest, key),
+  const sig = await withSigningKey(
+    ctx,
+    { orgId: allowed.orgId, signWith: allowed.address, share: grantShare(ctx, allowed.grantId) },
+    (_curve, key) => signSecp256k1(digest, key),
   );
   const now = ctx.now();
   const payload = JSON.stringify({ chainId, address: delegate, nonce });

@@ -3,7 +3,8 @@
  * operator holds — the database (file or dump, read and write), the master key (env mode), the config and
  * the service's logs — and tries to sign for a split user and to open their recovery blob. Refused,
  * nothing opens. The same attacks against a "service" user succeed, so the test can tell the two apart.
- * SQLite and PostgreSQL.
+ * SQLite and PostgreSQL with the master key in the environment, and SQLite with it in an HSM (SoftHSM2):
+ * there the attacker holds the token and its PIN, and has the HSM unwrap every data key.
  *
  * (a) open every sealed secret of the victim with the keyring and rebuild a key: nothing signs for the
  *     victim's address (a service user's key opens and signs offline);
@@ -23,9 +24,6 @@
  * (h) a user whose whole wallet was split at sign-in (docs/split-custody.md §3.1): the whole copy opens
  *     before the conversion, nothing of theirs after it, and an inserted session signs nothing;
  * and no share appears in the activity rows, the audit rows or the logs.
- *
- * Not covered here: the HSM mode (its wrapper unwraps the same data keys; with the token and PIN the
- * attacker has what the master key gives here, no more).
  */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
@@ -53,10 +51,12 @@ import { type Hex, keccak256, recoverAddress, toHex as viemHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Keyring } from "../src/crypto/keyring";
+import type { KeyWrapper } from "../src/crypto/keyWrap/keyWrapper";
 import { LocalKeyWrapper } from "../src/crypto/keyWrap/localKey";
 import { evmAddressFromPrivateKey } from "../src/crypto/wallet";
 import { type OpenedDatabase, openDatabase } from "../src/db";
 import { type EmailUser, type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
+import { type SoftHsmToken, softHsmToken } from "./helpers/softHsm";
 import {
   convertToSplit,
   makeSplitWallet,
@@ -89,8 +89,18 @@ const spellings = (bytes: Uint8Array) => {
   return [b.toString("hex"), b.toString("base64url"), b.toString("base64")];
 };
 
-describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's everything (%s)", (kind) => {
+/** Where the master key is: the environment (both databases), or an HSM whose token and PIN they hold. */
+const CASES = [
+  ["sqlite", "env"],
+  ["postgres", "env"],
+  ["sqlite", "hsm"],
+] as const;
+
+describe.each(CASES)("custody attack: the operator's everything (%s, master key in %s)", (kind, keys) => {
   const masterKey = randomBytes(32);
+  let hsm: SoftHsmToken | undefined;
+  /** The attacker's hold on the master key: the key itself, or a session on the HSM's token. */
+  const attackerWrapper = (): KeyWrapper => (hsm ? hsm.open() : new LocalKeyWrapper(masterKey));
   const logs: string[] = [];
   let h: Harness & { dbUrl: string };
   /** The attacker's own connection to the database and their keyring (the master key, from the env). */
@@ -104,9 +114,11 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
   let recoveryCode: string;
 
   beforeAll(async () => {
+    if (keys === "hsm") hsm = await softHsmToken(`latchkey-attack-${process.pid}`);
     h = await startHarness(kind, {
+      ...(hsm ? { env: hsm.env } : {}),
       apps: [TEST_APP, SPLIT_APP, MOVED_APP],
-      masterKey,
+      ...(hsm ? {} : { masterKey }),
       logLevel: "trace",
       logStream: new Writable({
         write(chunk, _enc, done) {
@@ -145,13 +157,14 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
 
     // The attacker: the database and the master key.
     stolen = openDatabase(h.dbUrl);
-    keyring = new Keyring(stolen.db, masterKey);
+    keyring = new Keyring(stolen.db, attackerWrapper());
     await keyring.init();
   });
   afterAll(async () => {
     await keyring?.close();
     await stolen?.close();
     await h?.close();
+    hsm?.close();
   });
 
   /** Every sealed column of one user's rows, opened with the stolen keyring (what opens). */
@@ -485,12 +498,13 @@ describe.each(["sqlite", "postgres"] as const)("custody attack: the operator's e
       .where("wallet_id", "=", victim.walletId)
       .executeTakeFirstOrThrow();
     const blob = JSON.parse(row.blob) as RecoveryBlob;
-    const wrapper = new LocalKeyWrapper(masterKey);
+    const wrapper = attackerWrapper();
     const dataKeys = await stolen.db.selectFrom("data_keys").selectAll().execute();
-    const ikms: Uint8Array[] = [masterKey, ...(await openEverySealedSecret(victim.orgId))];
+    const ikms: Uint8Array[] = [...(hsm ? [] : [masterKey]), ...(await openEverySealedSecret(victim.orgId))];
     for (const dk of dataKeys) {
       ikms.push(await wrapper.unwrap(Buffer.from(dk.wrapped_key, "base64"), `data_key:${dk.id}`));
     }
+    await wrapper.close();
     ikms.push(keyring.deriveKey("otp"));
     for (const ikm of ikms) {
       await expect(

@@ -232,6 +232,11 @@ export async function startHarness(
     walletReserve?: number;
     /** A known master key (the attack tests hold it as the operator does); else a fresh random one. */
     masterKey?: Buffer;
+    /**
+     * The service's environment over this process's, with no master key of the harness's own: e.g. an
+     * HSM's (helpers/softHsm.ts).
+     */
+    env?: Record<string, string>;
     /** Where the service's logs go (at `logLevel`, default silent). */
     logStream?: NodeJS.WritableStream;
     logLevel?: "silent" | "info" | "debug" | "trace";
@@ -256,6 +261,7 @@ export async function startHarness(
     ...(extra.walletReserve !== undefined ? { walletReserve: extra.walletReserve } : {}),
     logLevel: extra.logLevel ?? "silent",
     ...(extra.masterKey ? { masterKey: extra.masterKey } : {}),
+    ...(extra.env ? { env: extra.env, masterKey: undefined } : {}),
     ...(extra.logStream ? { logStream: extra.logStream } : {}),
     now: () => clock.now,
   });

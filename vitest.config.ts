@@ -56,7 +56,7 @@ const fallback = (name: string, include: string[], testNamePattern?: string) => 
     include,
     env: FALLBACK_ENV,
     ...(testNamePattern ? { testNamePattern } : {}),
-    globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
+    globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts", "test-support/chain/shared.ts"],
     pool: "forks" as const,
     sequence: { groupOrder: 1 },
   },
@@ -94,8 +94,13 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, ...BROWSER, "packages/protocol/test/**"],
           // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts),
-          // and the name of the run's migrated PostgreSQL template (test-support/pgTemplate.ts).
-          globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
+          // the name of the run's migrated PostgreSQL template (test-support/pgTemplate.ts) and the run's one
+          // local chain stack (test-support/chain/shared.ts).
+          globalSetup: [
+            "test-support/buildCli.ts",
+            "test-support/pgTemplate.ts",
+            "test-support/chain/shared.ts",
+          ],
           // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
           // changes directory for its duration, which a worker thread cannot.
           pool: "forks",
@@ -108,8 +113,9 @@ export default defineConfig({
           ...sharedTest,
           name: "browser",
           include: BROWSER,
-          // The e2e pages, built once per run on first use (e2e/helpers/pageServer.ts).
-          globalSetup: ["e2e/helpers/pageServer.ts"],
+          // The e2e pages, built once per run on first use (e2e/helpers/pageServer.ts), and the run's one local
+          // chain stack, shared with the service project's files (test-support/chain/shared.ts).
+          globalSetup: ["e2e/helpers/pageServer.ts", "test-support/chain/shared.ts"],
           pool: "forks",
           sequence: { groupOrder: 1 },
         },

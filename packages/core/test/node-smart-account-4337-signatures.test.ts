@@ -32,8 +32,8 @@ import {
   counterAbi,
   LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08,
   smartAccountChainOf,
-  startChainStack,
 } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import { freshDatabase } from "../../server/test/helpers";
 
@@ -42,7 +42,7 @@ const POLICY = "pol_4337";
 
 let chain: ChainStack;
 beforeAll(async () => {
-  chain = await startChainStack();
+  chain = await sharedChainStack();
 }, 120_000);
 afterAll(async () => {
   await chain?.stop();

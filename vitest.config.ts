@@ -56,6 +56,8 @@ const fallback = (name: string, include: string[], testNamePattern?: string) => 
     include,
     env: FALLBACK_ENV,
     ...(testNamePattern ? { testNamePattern } : {}),
+    // Each file loads the crypto modules afresh (the pool's processes are reused: see poolOptions below).
+    isolate: true,
     globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts", "test-support/chain/shared.ts"],
     pool: "forks" as const,
     sequence: { groupOrder: 1 },
@@ -102,8 +104,13 @@ export default defineConfig({
             "test-support/chain/shared.ts",
           ],
           // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
-          // changes directory for its duration, which a worker thread cannot.
+          // changes directory for its duration, which a worker thread cannot. One module graph per process
+          // for all its files, as in `unit`: loading the service's modules was a third of a small file's
+          // CPU and two thirds of its wall on this machine. Every file starts its own service, database and
+          // servers and closes them; none changes a global it does not restore (the in-process CLI puts
+          // back the directory and the environment).
           pool: "forks",
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },
@@ -117,6 +124,8 @@ export default defineConfig({
           // chain stack, shared with the service project's files (test-support/chain/shared.ts).
           globalSetup: ["e2e/helpers/pageServer.ts", "test-support/chain/shared.ts"],
           pool: "forks",
+          // Each file's modules afresh (its page, its stack), in a process the pool may reuse.
+          isolate: true,
           sequence: { groupOrder: 1 },
         },
       },
@@ -135,5 +144,9 @@ export default defineConfig({
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.
     maxWorkers: 2,
     minWorkers: 1,
+    // The pools reuse their processes (threads) between files: without this, each file got a fresh one
+    // whatever its project's `isolate` said. A project with `isolate: true` still loads each file's
+    // modules afresh; vitest keeps projects apart (a project's files never share a process with another's).
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
   },
 });

@@ -56,7 +56,9 @@ const fallback = (name: string, include: string[], testNamePattern?: string) => 
     include,
     env: FALLBACK_ENV,
     ...(testNamePattern ? { testNamePattern } : {}),
-    globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
+    // Each file loads the crypto modules afresh (the pool's processes are reused: see poolOptions below).
+    isolate: true,
+    globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts", "test-support/chain/shared.ts"],
     pool: "forks" as const,
     sequence: { groupOrder: 1 },
   },
@@ -94,11 +96,21 @@ export default defineConfig({
           ],
           exclude: [...configDefaults.exclude, ...BROWSER, "packages/protocol/test/**"],
           // The `latchkey` CLI, built once per run for the tests' `latchkey` processes (test-support/buildCli.ts),
-          // and the name of the run's migrated PostgreSQL template (test-support/pgTemplate.ts).
-          globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts"],
+          // the name of the run's migrated PostgreSQL template (test-support/pgTemplate.ts) and the run's one
+          // local chain stack (test-support/chain/shared.ts).
+          globalSetup: [
+            "test-support/buildCli.ts",
+            "test-support/pgTemplate.ts",
+            "test-support/chain/shared.ts",
+          ],
           // Forks, not threads: a command run in the test's own process (packages/server/test/helpers/latchkey.ts)
-          // changes directory for its duration, which a worker thread cannot.
+          // changes directory for its duration, which a worker thread cannot. One module graph per process
+          // for all its files, as in `unit`: loading the service's modules was a third of a small file's
+          // CPU and two thirds of its wall on this machine. Every file starts its own service, database and
+          // servers and closes them; none changes a global it does not restore (the in-process CLI puts
+          // back the directory and the environment).
           pool: "forks",
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },
@@ -108,9 +120,12 @@ export default defineConfig({
           ...sharedTest,
           name: "browser",
           include: BROWSER,
-          // The e2e pages, built once per run on first use (e2e/helpers/pageServer.ts).
-          globalSetup: ["e2e/helpers/pageServer.ts"],
+          // The e2e pages, built once per run on first use (e2e/helpers/pageServer.ts), and the run's one local
+          // chain stack, shared with the service project's files (test-support/chain/shared.ts).
+          globalSetup: ["e2e/helpers/pageServer.ts", "test-support/chain/shared.ts"],
           pool: "forks",
+          // Each file's modules afresh (its page, its stack), in a process the pool may reuse.
+          isolate: true,
           sequence: { groupOrder: 1 },
         },
       },
@@ -129,5 +144,9 @@ export default defineConfig({
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.
     maxWorkers: 2,
     minWorkers: 1,
+    // The pools reuse their processes (threads) between files: without this, each file got a fresh one
+    // whatever its project's `isolate` said. A project with `isolate: true` still loads each file's
+    // modules afresh; vitest keeps projects apart (a project's files never share a process with another's).
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
   },
 });

@@ -8,7 +8,8 @@ import type { Service } from "@latchkey/server";
 import { address, lamports } from "@solana/kit";
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
-import { type ChainStack, startChainStack } from "../../test-support/chain";
+import type { ChainStack } from "../../test-support/chain";
+import { sharedChainStack } from "../../test-support/chain/shared";
 import { launchChromium } from "../../test-support/chromium";
 import { devMailbox, startTestService } from "../../test-support/service";
 import { type SolanaRpcNode, startSolanaRpc } from "../../test-support/solana/rpc";
@@ -128,7 +129,7 @@ export async function startStack(
   await new Promise<void>((r) => http.listen(0, "127.0.0.1", r));
   const hostOrigin = `http://${hostName}:${(http.address() as AddressInfo).port}`;
 
-  const chain = opts.chain ? await startChainStack() : undefined;
+  const chain = opts.chain ? await sharedChainStack() : undefined;
   const solanaNode = opts.solana ? await startSolanaRpc() : undefined;
   const testService = await startTestService({
     ...(opts.now ? { now: opts.now } : {}),

@@ -192,6 +192,14 @@ export async function deployContracts(
   return { entryPoint, accountFactory, latchkeyAccountFactory, simple7702Account, paymaster, counter };
 }
 
+/**
+ * A Counter of its own (CREATE2 with `salt`) on a chain the stack deployed: a test file on the run's shared
+ * chain (shared.ts) reads and moves its own number, whatever the other files do meanwhile.
+ */
+export function deployCounter(sender: DevSender, publicClient: PublicClient, salt: Hex): Promise<Address> {
+  return create2(sender, publicClient, { name: "Counter", salt, initCode: counterBytecode() });
+}
+
 /** Calldata of the paymaster's `addSigner(signer)` (owner or manager only). */
 export function addSignerCallData(signer: Address): Hex {
   return encodeFunctionData({ abi: paymasterAbi, functionName: "addSigner", args: [signer] });

@@ -4,7 +4,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type Address, type Hex, parseEther, toHex, verifyMessage, verifyTypedData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, startChainStack } from "../chain/index.js";
+import type { ChainStack } from "../chain/index.js";
+import { sharedChainStack } from "../chain/shared.js";
 import { launchChromium } from "../chromium.js";
 import { type InjectedWalletOptions, installInjectedWallet } from "./index.js";
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const started = performance.now();
-  [stack, browser] = await Promise.all([startChainStack({ bundler: false }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedChainStack({ bundler: false }), launchChromium()]);
   console.info(`chain + chromium: ${Math.round(performance.now() - started)} ms`);
 });
 

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { type Address, type Hex, parseEther, toHex, verifyMessage, verifyTypedData } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, startChainStack } from "../chain/index.js";
+import type { ChainStack } from "../chain/index.js";
+import { sharedChainStack } from "../chain/shared.js";
 import {
   closeWalletConnectCore,
   startWalletConnectRelay,
@@ -37,7 +38,7 @@ beforeAll(async () => {
     fetched.push(input instanceof Request ? input.url : String(input));
     return realFetch(input, init);
   };
-  [stack, relay] = await Promise.all([startChainStack({ bundler: false }), startWalletConnectRelay()]);
+  [stack, relay] = await Promise.all([sharedChainStack({ bundler: false }), startWalletConnectRelay()]);
 });
 
 afterEach(async () => {

@@ -9,7 +9,8 @@ import type { Browser, Page } from "playwright-core";
 import { type Hex, parseEther, toHex, verifyMessage } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, startChainStack } from "../chain/index.js";
+import type { ChainStack } from "../chain/index.js";
+import { sharedChainStack } from "../chain/shared.js";
 import { launchChromium } from "../chromium.js";
 import {
   startWalletConnectRelay,
@@ -111,7 +112,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   [stack, relay, browser] = await Promise.all([
-    startChainStack({ bundler: false }),
+    sharedChainStack({ bundler: false }),
     startWalletConnectRelay(),
     launchChromium(),
   ]);

@@ -34,8 +34,8 @@ import {
   counterAbi,
   mockPaymasterModules,
   smartAccountChainOf,
-  startChainStack,
 } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { devMailbox, startTestService } from "../../../test-support/service";
 import { mailCount, startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
@@ -76,7 +76,7 @@ async function failure(p: LatchkeyEip1193Provider, method: string, params?: unkn
 const codeOf = (error: unknown) => (error as { code?: number }).code;
 
 beforeAll(async () => {
-  [chain, svc] = await Promise.all([startChainStack(), startService()]);
+  [chain, svc] = await Promise.all([sharedChainStack(), startService()]);
   // A SimpleAccount (the 4337 option): the account and its owner differ. The 7702 account's provider
   // (eth_accounts = the EOA): node-smart-account-7702.test.ts.
   signer = await signInWithOtp(svc, "provider@example.com", {

@@ -32,8 +32,8 @@ import {
   counterAbi,
   LATCHKEY_SIMPLE_ACCOUNT_FACTORY_08,
   smartAccountChainOf,
-  startChainStack,
 } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import { freshDatabase } from "../../server/test/helpers";
 
@@ -42,7 +42,7 @@ const POLICY = "pol_4337";
 
 let chain: ChainStack;
 beforeAll(async () => {
-  chain = await startChainStack();
+  chain = await sharedChainStack();
 }, 120_000);
 afterAll(async () => {
   await chain?.stop();
@@ -70,7 +70,9 @@ const isValidSignatureAbi = parseAbi([
   "function isValidSignature(bytes32 hash, bytes signature) view returns (bytes4)",
 ]);
 
-describe.each(["sqlite", "postgres"] as const)("4337 accounts' signatures (%s)", (kind) => {
+// On SQLite: the service stores nothing here that differs on PostgreSQL (packages/server/test/helpers.ts,
+// SCENARIO_DATABASES).
+describe.each(["sqlite"] as const)("4337 accounts' signatures (%s)", (kind) => {
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let svc: TestService;
 

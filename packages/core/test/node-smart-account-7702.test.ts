@@ -30,8 +30,8 @@ import {
   counterAbi,
   SIMPLE_7702_ACCOUNT_08,
   smartAccountChainOf,
-  startChainStack,
 } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 
 const API_KEY = "lk_seven_key_0123456789abcdef0";
@@ -48,7 +48,7 @@ const codeOf = (address: Address) => chain.publicClient.getCode({ address });
 const delegation = concat(["0xef0100", SIMPLE_7702_ACCOUNT_08]).toLowerCase();
 
 beforeAll(async () => {
-  chain = await startChainStack();
+  chain = await sharedChainStack();
   svc = await startTestService({
     dev: true,
     chains: [{ chainId: chain.chainId, rpcUrl: chain.rpcUrl, paymaster: chain.paymaster }],

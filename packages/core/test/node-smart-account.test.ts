@@ -7,12 +7,8 @@ import {
 } from "@latchkey/core";
 import { encodeFunctionData, type Hex, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ChainStack,
-  counterAbi,
-  smartAccountChainOf,
-  startChainStack,
-} from "../../../test-support/chain";
+import { type ChainStack, counterAbi, smartAccountChainOf } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
 
@@ -27,7 +23,7 @@ const counterValue = () =>
   chain.publicClient.readContract({ address: chain.counter, abi: counterAbi, functionName: "number" });
 
 beforeAll(async () => {
-  [chain, svc] = await Promise.all([startChainStack(), startService()]);
+  [chain, svc] = await Promise.all([sharedChainStack(), startService()]);
   const chains = [smartAccountChainOf(chain)];
   // The 4337 option (a LatchkeySimpleAccount); 7702 accounts, the default: node-smart-account-7702.test.ts.
   signer = await signInWithOtp(svc, "smart@example.com", { chains, smartAccount: { kind: "4337" } });

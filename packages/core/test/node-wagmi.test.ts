@@ -35,12 +35,8 @@ import {
 } from "viem";
 import { mainnet } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ChainStack,
-  counterAbi,
-  smartAccountChainOf,
-  startChainStack,
-} from "../../../test-support/chain";
+import { type ChainStack, counterAbi, smartAccountChainOf } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { mailCount, startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
 
@@ -79,7 +75,7 @@ async function signIn(s: Signer, address: string) {
 }
 
 beforeAll(async () => {
-  [chain, svc] = await Promise.all([startChainStack(), startService()]);
+  [chain, svc] = await Promise.all([sharedChainStack(), startService()]);
   const chains = [smartAccountChainOf(chain)];
   signer = await signInWithOtp(svc, email, { chains });
   account = (await getSmartAccountClient(signer)).account.address;

@@ -7,11 +7,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
+import { type Harness, post, SCENARIO_DATABASES, signUpByEmail, startHarness, TEST_APP } from "./helpers";
 
 const ISSUER = "https://backend.shop.test";
 
-describe.each(["sqlite", "postgres"] as const)("app JWTs (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("app JWTs (%s)", (kind) => {
   let h: Harness;
   let jwks: Server;
   let sign: (

@@ -3,7 +3,7 @@
  * (a backend sign_typed_data message 10,000 levels deep, any endpoint's body, an EIP-712 payload in a
  * signer API sign_raw_payload) is JSON_TOO_DEEP before anything recursive reads it; a backend
  * send_user_operation on a chain the service does not send on is CHAIN_NOT_SUPPORTED (400), not 503.
- * SQLite and PostgreSQL.
+ * On SQLite (SCENARIO_DATABASES in helpers.ts).
  */
 import {
   generateP256PrivateKey,
@@ -16,6 +16,7 @@ import {
   type EmailUser,
   type Harness,
   post,
+  SCENARIO_DATABASES,
   signUpByEmail,
   stamped,
   startHarness,
@@ -28,7 +29,7 @@ const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 /** `{"a":{"a":…{"a":1}…}}`, `levels` objects deep, written as text (no recursion on this side either). */
 const nested = (levels: number) => `${'{"a":'.repeat(levels - 1)}{"a":1}${"}".repeat(levels - 1)}`;
 
-describe.each(["sqlite", "postgres"] as const)("bounded input (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("bounded input (%s)", (kind) => {
   let h: Harness;
   let user: EmailUser;
 

@@ -8,6 +8,7 @@ import {
   LINK_APP,
   linkFrom,
   post,
+  SCENARIO_DATABASES,
   signBody,
   stamped,
   startHarness,
@@ -26,7 +27,7 @@ function ed25519Verify(solanaAddress: string, message: Uint8Array, signature: Ui
   return verify(null, message, createPublicKey({ key: spki, format: "der", type: "spki" }), signature);
 }
 
-describe.each(["sqlite", "postgres"] as const)("email sign-in end to end (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("email sign-in end to end (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness(kind);

@@ -28,7 +28,8 @@ import {
 import { type Address, encodeFunctionData, type Hex, parseAbi, parseEther, toFunctionSelector } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, counterAbi, startChainStack } from "../../../test-support/chain";
+import { type ChainStack, counterAbi } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
 import { simpleAccountAddress } from "../src/keyManagement/policies/ownAccounts";
@@ -41,7 +42,7 @@ const HOUR = 3600_000;
 
 let stack: ChainStack;
 beforeAll(async () => {
-  stack = await startChainStack();
+  stack = await sharedChainStack();
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();

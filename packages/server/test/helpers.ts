@@ -198,6 +198,17 @@ export async function freshDatabase(
   };
 }
 
+/**
+ * The databases of a scenario file whose storage is the query builder's plain reads and writes of tables
+ * that files on both databases also use (users, sessions, codes, activities, rate limits): SQLite only,
+ * where a PostgreSQL run repeated the same Kysely queries the other files already run there. Files where
+ * the SQL or its concurrency differs (raw SQL, locks, conflicts, two processes, migrations, retention,
+ * import, backups, webhooks, grants, approvals, sponsorship, the custody attack) and files whose tables no
+ * other file writes on PostgreSQL keep `describe.each(["sqlite", "postgres"])`.
+ * bench/results/test-suite.json (session16.postgresMatrix) lists which files run once and why.
+ */
+export const SCENARIO_DATABASES = ["sqlite"] as const;
+
 export const TEST_APP = {
   id: "test-app",
   name: "Test App",

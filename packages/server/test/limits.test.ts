@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SWEEP_GRACE_MS, sweepExpired } from "../src/limits/sweeper";
-import { type Harness, post, startHarness, TEST_APP, targetKey } from "./helpers";
+import { type Harness, post, SCENARIO_DATABASES, startHarness, TEST_APP, targetKey } from "./helpers";
 
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 
-describe.each(["sqlite", "postgres"] as const)("abuse limits and expiry (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("abuse limits and expiry (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness(kind, { rateLimits: { signupsPerIp: 2, oauthPreparesPerIp: 2 } });

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../src/config";
-import { type Harness, mailSubject, mailText, post, startHarness, TEST_APP, targetKey } from "./helpers";
+import {
+  type Harness,
+  mailSubject,
+  mailText,
+  post,
+  SCENARIO_DATABASES,
+  startHarness,
+  TEST_APP,
+  targetKey,
+} from "./helpers";
 
 // Mails go out in the app's configured language (issue 10: "Mails (codes, magic links) use the app's
 // configured locale"); English stays the default, word for word.
@@ -22,7 +31,7 @@ const FRENCH_LINK_APP = {
   locale: "fr",
 } satisfies AppConfig;
 
-describe.each(["sqlite", "postgres"] as const)("mails in the app's language (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("mails in the app's language (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness(kind, { apps: [TEST_APP, GERMAN_APP, FRENCH_LINK_APP] });

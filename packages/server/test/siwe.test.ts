@@ -24,7 +24,8 @@ import {
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { type CreateSiweMessageParameters, createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainStack, startChainStack } from "../../../test-support/chain";
+import type { ChainStack } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { startTestService, type TestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
 import { compileErc1271Wallet, readErc1271WalletArtifacts } from "./contracts/compileErc1271Wallet";
@@ -72,7 +73,7 @@ async function mined(hash: Hex) {
 }
 
 beforeAll(async () => {
-  stack = await startChainStack({ bundler: false });
+  stack = await sharedChainStack({ bundler: false });
   const account = privateKeyToAccount(generatePrivateKey());
   await stack.fund(account.address, parseEther("1"));
   deployer = createWalletClient({ account, chain: stack.chain, transport: http(stack.rpcUrl) });

@@ -28,7 +28,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService, type TestService } from "../../../test-support/service";
 import { systemTransfer } from "../../../test-support/solana/transfer";
 import { SIMPLE_7702_ACCOUNT_V08 } from "../src/features/sponsorship/evm/config";
-import { type EmailUser, freshDatabase, type Harness, type Smtp, signUpByEmail, startSmtp } from "./helpers";
+import {
+  type EmailUser,
+  freshDatabase,
+  type Harness,
+  SCENARIO_DATABASES,
+  type Smtp,
+  signUpByEmail,
+  startSmtp,
+} from "./helpers";
 import { AdminClient } from "./helpers/adminClient";
 
 const ADMIN_KEY = generateP256PrivateKey();
@@ -49,7 +57,7 @@ const APP = {
 };
 const KEY = { authorization: `Bearer ${API_KEY}` };
 
-describe.each(["sqlite", "postgres"] as const)("sponsorship of a disabled user (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("sponsorship of a disabled user (%s)", (kind) => {
   let h: Harness;
   let t: TestService;
   let smtp: Smtp;

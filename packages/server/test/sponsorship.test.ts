@@ -43,8 +43,8 @@ import {
   counterAbi,
   mockPaymasterModules,
   smartAccountChainOf,
-  startChainStack,
 } from "../../../test-support/chain";
+import { sharedChainStack } from "../../../test-support/chain/shared";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
 import type { Service } from "../src/createService";
@@ -59,7 +59,7 @@ const INCREMENT = toFunctionSelector("increment()");
 let stack: ChainStack;
 
 beforeAll(async () => {
-  stack = await startChainStack();
+  stack = await sharedChainStack();
 }, 120_000);
 afterAll(async () => {
   await stack?.stop();

@@ -1,7 +1,7 @@
 /**
  * Stamps as other clients make them: Turnkey's own `@turnkey/api-key-stamper` in Node (node:crypto) and
  * WebCrypto in Chromium sign P-256 without normalising s, so about half their signatures have a high s.
- * Every one of their stamps is accepted, on both databases; the test counts the high-s ones so that it
+ * Every one of their stamps is accepted; the test counts the high-s ones so that it
  * cannot pass without sending some.
  */
 import { createServer, type Server } from "node:http";
@@ -14,7 +14,15 @@ import { hashMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium } from "../../../test-support/chromium";
 import type { AppConfig } from "../src/config";
-import { type EmailUser, type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
+import {
+  type EmailUser,
+  type Harness,
+  post,
+  SCENARIO_DATABASES,
+  signUpByEmail,
+  startHarness,
+  TEST_APP,
+} from "./helpers";
 
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 const CALLS = 220;
@@ -84,7 +92,7 @@ afterAll(async () => {
   await new Promise((resolve) => pageServer?.close(resolve));
 });
 
-describe.each(["sqlite", "postgres"] as const)("high-s stamps are accepted (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("high-s stamps are accepted (%s)", (kind) => {
   let h: Harness;
   let user: EmailUser;
   let apiPublicKey: string;

@@ -4,14 +4,23 @@
  * or loopback range fails the delivery at once with the reason in the log, unless the endpoint opts in;
  * an opted-in delivery goes to the address that was checked (not a second lookup). Loopback outside dev
  * mode is refused when the service starts. Host names resolve through a stub: nothing is sent anywhere
- * but 127.0.0.1. SQLite and PostgreSQL.
+ * but 127.0.0.1. On SQLite (SCENARIO_DATABASES in helpers.ts).
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMailbox, startTestService, type TestService } from "../../../test-support/service";
 import type { AppConfig } from "../src/config";
 import { listWebhookAttempts, listWebhookDeliveries } from "../src/features/webhooks/deliveryLog";
-import { freshDatabase, type Harness, post, type Smtp, signUpByEmail, startSmtp, targetKey } from "./helpers";
+import {
+  freshDatabase,
+  type Harness,
+  post,
+  SCENARIO_DATABASES,
+  type Smtp,
+  signUpByEmail,
+  startSmtp,
+  targetKey,
+} from "./helpers";
 import { newSecret, type Receiver, startReceiver, until } from "./webhooks-receiver";
 
 const app = (id: string, webhooks: NonNullable<AppConfig["webhooks"]>): AppConfig => ({
@@ -33,7 +42,7 @@ const ANSWERS: Record<string, string[]> = {
   "receiver.rebind.test": ["127.0.0.1"],
 };
 
-describe.each(["sqlite", "postgres"] as const)("webhooks to non-public addresses (%s)", (kind) => {
+describe.each(SCENARIO_DATABASES)("webhooks to non-public addresses (%s)", (kind) => {
   const secret = newSecret();
   let receiver: Receiver;
   let database: Awaited<ReturnType<typeof freshDatabase>>;

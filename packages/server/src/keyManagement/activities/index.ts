@@ -1,8 +1,8 @@
 import type { ActivityType } from "@latchkey/protocol";
 import type { ActivityHandler } from "../defineActivity";
 import { approveActivity } from "./approveActivity";
-import { completeActivity } from "./completeActivity";
 import { beginSplitWallet } from "./beginSplitWallet";
+import { completeActivity } from "./completeActivity";
 import { completeSplitWallet } from "./completeSplitWallet";
 import { createApiKeys } from "./createApiKeys";
 import { createAuthenticators } from "./createAuthenticators";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { generateP256PrivateKey, p256PublicKeyFromPrivate, toHex } from "@latchkey/protocol";
+import { generateP256PrivateKey, hpkeSealBase, p256PublicKeyFromPrivate, toHex } from "@latchkey/protocol";
 import { openUserShare, sealServiceShare, sealUserShare, UserShareError } from "@latchkey/protocol/custody";
 import { describe, expect, it } from "vitest";
 import { hpkeOpenP256, openBase, p256Ecdh } from "./hpkeOpen";
@@ -80,5 +80,39 @@ describe("hpkeOpenP256: the service's synchronous HPKE open", () => {
     await expect(
       openUserShare({ sealed, body: "b", shareKey: other, hpkeOpen: hpkeOpenP256 }),
     ).rejects.toThrow(UserShareError);
+  });
+
+  it("refuses points that are not uncompressed P-256 and a ciphertext shorter than its tag, saying so", () => {
+    const v = vector();
+    const bad = (patch: Partial<ReturnType<typeof vector>>, message: string) =>
+      expect(() => openBase({ ...v, ...patch })).toThrow(message);
+    const points = "enc and the recipient key must be uncompressed P-256 points";
+    const withPrefix = (b: Uint8Array, p: number) => Uint8Array.of(p, ...b.subarray(1));
+    bad({ enc: v.enc.subarray(0, 64) }, points);
+    bad({ enc: withPrefix(v.enc, 0x02) }, points);
+    bad({ recipientPublicKey: v.recipientPublicKey.subarray(0, 33) }, points);
+    bad({ recipientPublicKey: withPrefix(v.recipientPublicKey, 0x03) }, points);
+    bad({ ciphertext: v.ciphertext.subarray(0, 15) }, "the ciphertext is shorter than its tag");
+  });
+
+  it("opens an empty plaintext (a ciphertext that is only its tag)", async () => {
+    const scalar = generateP256PrivateKey();
+    const publicKey = p256PublicKeyFromPrivate(scalar, false);
+    const { enc, ciphertext } = await hpkeSealBase({
+      plaintext: new Uint8Array(),
+      recipientPublicKey: publicKey,
+      info: "i",
+      aad: utf8("a"),
+    });
+    expect(ciphertext.length).toBe(16);
+    const opened = hpkeOpenP256({
+      enc,
+      ciphertext,
+      recipientPrivateKey: p256Ecdh(scalar),
+      recipientPublicKey: publicKey,
+      info: "i",
+      aad: utf8("a"),
+    });
+    expect(opened).toEqual(new Uint8Array());
   });
 });

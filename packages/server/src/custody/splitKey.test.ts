@@ -235,4 +235,34 @@ describe("the share key", () => {
     expect(e.code).toBe("SPLIT_CUSTODY_UNSUPPORTED");
     expect(e.message).toMatch(/^Importing a wallet is not supported yet for split custody/);
   });
+
+  it("a share key that fails to open is the service's error, not the user's, and the next request tries again", async () => {
+    const real = ctx.serviceKeys;
+    const userShare = new Uint8Array(randomBytes(33));
+    const share = await shareFor(userShare, "body");
+    const sealedService = await sealServiceShare({
+      serviceShare: userShare,
+      shareKey: await shareKeyHex(ctx),
+      organizationId: "org",
+    });
+    let fail = true;
+    // The HSM or the database failing once while the key is opened (the public key already known).
+    const flaky = {
+      publicKey: (purpose: "share") => real.publicKey(purpose),
+      withPrivateKey: <T>(purpose: "share", use: (raw: Uint8Array) => Promise<T>) => {
+        if (fail) return Promise.reject(new Error("the HSM is unreachable"));
+        return real.withPrivateKey(purpose, use);
+      },
+    } as unknown as ServiceKeys;
+    const flakyCtx = { serviceKeys: flaky };
+    await expect(openRequestShare(flakyCtx, share)).rejects.toThrow("the HSM is unreachable");
+    await expect(
+      openNewServiceShare(flakyCtx, { sealed: sealedService, organizationId: "org" }),
+    ).rejects.toThrow("the HSM is unreachable");
+    fail = false;
+    expect(await openRequestShare(flakyCtx, share)).toEqual(userShare);
+    expect(await openNewServiceShare(flakyCtx, { sealed: sealedService, organizationId: "org" })).toEqual(
+      userShare,
+    );
+  });
 });

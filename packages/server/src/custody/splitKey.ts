@@ -80,36 +80,55 @@ export async function openCheckedUserShare(
 }
 
 /** `sign` with the account's key put together from `userShare` and the service share (wiped after). */
-async function withCombinedKey<T>(
+function withCombinedKey<T>(
   ctx: Pick<ServiceContext, "keyring">,
   account: { curve: Curve; split: SplitAccount },
   userShare: Uint8Array,
   sign: (curve: Curve, privateKey: Uint8Array) => T | Promise<T>,
 ): Promise<T> {
-  let serviceShare: Uint8Array | undefined;
+  const sealed = {
+    sealed: account.split.sealedServiceShare,
+    context: `wallet_share:${account.split.walletId}`,
+  };
+  return withCombinedSecret(ctx, userShare, sealed, invalid, (secret) => {
+    const key = secret.accounts[account.split.secretIndex];
+    if (!key || key.curve !== account.curve || !matchesPublicKey(key, account.split.publicKey)) {
+      throw invalid();
+    }
+    return sign(account.curve, key.privateKey);
+  });
+}
+
+/**
+ * `use` with the wallet secret of `userShare` and a service share sealed under `context` (the current
+ * one, or a conversion's pending one): opened, combined and decoded, `invalid()` when the two do not
+ * combine to a secret. The service share, the combined bytes and the secret are wiped after, whatever
+ * happens; the caller wipes `userShare`.
+ */
+export async function withCombinedSecret<T>(
+  ctx: Pick<ServiceContext, "keyring">,
+  userShare: Uint8Array,
+  serviceShare: { sealed: string; context: string },
+  invalid: () => Error,
+  use: (secret: WalletSecret) => T | Promise<T>,
+): Promise<T> {
+  const opened = await ctx.keyring.open(serviceShare.sealed, serviceShare.context);
+  // A plain Uint8Array: shamir-secret-sharing refuses a Buffer (it checks the constructor).
+  const share = new Uint8Array(opened);
+  opened.fill(0);
   let encoded: Uint8Array | undefined;
   let secret: WalletSecret | undefined;
   try {
-    const opened = await ctx.keyring.open(
-      account.split.sealedServiceShare,
-      `wallet_share:${account.split.walletId}`,
-    );
-    // A plain Uint8Array: shamir-secret-sharing refuses a Buffer (it checks the constructor).
-    serviceShare = new Uint8Array(opened);
-    opened.fill(0);
     try {
-      encoded = await combineShares(userShare, serviceShare);
+      encoded = await combineShares(userShare, share);
       secret = decodeWalletSecret(encoded);
     } catch (e) {
       if (e instanceof WalletSecretError) throw invalid();
       throw e;
     }
-    const key = secret.accounts[account.split.secretIndex];
-    if (!key || key.curve !== account.curve || !matchesPublicKey(key, account.split.publicKey))
-      throw invalid();
-    return await sign(account.curve, key.privateKey);
+    return await use(secret);
   } finally {
-    serviceShare?.fill(0);
+    share.fill(0);
     encoded?.fill(0);
     if (secret) wipeWalletSecret(secret);
   }

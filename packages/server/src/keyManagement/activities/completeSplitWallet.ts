@@ -1,13 +1,6 @@
 import { type CompleteSplitWalletResult, ErrorCode } from "@latchkey/protocol";
-import {
-  combineShares,
-  decodeWalletSecret,
-  type WalletSecret,
-  WalletSecretError,
-  wipeWalletSecret,
-} from "@latchkey/protocol/custody";
 import { openRequestShare, requireShare } from "../../custody/shareKey";
-import { matchesPublicKey } from "../../custody/splitKey";
+import { matchesPublicKey, withCombinedSecret } from "../../custody/splitKey";
 import { apiError } from "../../errors";
 import { type ActivityContext, defineActivity } from "../defineActivity";
 import { alreadySplit, orderedAccounts } from "./beginSplitWallet";
@@ -52,33 +45,19 @@ export const completeSplitWallet = defineActivity<"ACTIVITY_TYPE_COMPLETE_SPLIT_
     requireShare(share);
     const accounts = await orderedAccounts(ctx, wallet.id);
     let userShare: Uint8Array | undefined;
-    let serviceShare: Uint8Array | undefined;
-    let encoded: Uint8Array | undefined;
-    let secret: WalletSecret | undefined;
     try {
       userShare = await openRequestShare(ctx, share);
-      const opened = await ctx.keyring.open(pending, `wallet_pending_share:${wallet.id}`);
-      // A plain Uint8Array: shamir-secret-sharing refuses a Buffer.
-      serviceShare = new Uint8Array(opened);
-      opened.fill(0);
-      try {
-        encoded = await combineShares(userShare, serviceShare);
-        secret = decodeWalletSecret(encoded);
-      } catch (e) {
-        if (e instanceof WalletSecretError) throw invalid();
-        throw e;
-      }
-      if (secret.accounts.length !== accounts.length) throw invalid();
-      for (const [i, a] of accounts.entries()) {
-        const key = secret.accounts[i];
-        if (!key || key.curve !== a.curve || !matchesPublicKey(key, a.public_key)) throw invalid();
-      }
+      const sealed = { sealed: pending, context: `wallet_pending_share:${wallet.id}` };
+      await withCombinedSecret(ctx, userShare, sealed, invalid, (secret) => {
+        if (secret.accounts.length !== accounts.length) throw invalid();
+        for (const [i, a] of accounts.entries()) {
+          const key = secret.accounts[i];
+          if (!key || key.curve !== a.curve || !matchesPublicKey(key, a.public_key)) throw invalid();
+        }
+      });
       return { pending, accounts: accounts.map((a) => ({ id: a.id, address: a.address })) };
     } finally {
       userShare?.fill(0);
-      serviceShare?.fill(0);
-      encoded?.fill(0);
-      if (secret) wipeWalletSecret(secret);
     }
   },
   async run(tx, { caller, params, prepared }): Promise<CompleteSplitWalletResult> {

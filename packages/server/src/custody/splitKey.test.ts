@@ -20,7 +20,7 @@ import {
   shareKeyHex,
   splitUnsupported,
 } from "./shareKey";
-import { withSplitKey } from "./splitKey";
+import { openCheckedUserShare, withSplitKey } from "./splitKey";
 
 /**
  * The signing step of a split wallet (docs/split-custody.md §2) on a real keyring and share key, without
@@ -182,6 +182,73 @@ describe("withSplitKey", () => {
     await expect(
       withSplitKey(ctx, moved, await shareFor(w.userShare, "b"), () => "signed"),
     ).rejects.toThrow();
+  });
+});
+
+describe("a share the service holds (a grant's) and the consent's check", () => {
+  it("withSplitKey signs with a held share without a request share, and wipes what it opened", async () => {
+    const w = await splitWallet();
+    let opened: Uint8Array | undefined;
+    const held = {
+      open: async () => {
+        opened = w.userShare.slice();
+        return opened;
+      },
+    };
+    expect(await withSplitKey(ctx, w.account(0), held, (_c, key) => toHex(key))).toBe(
+      toHex(w.keys[0]?.privateKey as Uint8Array),
+    );
+    expect(opened?.every((b) => b === 0)).toBe(true);
+    // What the held share opens is checked as a request's is; a refusal to open is the holder's error.
+    const other = await splitWallet();
+    const wrong = { open: async () => other.userShare.slice() };
+    expect((await codeOf(withSplitKey(ctx, w.account(0), wrong, () => "signed"))).code).toBe(
+      "USER_SHARE_INVALID",
+    );
+    const gone = { open: () => Promise.reject(new Error("the grant was revoked")) };
+    await expect(withSplitKey(ctx, w.account(0), gone, () => "signed")).rejects.toThrow(
+      "the grant was revoked",
+    );
+  });
+
+  it("openCheckedUserShare answers the request's share when it makes the account's key, else 400", async () => {
+    const w = await splitWallet();
+    const share = await shareFor(w.userShare, "consent");
+    expect(await openCheckedUserShare(ctx, w.account(1), share)).toEqual(w.userShare);
+    const other = await splitWallet();
+    const e = await codeOf(
+      openCheckedUserShare(ctx, w.account(1), await shareFor(other.userShare, "consent")),
+    );
+    expect(e).toMatchObject({ code: "USER_SHARE_INVALID", status: 400 });
+    expect((await codeOf(openCheckedUserShare(ctx, w.account(1), undefined))).code).toBe(
+      "USER_SHARE_REQUIRED",
+    );
+  });
+
+  it("a secret whose key is no scalar (all zeros) makes no signature: 400", async () => {
+    const secret = {
+      entropy: new Uint8Array(16),
+      accounts: [{ curve: "CURVE_SECP256K1" as const, privateKey: new Uint8Array(32) }],
+    };
+    const { userShare, serviceShare } = await splitWalletSecret(encodeWalletSecret(secret));
+    const walletId = randomUUID();
+    const account = {
+      curve: "CURVE_SECP256K1" as const,
+      split: {
+        walletId,
+        secretIndex: 0,
+        publicKey: `04${"00".repeat(64)}`,
+        sealedServiceShare: ctx.keyring.seal(Buffer.from(serviceShare), `wallet_share:${walletId}`),
+      },
+    };
+    let signed = false;
+    const e = await codeOf(
+      withSplitKey(ctx, account, await shareFor(userShare, "b"), () => {
+        signed = true;
+      }),
+    );
+    expect(e.code).toBe("USER_SHARE_INVALID");
+    expect(signed).toBe(false);
   });
 });
 

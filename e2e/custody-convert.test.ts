@@ -1,9 +1,8 @@
 import { generateP256PrivateKey, p256PublicKeyFromPrivate, toHex } from "@latchkey/protocol";
 import type { BrowserContext, Page } from "playwright-core";
-import { type Hex, verifyMessage } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+import { type Stack, shot, signInOnHost, signOnHostAs, startStack } from "./helpers/stack";
 
 // Moving a whole wallet to split custody in the modal (docs/split-custody.md §3.1), in Chromium against
 // the real service: a user of the dev app signs up while the app keeps wallets whole; the operator moves
@@ -34,28 +33,6 @@ async function openTab(): Promise<Page> {
   return page;
 }
 
-async function signInByEmail(page: Page, email: string): Promise<void> {
-  await page.getByRole("button", { name: "Open sign-in" }).click();
-  await dialog(page).waitFor();
-  const sent = s.mailCount(email);
-  await dialog(page).getByRole("textbox").fill(email);
-  const submit = dialog(page).locator("button[type=submit]");
-  await expect.poll(() => submit.isEnabled()).toBe(true);
-  await submit.click();
-  await dialog(page).getByRole("heading", { name: "Enter verification code" }).waitFor();
-  await typeOtp(page, await s.otpCode(email, sent));
-}
-
-async function signAs(page: Page, address: string): Promise<void> {
-  await page.getByTestId("signature").evaluate((el) => {
-    el.textContent = "";
-  });
-  await page.getByRole("button", { name: "Sign", exact: true }).click();
-  await page.getByTestId("signature").filter({ hasText: "0x" }).waitFor();
-  const signature = (await page.getByTestId("signature").textContent()) as Hex;
-  expect(await verifyMessage({ address: address as Hex, message: "e2e", signature })).toBe(true);
-}
-
 describe("a whole wallet moved to split custody, in the modal", () => {
   const email = "moving-e2e@example.com";
 
@@ -77,7 +54,7 @@ describe("a whole wallet moved to split custody, in the modal", () => {
     s.service.ctx.apps.invalidate();
 
     const page = await openTab();
-    await signInByEmail(page, email);
+    await signInOnHost(s, page, email);
     await dialog(page).getByRole("heading", { name: "Protect your wallet" }).waitFor();
     await shot(page, "75-custody-converted-protect");
     const wallet = await s.service.ctx.db
@@ -94,7 +71,7 @@ describe("a whole wallet moved to split custody, in the modal", () => {
     await dialog(page).waitFor({ state: "detached" });
     expect(await status(page).textContent()).toBe("CONNECTED");
     expect(await page.getByTestId("address").textContent()).toBe(made.address);
-    await signAs(page, made.address);
+    await signOnHostAs(page, made.address);
 
     await page.evaluate(async () => {
       const signer = (window as unknown as { lkSigner: { exportWallet(p: object): Promise<unknown> } })

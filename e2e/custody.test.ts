@@ -1,12 +1,11 @@
 import type { BrowserContext, Page } from "playwright-core";
-import { type Hex, verifyMessage } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   addVirtualAuthenticator,
   type VirtualAuthenticator,
 } from "../packages/core/test/browser/virtualAuthenticator";
-import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+import { type Stack, shot, signInOnHost, signOnHostAs, startStack } from "./helpers/stack";
 
 // Split custody in the modal (docs/split-custody.md), in Chromium against the real service: the dev app
 // keeps wallets split, so the wallet is made in the auth frame at sign-up and every signature needs the
@@ -45,30 +44,6 @@ async function openTab(): Promise<Tab> {
 const dialog = (page: Page) => page.getByRole("dialog");
 const status = (page: Page) => page.getByTestId("status");
 
-/** Email sign-in (the dev app is OTP mode) from the host's button, up to the code's answer. */
-async function signInByEmail(page: Page, email: string): Promise<void> {
-  await page.getByRole("button", { name: "Open sign-in" }).click();
-  await dialog(page).waitFor();
-  const sent = s.mailCount(email);
-  await dialog(page).getByRole("textbox").fill(email);
-  const submit = dialog(page).locator("button[type=submit]");
-  await expect.poll(() => submit.isEnabled()).toBe(true);
-  await submit.click();
-  await dialog(page).getByRole("heading", { name: "Enter verification code" }).waitFor();
-  await typeOtp(page, await s.otpCode(email, sent));
-}
-
-/** Signs "e2e" from the host page; viem verifies it for `address`. */
-async function signAs(page: Page, address: string): Promise<void> {
-  await page.getByTestId("signature").evaluate((el) => {
-    el.textContent = "";
-  });
-  await page.getByRole("button", { name: "Sign", exact: true }).click();
-  await page.getByTestId("signature").filter({ hasText: "0x" }).waitFor();
-  const signature = (await page.getByTestId("signature").textContent()) as Hex;
-  expect(await verifyMessage({ address: address as Hex, message: "e2e", signature })).toBe(true);
-}
-
 const addressOf = async (page: Page) => (await page.getByTestId("address").textContent()) as string;
 
 /** The recovery phrase the export frame shows (the host page never holds it). */
@@ -98,7 +73,7 @@ describe("split custody in the modal", () => {
   it("signs up, protects the wallet with a passkey (PRF), signs, and signs again after a reload", async () => {
     passkeyTab = await openTab();
     const { page, authenticator } = passkeyTab;
-    await signInByEmail(page, passkeyUser);
+    await signInOnHost(s, page, passkeyUser);
     await dialog(page).getByRole("heading", { name: "Protect your wallet" }).waitFor();
     await shot(page, "70-custody-protect");
     await dialog(page).getByRole("button", { name: "Protect with a passkey" }).click();
@@ -106,12 +81,12 @@ describe("split custody in the modal", () => {
     expect(await status(page).textContent()).toBe("CONNECTED");
     expect((await authenticator.credentials()).length).toBe(1);
     passkeyAddress = await addressOf(page);
-    await signAs(page, passkeyAddress);
+    await signOnHostAs(page, passkeyAddress);
 
     await page.reload();
     await status(page).filter({ hasText: "CONNECTED" }).waitFor();
     expect(await addressOf(page)).toBe(passkeyAddress);
-    await signAs(page, passkeyAddress);
+    await signOnHostAs(page, passkeyAddress);
   });
 
   it("on a device without the wallet's part, restores it with the passkey and signs as the same address", async () => {
@@ -127,18 +102,18 @@ describe("split custody in the modal", () => {
     await page.reload();
     await status(page).filter({ hasText: "DISCONNECTED" }).waitFor();
 
-    await signInByEmail(page, passkeyUser);
+    await signInOnHost(s, page, passkeyUser);
     await dialog(page).getByRole("heading", { name: "Restore your wallet" }).waitFor();
     await shot(page, "71-custody-restore-passkey");
     await dialog(page).getByRole("button", { name: "Use my passkey" }).click();
     await dialog(page).waitFor({ state: "detached" });
     expect(await addressOf(page)).toBe(passkeyAddress);
-    await signAs(page, passkeyAddress);
+    await signOnHostAs(page, passkeyAddress);
   });
 
   it("signs up, is told what losing the device means, then saves a recovery code shown once", async () => {
     const { page } = await openTab();
-    await signInByEmail(page, codeUser);
+    await signInOnHost(s, page, codeUser);
     await dialog(page).getByRole("heading", { name: "Protect your wallet" }).waitFor();
     await dialog(page).getByRole("button", { name: "Not now" }).click();
     await dialog(page).getByRole("heading", { name: "Your wallet is on this device only" }).waitFor();
@@ -158,14 +133,14 @@ describe("split custody in the modal", () => {
     await cont.click();
     await dialog(page).waitFor({ state: "detached" });
     codeAddress = await addressOf(page);
-    await signAs(page, codeAddress);
+    await signOnHostAs(page, codeAddress);
     phrase = await exportedPhrase(page);
     expect(mnemonicToAccount(phrase).address).toBe(codeAddress);
   });
 
   it("a new browser context restores with the recovery code (a wrong one is refused) and signs as the same address; export shows the same phrase", async () => {
     const { page } = await openTab();
-    await signInByEmail(page, codeUser);
+    await signInOnHost(s, page, codeUser);
     await dialog(page).getByRole("heading", { name: "Restore your wallet" }).waitFor();
     const field = dialog(page).getByPlaceholder("Recovery code");
     await field.fill("not a code");
@@ -181,7 +156,7 @@ describe("split custody in the modal", () => {
     await dialog(page).getByRole("button", { name: "Restore with code" }).click();
     await dialog(page).waitFor({ state: "detached" });
     expect(await addressOf(page)).toBe(codeAddress);
-    await signAs(page, codeAddress);
+    await signOnHostAs(page, codeAddress);
     expect(await exportedPhrase(page)).toBe(phrase);
   });
 });

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { Service } from "@latchkey/server";
 import { address, lamports } from "@solana/kit";
 import type { Browser, Page } from "playwright-core";
+import { type Hex, verifyMessage } from "viem";
 import { expect } from "vitest";
 import type { ChainStack } from "../../test-support/chain";
 import { sharedChainStack } from "../../test-support/chain/shared";
@@ -250,6 +251,32 @@ export async function shot(page: Page, name: string): Promise<void> {
 export async function typeOtp(page: Page, code: string): Promise<void> {
   await page.getByLabel("Digit 1 of 6").focus();
   await page.keyboard.type(code, { delay: 20 });
+}
+
+/** Email sign-in on the host page (an OTP app) from its "Open sign-in" button, up to the code's answer. */
+export async function signInOnHost(s: Stack, page: Page, email: string): Promise<void> {
+  const dialog = page.getByRole("dialog");
+  await page.getByRole("button", { name: "Open sign-in" }).click();
+  await dialog.waitFor();
+  const sent = s.mailCount(email);
+  await dialog.getByRole("textbox").fill(email);
+  const submit = dialog.locator("button[type=submit]");
+  await expect.poll(() => submit.isEnabled()).toBe(true);
+  await submit.click();
+  await dialog.getByRole("heading", { name: "Enter verification code" }).waitFor();
+  await typeOtp(page, await s.otpCode(email, sent));
+}
+
+/** Signs "e2e" from the host page's Sign button; viem verifies the signature for `address`. */
+export async function signOnHostAs(page: Page, address: string): Promise<void> {
+  const out = page.getByTestId("signature");
+  await out.evaluate((el) => {
+    el.textContent = "";
+  });
+  await page.getByRole("button", { name: "Sign", exact: true }).click();
+  await out.filter({ hasText: "0x" }).waitFor();
+  const signature = (await out.textContent()) as Hex;
+  expect(await verifyMessage({ address: address as Hex, message: "e2e", signature })).toBe(true);
 }
 
 /**

@@ -21,16 +21,12 @@ export function openBase(args: HpkeOpenArgs<ECDH>): Uint8Array {
   }
   // OpenSSL refuses a point off the curve ("Public key is not valid for specified curve").
   const dh = args.recipientPrivateKey.computeSecret(enc);
-  const kemSuite = concat(utf8("KEM"), KEM_ID);
+  const kemSuite = KEM_SUITE;
   const eaePrk = labeledExtract(kemSuite, EMPTY, "eae_prk", dh);
   const sharedSecret = labeledExpand(kemSuite, eaePrk, "shared_secret", concat(enc, pkR), 32);
   dh.fill(0);
-  const suite = concat(utf8("HPKE"), KEM_ID, KDF_ID, AEAD_ID);
-  const context = concat(
-    MODE_BASE,
-    labeledExtract(suite, EMPTY, "psk_id_hash", EMPTY),
-    labeledExtract(suite, EMPTY, "info_hash", utf8(args.info)),
-  );
+  const suite = HPKE_SUITE;
+  const context = concat(MODE_BASE, PSK_ID_HASH, labeledExtract(suite, EMPTY, "info_hash", utf8(args.info)));
   const secret = labeledExtract(suite, sharedSecret, "secret", EMPTY);
   const key = labeledExpand(suite, secret, "key", context, 32);
   // Sequence number 0: the nonce is the base nonce.
@@ -70,6 +66,10 @@ const KDF_ID = new Uint8Array([0x00, 0x01]);
 const AEAD_ID = new Uint8Array([0x00, 0x02]);
 const HPKE_V1 = utf8("HPKE-v1");
 const ONE = new Uint8Array([1]);
+const KEM_SUITE = concat(utf8("KEM"), KEM_ID);
+const HPKE_SUITE = concat(utf8("HPKE"), KEM_ID, KDF_ID, AEAD_ID);
+// Mode base has no PSK: its psk_id_hash is the same for every open, so it is made once.
+const PSK_ID_HASH = labeledExtract(HPKE_SUITE, EMPTY, "psk_id_hash", EMPTY);
 
 // HKDF-SHA256 (RFC 5869) on node:crypto's HMAC: an empty salt is HashLen zeros, which HMAC pads to anyway.
 function extract(salt: Uint8Array, ikm: Uint8Array): Uint8Array {

@@ -118,20 +118,11 @@ export async function submitActivity(
     throw apiError(ErrorCode.UNSUPPORTED_ACTIVITY, `Activity type ${type} is not served here`);
   const prepared = handler.prepare ? await handler.prepare(ctx, input) : undefined;
   const outcome = await ctx.db.transaction().execute(async (trx) => {
-    const inserted = await trx
-      .insertInto("activities")
-      .values({ ...row, status: "ACTIVITY_STATUS_PENDING" })
-      .onConflict((oc) => oc.column("fingerprint").doNothing())
-      .returning("id")
-      .executeTakeFirst();
+    const [inserted] = await insertActivityOnce(trx, { ...row, status: "ACTIVITY_STATUS_PENDING" });
     if (!inserted) return { activity: toActivity(await byFingerprint(trx, row.fingerprint)), replayed: true };
     const result = await handler.run({ ...ctx, db: trx }, { ...input, prepared });
     row.result = JSON.stringify({ [entry.result]: result });
-    await trx
-      .updateTable("activities")
-      .set({ status: row.status, result: row.result, updated_at: now })
-      .where("id", "=", row.id)
-      .execute();
+    await completeActivityRow(trx, { status: row.status, result: row.result, updated_at: now, id: row.id });
     return { activity: toActivity(row), replayed: false };
   });
   if (!outcome.replayed) handler.afterCommit?.(ctx, input);
@@ -201,6 +192,15 @@ const insertActivityOnce = prepared((db, $) =>
     .values(rowSlots($, ACTIVITY_COLUMNS))
     .onConflict((oc) => oc.column("fingerprint").doNothing())
     .returning("id"),
+);
+
+// A `run` activity (a wallet made, imported, exported…) is recorded PENDING, then completed in the same
+// transaction: both compiled once.
+const completeActivityRow = prepared((db, $) =>
+  db
+    .updateTable("activities")
+    .set({ status: $("status"), result: $("result"), updated_at: $("updated_at") })
+    .where("id", "=", $("id")),
 );
 
 export async function insertOnce(ctx: ActivityContext, row: ActivitiesTable): Promise<SubmitOutcome> {

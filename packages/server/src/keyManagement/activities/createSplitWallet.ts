@@ -3,15 +3,15 @@ import { type CreateSplitWalletResult, ErrorCode } from "@latchkey/protocol";
 import {
   combineShares,
   decodeWalletSecret,
-  mnemonicOfSecret,
   type PublicAccount,
   type WalletSecret,
   WalletSecretError,
   wipeWalletSecret,
 } from "@latchkey/protocol/custody";
-import type { DerivedAccount } from "../../crypto/wallet";
+import { type DerivedAccount, entropyToMnemonic } from "../../crypto/wallet";
 import { openNewServiceShare, openRequestShare, requireShare } from "../../custody/shareKey";
 import type { Db } from "../../db";
+import { prepared, rowSlots } from "../../db/prepared";
 import { apiError } from "../../errors";
 import { type ActivityContext, defineActivity } from "../defineActivity";
 
@@ -68,7 +68,7 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
       }
       // The service's own derivation (its wallet threads: native PBKDF2 and secp256k1), the one every
       // service wallet is made with; protocol/custody's walletOfEntropy derives the same accounts.
-      derivedAccounts = await ctx.wallets.derive(mnemonicOfSecret(secret) ?? "");
+      derivedAccounts = await ctx.wallets.derive(entropyToMnemonic(secret.entropy));
       derived = {
         entropy: new Uint8Array(0),
         accounts: derivedAccounts.map((a) => ({ curve: a.curve, privateKey: a.privateKey })),
@@ -93,41 +93,35 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
   async run(tx, { caller, prepared }): Promise<CreateSplitWalletResult> {
     const user = caller.user;
     // Serialises two creations for one user (PostgreSQL takes the row's lock; SQLite has one writer).
-    await tx.db.updateTable("users").set({ id: user.id }).where("id", "=", user.id).execute();
+    await lockUser(tx.db, { id: user.id });
     if (await hasWallet(tx.db, user.orgId)) throw walletExists();
     const now = tx.now();
-    await tx.db
-      .insertInto("wallets")
-      .values({
-        id: prepared.walletId,
+    await insertWallet(tx.db, {
+      id: prepared.walletId,
+      org_id: user.orgId,
+      user_id: user.id,
+      name: "Default wallet",
+      sealed_mnemonic: "",
+      custody: "split",
+      sealed_service_share: prepared.sealedServiceShare,
+      created_at: now,
+    });
+    for (const [i, a] of prepared.accounts.entries()) {
+      await insertAccount(tx.db, {
+        id: tx.random.uuid(),
+        wallet_id: prepared.walletId,
         org_id: user.orgId,
-        user_id: user.id,
-        name: "Default wallet",
-        sealed_mnemonic: "",
-        custody: "split",
-        sealed_service_share: prepared.sealedServiceShare,
+        curve: a.curve,
+        path: a.path,
+        address_format: a.addressFormat,
+        address: a.address,
+        address_key: addressKey(a),
+        public_key: a.publicKey,
+        sealed_private_key: "",
+        secret_index: i,
         created_at: now,
-      })
-      .execute();
-    await tx.db
-      .insertInto("wallet_accounts")
-      .values(
-        prepared.accounts.map((a, i) => ({
-          id: tx.random.uuid(),
-          wallet_id: prepared.walletId,
-          org_id: user.orgId,
-          curve: a.curve,
-          path: a.path,
-          address_format: a.addressFormat,
-          address: a.address,
-          address_key: addressKey(a),
-          public_key: a.publicKey,
-          sealed_private_key: "",
-          secret_index: i,
-          created_at: now,
-        })),
-      )
-      .execute();
+      });
+    }
     const addresses = prepared.accounts.map((a) => a.address);
     await tx.audit(
       "wallet.created",
@@ -153,9 +147,55 @@ const publicOf = (a: DerivedAccount): PublicAccount => ({
 const addressKey = (a: PublicAccount) =>
   a.addressFormat === "ADDRESS_FORMAT_ETHEREUM" ? a.address.toLowerCase() : a.address;
 
+// A split sign-up's transaction: each statement compiled once (db/prepared.ts).
+const lockUser = prepared((db, $) =>
+  db
+    .updateTable("users")
+    .set({ id: $("id") })
+    .where("id", "=", $("id")),
+);
+const walletOfOrg = prepared((db, $) =>
+  db.selectFrom("wallets").select("id").where("org_id", "=", $("orgId")).limit(1),
+);
+const insertWallet = prepared((db, $) =>
+  db
+    .insertInto("wallets")
+    .values(
+      rowSlots($, [
+        "id",
+        "org_id",
+        "user_id",
+        "name",
+        "sealed_mnemonic",
+        "custody",
+        "sealed_service_share",
+        "created_at",
+      ] as const),
+    ),
+);
+const insertAccount = prepared((db, $) =>
+  db
+    .insertInto("wallet_accounts")
+    .values(
+      rowSlots($, [
+        "id",
+        "wallet_id",
+        "org_id",
+        "curve",
+        "path",
+        "address_format",
+        "address",
+        "address_key",
+        "public_key",
+        "sealed_private_key",
+        "secret_index",
+        "created_at",
+      ] as const),
+    ),
+);
+
 async function hasWallet(db: Db, orgId: string): Promise<boolean> {
-  const row = await db.selectFrom("wallets").select("id").where("org_id", "=", orgId).executeTakeFirst();
-  return row !== undefined;
+  return (await walletOfOrg(db, { orgId })).length > 0;
 }
 
 /**

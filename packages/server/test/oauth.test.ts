@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { stampWithPrivateKey } from "@latchkey/protocol";
+import { getAddress, recoverAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { upsertApp } from "../src/apps/appDirectory";
 import { DEV_OIDC_USERS, type DevOidcProvider, startDevOidcProvider } from "../src/dev/oidcProvider";
@@ -14,6 +15,7 @@ import {
   TEST_APP,
   targetKey,
 } from "./helpers";
+import { makeSplitWallet, SPLIT, SPLIT_APP, signRawBody } from "./helpers/splitKeyHolder";
 
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
 const CLIENT = { clientId: "latchkey-test", clientSecret: "test-secret-0123456789" };
@@ -63,6 +65,15 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
         oauthRedirectUrls: ["http://app.test/welcome"],
       },
     );
+    // A split-custody app with the same provider (issue 44): a social sign-up makes a user with no wallet.
+    await upsertApp(
+      { db: h.service.ctx.db, now: Date.now(), keyring: h.service.ctx.keyring },
+      {
+        ...SPLIT_APP,
+        oauthProviders: [{ id: "google", issuer: idp.issuer, ...CLIENT, allowInsecureHttp: true }],
+        oauthRedirectUrls: ["http://split.test/welcome"],
+      },
+    );
     h.service.ctx.apps.invalidate();
   });
   afterAll(async () => {
@@ -83,13 +94,15 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
     abort?: boolean;
     /** Rewrites the provider's redirect back to the callback before the browser follows it. */
     tamperCallback?: (callback: URL) => void;
+    /** The app's API key header (default the test app's). */
+    app?: Record<string, string>;
   }
 
   /** Runs a whole sign-in the way a browser would; returns the service's answer to the callback. */
   async function signIn(flow: Flow = {}) {
     const target = targetKey();
     const nonce = sha256hex(target.publicKey);
-    const prep = await post(h.url, "/signer/v1/prepare-oauth", { nonce }, KEY);
+    const prep = await post(h.url, "/signer/v1/prepare-oauth", { nonce }, flow.app ?? KEY);
     expect(prep.status).toBe(200);
     const providerId = flow.provider ?? "google";
     const idpOf = providerId === "google" ? idp : auth0;
@@ -223,6 +236,75 @@ describe.each(["sqlite", "postgres"] as const)("social sign-in with OpenID Conne
         userDisplayName: "ada@example.com",
       }),
     ]);
+  });
+
+  it("in a split-custody app a social sign-up makes a user with no wallet; the key holder's wallet signs with its share", async () => {
+    const first = await signIn({ user: "hedy", app: SPLIT, redirectUrl: "http://split.test/welcome" });
+    expect(first.res.status).toBe(302);
+    const to = new URL(first.res.headers.get("location") as string);
+    expect(to.origin + to.pathname).toBe("http://split.test/welcome");
+    expect(to.searchParams.get("isSignup")).toBe("true");
+    const orgId = to.searchParams.get("orgId") as string;
+    const sessionKey = await first.target.open(to.searchParams.get("bundle") as string);
+    const whoami = async () =>
+      post(
+        h.url,
+        "/signer/v1/whoami",
+        stamped("/public/v1/query/whoami", { organizationId: orgId }, sessionKey),
+        SPLIT,
+      );
+    const before = await whoami();
+    expect(before.json).toMatchObject({
+      orgId,
+      email: "hedy@example.com",
+      custody: "split",
+      walletState: "none",
+    });
+    expect(before.json.address).toBeUndefined();
+    expect(
+      await h.service.ctx.db.selectFrom("wallets").select("id").where("org_id", "=", orgId).execute(),
+    ).toEqual([]);
+
+    const holder = await makeSplitWallet(
+      h,
+      { orgId, userId: before.json.userId as string, sessionKey },
+      SPLIT,
+    );
+    expect((await whoami()).json).toMatchObject({ walletState: "ready", address: holder.address });
+    // No whole secret at rest: the wallet row holds the service share only, the accounts no keys.
+    const wallet = await h.service.ctx.db
+      .selectFrom("wallets")
+      .select(["sealed_mnemonic", "custody", "sealed_service_share"])
+      .where("org_id", "=", orgId)
+      .executeTakeFirstOrThrow();
+    expect(wallet).toMatchObject({ sealed_mnemonic: "", custody: "split" });
+    expect(wallet.sealed_service_share).not.toBe("");
+    const keys = await h.service.ctx.db
+      .selectFrom("wallet_accounts")
+      .select("sealed_private_key")
+      .where("org_id", "=", orgId)
+      .execute();
+    expect(keys.map((k) => k.sealed_private_key)).toEqual(["", ""]);
+
+    const digest = `0x${"ab".repeat(32)}` as const;
+    const signed = await holder.submit("sign_raw_payload", signRawBody(holder.address, digest));
+    expect(signed.status).toBe(200);
+    const sig = (
+      signed.json.activity as { result: { signRawPayloadResult: { r: string; s: string; v: string } } }
+    ).result.signRawPayloadResult;
+    const signature = `0x${sig.r}${sig.s}${(27 + Number.parseInt(sig.v, 16)).toString(16)}` as const;
+    expect(await recoverAddress({ hash: digest, signature })).toBe(getAddress(holder.address));
+    const refused = await holder.submit("sign_raw_payload", signRawBody(holder.address, digest), {
+      share: "none",
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.code).toBe("USER_SHARE_REQUIRED");
+
+    // Signing in again by the provider finds the same user and wallet.
+    const second = await signIn({ user: "hedy", app: SPLIT, redirectUrl: "http://split.test/welcome" });
+    const again = new URL(second.res.headers.get("location") as string);
+    expect(again.searchParams.get("orgId")).toBe(orgId);
+    expect(again.searchParams.get("isSignup")).toBe("false");
   });
 
   it("refuses a replayed state, a tampered state and a redirect URL off the allow-list", async () => {

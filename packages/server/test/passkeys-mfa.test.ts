@@ -14,6 +14,7 @@ import {
   TEST_APP,
   targetKey,
 } from "./helpers";
+import { makeSplitWallet, SPLIT, SPLIT_APP, signRawBody, submitStamped } from "./helpers/splitKeyHolder";
 import { SoftAuthenticator } from "./soft-authenticator";
 
 const KEY = { authorization: `Bearer ${TEST_APP.apiKeys[0]}` };
@@ -24,7 +25,7 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
   let h: Harness;
   let rootOrgId: string;
   beforeAll(async () => {
-    h = await startHarness(kind);
+    h = await startHarness(kind, { apps: [TEST_APP, LINK_APP, SPLIT_APP] });
     rootOrgId = (await post(h.url, "/signer/v1/signer-config", {}, KEY)).json.rootOrgId as string;
   });
   afterAll(async () => {
@@ -199,6 +200,78 @@ describe.each(["sqlite", "postgres"] as const)("passkeys and the authenticator-a
     );
     expect(again.status).toBe(409);
     expect(again.json.code).toBe("PASSKEY_EXISTS");
+  });
+
+  it("in a split-custody app a passkey sign-up makes a user with no wallet; after a passkey login the key holder's share signs", async () => {
+    const auth = new SoftAuthenticator("split.test", "http://split.test");
+    const target = targetKey();
+    const c = challenge();
+    const res = await post(
+      h.url,
+      "/signer/v1/signup",
+      { passkey: { challenge: c, attestation: auth.attest(c) }, targetPublicKey: target.publicKey },
+      SPLIT,
+    );
+    expect(res.status).toBe(200);
+    expect(res.json.address).toBeUndefined();
+    const orgId = res.json.orgId as string;
+    const sessionKey = await target.open(res.json.credentialBundle as string);
+    const whoami = async (key: Uint8Array) =>
+      post(
+        h.url,
+        "/signer/v1/whoami",
+        stamped("/public/v1/query/whoami", { organizationId: orgId }, key),
+        SPLIT,
+      );
+    expect((await whoami(sessionKey)).json).toMatchObject({ orgId, custody: "split", walletState: "none" });
+
+    const holder = await makeSplitWallet(h, { orgId, userId: res.json.userId as string, sessionKey }, SPLIT);
+    expect((await whoami(sessionKey)).json).toMatchObject({ walletState: "ready", address: holder.address });
+    const wallet = await h.service.ctx.db
+      .selectFrom("wallets")
+      .select(["sealed_mnemonic", "custody"])
+      .where("org_id", "=", orgId)
+      .executeTakeFirstOrThrow();
+    expect(wallet).toEqual({ sealed_mnemonic: "", custody: "split" });
+
+    // Passkey login in one prompt (the split app's root organisation), then a signature with the share.
+    const splitRoot = (await post(h.url, "/signer/v1/signer-config", {}, SPLIT)).json.rootOrgId as string;
+    const loginTarget = targetKey();
+    const loginBody = JSON.stringify({
+      type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+      timestampMs: String(Date.now()),
+      organizationId: splitRoot,
+      parameters: { targetPublicKey: loginTarget.publicKey, expirationSeconds: "900" },
+    });
+    const login = await post(h.url, "/public/v1/submit/create_read_write_session", loginBody, {
+      "X-Stamp-WebAuthn": auth.stamp(loginBody),
+    });
+    expect(login.status).toBe(200);
+    const session = (
+      login.json.activity as {
+        result: { createReadWriteSessionResultV2: { credentialBundle: string; organizationId: string } };
+      }
+    ).result.createReadWriteSessionResultV2;
+    expect(session.organizationId).toBe(orgId);
+    const loginKey = await loginTarget.open(session.credentialBundle);
+    const text = JSON.stringify({
+      timestampMs: String(Date.now()),
+      organizationId: orgId,
+      ...signRawBody(holder.address, `0x${"cd".repeat(32)}`),
+    });
+    const withShare = await submitStamped(
+      h.url,
+      "sign_raw_payload",
+      text,
+      loginKey,
+      await holder.sealFor(text),
+    );
+    expect(withShare.status).toBe(200);
+    expect((withShare.json.activity as { status: string }).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    const other = JSON.stringify({ ...JSON.parse(text), timestampMs: String(Date.now() + 1) });
+    const without = await submitStamped(h.url, "sign_raw_payload", other, loginKey);
+    expect(without.status).toBe(403);
+    expect(without.json.code).toBe("USER_SHARE_REQUIRED");
   });
 
   it("refuses replayed, stale, foreign-origin and unknown passkey stamps", async () => {

@@ -142,7 +142,7 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
   },
 });
 
-const publicOf = (a: DerivedAccount): PublicAccount => ({
+export const publicOf = (a: DerivedAccount): PublicAccount => ({
   curve: a.curve,
   path: a.path,
   addressFormat: a.addressFormat,
@@ -150,7 +150,7 @@ const publicOf = (a: DerivedAccount): PublicAccount => ({
   publicKey: a.publicKey,
 });
 
-const addressKey = (a: PublicAccount) =>
+export const addressKey = (a: PublicAccount) =>
   a.addressFormat === "ADDRESS_FORMAT_ETHEREUM" ? a.address.toLowerCase() : a.address;
 
 async function hasWallet(db: Db, orgId: string): Promise<boolean> {
@@ -162,7 +162,7 @@ async function hasWallet(db: Db, orgId: string): Promise<boolean> {
  * The secret's keys must be the ones its entropy derives (a key holder cannot slip another key in), and
  * the accounts sent must be exactly the derived ones, in order.
  */
-function checkAccounts(
+export function checkAccounts(
   secret: WalletSecret,
   derived: WalletSecret,
   derivedAccounts: PublicAccount[],

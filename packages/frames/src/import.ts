@@ -10,6 +10,12 @@ import {
   verifyImportBundle,
 } from "@latchkey/protocol/crypto";
 import {
+  encodeWalletSecret,
+  splitWalletSecret,
+  walletOfImport,
+  wipeWalletSecret,
+} from "@latchkey/protocol/custody";
+import {
   IMPORT_SIGNER_META,
   type ImportFrameExtracted,
   type ImportFrameKind,
@@ -118,11 +124,10 @@ async function splitImport(
   state: { organizationId: string; split: { walletId: string } },
   parentOrigin: string,
 ) {
-  const custody = await import("@latchkey/protocol/custody");
-  const { secret: walletSecret, accounts } = await custody.walletOfImport(secret);
-  const encoded = custody.encodeWalletSecret(walletSecret);
-  custody.wipeWalletSecret(walletSecret);
-  const { userShare, serviceShare } = await custody.splitWalletSecret(encoded);
+  const { secret: walletSecret, accounts } = await walletOfImport(secret);
+  const encoded = encodeWalletSecret(walletSecret);
+  wipeWalletSecret(walletSecret);
+  const { userShare, serviceShare } = await splitWalletSecret(encoded);
   encoded.fill(0);
   try {
     await putWalletShare(storedUserShares(authFrameDatabase(parentOrigin)), {

@@ -1,4 +1,6 @@
-import type { ImportSecret } from "@latchkey/protocol/crypto";
+// Static, not loaded on use: a dynamic import of the crypto index makes a bundler initialise its modules
+// lazily, and the auth frame's stamp then ran before its constants were set.
+import { encodeSplitImport, encryptToImportKey, type ImportSecret } from "@latchkey/protocol/crypto";
 import type { PublicAccount, RecoveryBlob } from "@latchkey/protocol/custody";
 
 /**
@@ -281,15 +283,15 @@ export function createShareHolder(storage: UserShareStorage): ShareHolder {
     },
     walletShares: ({ organizationId }) => walletShareEntries(storage, organizationId),
     async importSplitWallet({ organizationId, walletId, targetPublicKey, secret: imported }) {
-      const [custody, crypto] = await Promise.all([loadCustody(), import("@latchkey/protocol/crypto")]);
+      const custody = await loadCustody();
       const { secret, accounts } = await custody.walletOfImport(imported);
       const encoded = custody.encodeWalletSecret(secret);
       custody.wipeWalletSecret(secret);
       const { userShare, serviceShare } = await custody.splitWalletSecret(encoded);
       encoded.fill(0);
-      const plaintext = crypto.encodeSplitImport(serviceShare);
+      const plaintext = encodeSplitImport(serviceShare);
       try {
-        const encryptedBundle = await crypto.encryptToImportKey({ plaintext, targetPublicKey });
+        const encryptedBundle = await encryptToImportKey({ plaintext, targetPublicKey });
         await putWalletShare(storage, {
           organizationId,
           walletId,

@@ -31,9 +31,12 @@ async function signUpSplit(page: Page, email: string): Promise<void> {
     const protect = modal.getByRole("heading", { name: "Protect your wallet" });
     const passkey = modal.getByRole("heading", { name: "Add a passkey" });
     await expect
-      .poll(async () => (await protect.count()) + (await passkey.count()) > 0 || (await modal.count()) === 0, {
-        timeout: 60_000,
-      })
+      .poll(
+        async () => (await protect.count()) + (await passkey.count()) > 0 || (await modal.count()) === 0,
+        {
+          timeout: 60_000,
+        },
+      )
       .toBe(true);
     if ((await modal.count()) === 0) break;
     if ((await protect.count()) > 0) {
@@ -86,9 +89,7 @@ describe("import into a split-custody app", () => {
     await page.getByTestId("message-signature").waitFor();
     const signature = (await page.getByTestId("message-signature").textContent()) as Hex;
     expect(await recoverMessageAddress({ message: "Hello from Latchkey!", signature })).toBe(evm?.address);
-    await expect
-      .poll(() => page.getByTestId("verdict").textContent())
-      .toContain("Signature verified");
+    await expect.poll(() => page.getByTestId("verdict").textContent()).toContain("Signature verified");
 
     // Export: the service's share and this device's, put together in the export frame: the same words.
     await page.getByTestId("export").getByRole("button", { name: "Show recovery phrase" }).click();

@@ -32,6 +32,7 @@ import { base58 } from "@scure/base";
 import { type Hex, recoverAddress } from "viem";
 import { privateKeyToAddress } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyBackup } from "../src/backup/verifyBackup";
 import { entropyToMnemonic } from "../src/crypto/wallet";
 import { isBip39Mnemonic } from "../src/users/importedWallet";
 import { type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
@@ -229,6 +230,10 @@ describe.each(["sqlite", "postgres"] as const)("import into a split app (%s)", (
     expect(sol.status).toBe(200);
     expect(sol.accounts.map((a) => a.address)).toEqual([base58.encode(ed25519.getPublicKey(seed))]);
     expect(await signsAs(sol.holder, sol.accounts[0]?.address ?? "", true)).toBe(true);
+    // verify-backup checks split imports as any split wallet: the share opens, each account has its place.
+    expect((await verifyBackup({ db: h.service.ctx.db, keyring: h.service.ctx.keyring })).failures).toEqual(
+      [],
+    );
   });
 
   it("refusals are coded 4xx and write nothing: no share, another body's, a whole secret, wrong accounts, no wallet yet", async () => {

@@ -99,22 +99,34 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
         userShare: params.userShare,
       });
     case "hasUserShare":
-      return sharesOf(keys).hasUserShare({ organizationId: organizationIdOf(params) });
+      return sharesOf(keys).hasUserShare({
+        organizationId: organizationIdOf(params),
+        ...(typeof params?.walletId === "string" ? { walletId: params.walletId } : {}),
+      });
+    case "walletShares":
+      return sharesOf(keys).walletShares({ organizationId: organizationIdOf(params) });
     case "protectShare": {
       const prfOutput = prfOf(params);
       return sharesOf(keys).protectShare({
         organizationId: organizationIdOf(params),
         walletId: walletIdOf(params),
-        ...(prfOutput ? { prfOutput } : {}),
+        ...(prfOutput ? { prfOutput } : typeof params.code === "string" ? { code: params.code } : {}),
       });
     }
     case "restoreShare": {
       const prfOutput = prfOf(params);
       if (!params.blob || typeof params.blob !== "object") throw new TypeError("blob must be an object");
+      const addresses = params.addresses;
+      if (
+        addresses !== undefined &&
+        !(Array.isArray(addresses) && addresses.every((a) => typeof a === "string"))
+      )
+        throw new TypeError("addresses must be strings");
       const base = {
         organizationId: organizationIdOf(params),
         walletId: walletIdOf(params),
         blob: params.blob,
+        ...(addresses ? { addresses } : {}),
       };
       if (prfOutput) return sharesOf(keys).restoreShare({ ...base, prfOutput });
       if (typeof params.code !== "string") throw new TypeError("prfOutput or code is needed");

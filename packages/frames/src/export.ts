@@ -1,4 +1,4 @@
-import { readStoredUserShare } from "@latchkey/keystore";
+import { storedUserShares, walletShareEntries, walletShareName } from "@latchkey/keystore";
 import { decodeBase64url } from "@latchkey/protocol/codecs";
 import { BundleError, generateTargetKeyPair, openExportBundle } from "@latchkey/protocol/crypto";
 import {
@@ -52,10 +52,17 @@ async function splitPhrase(
   serviceShareText: string,
   parentOrigin: string,
   organizationId: string,
+  walletId: string | undefined,
 ): Promise<string | null> {
-  const userShare = await readStoredUserShare(authFrameDatabase(parentOrigin), organizationId).catch(
-    () => null,
-  );
+  // An imported wallet's share is kept under its id (docs/split-custody.md §5), the first wallet's under
+  // the organisation.
+  const shares = storedUserShares(authFrameDatabase(parentOrigin));
+  const listed =
+    walletId !== undefined &&
+    (await walletShareEntries(shares, organizationId).catch(() => [])).some((e) => e.walletId === walletId);
+  const userShare = await shares
+    .get(listed && walletId ? walletShareName(organizationId, walletId) : organizationId)
+    .catch(() => null);
   if (!userShare) return null;
   const serviceShare = decodeBase64url(serviceShareText);
   const encoded = await combineShares(userShare, serviceShare).finally(() => {
@@ -66,8 +73,17 @@ async function splitPhrase(
   encoded.fill(0);
   try {
     const phrase = mnemonicOfSecret(secret);
-    if (!phrase) throw new BundleError("the split wallet has no recovery phrase");
-    return phrase;
+    if (phrase) return phrase;
+    // An imported key: shown as the service shows a whole imported key (renderKeys).
+    const [only] = secret.accounts;
+    if (!only || secret.accounts.length !== 1)
+      throw new BundleError("the split wallet has no recovery phrase");
+    if (only.curve === "CURVE_SECP256K1")
+      return JSON.stringify({ evmPrivateKey: `0x${hex(only.privateKey)}` });
+    const full = new Uint8Array(64);
+    full.set(only.privateKey);
+    full.set(ed25519.getPublicKey(only.privateKey), 32);
+    return JSON.stringify({ solanaSecretKey: base58.encode(full) });
   } finally {
     wipeWalletSecret(secret);
   }
@@ -229,6 +245,7 @@ async function handle(request: ExportFrameRequest, parentOrigin: string): Promis
           phrase.slice(SPLIT_PREFIX.length),
           parentOrigin,
           params.organizationId,
+          typeof params.walletId === "string" ? params.walletId : undefined,
         );
         if (!joined) {
           showError(texts.noUserShare);

@@ -1,11 +1,20 @@
+import { putWalletShare, storedUserShares } from "@latchkey/keystore";
 import {
   BundleError,
   encodeImportSecret,
+  encodeSplitImport,
   encryptToImportKey,
+  type ImportSecret,
   ImportSecretError,
   parseImportSecret,
   verifyImportBundle,
 } from "@latchkey/protocol/crypto";
+import {
+  encodeWalletSecret,
+  splitWalletSecret,
+  walletOfImport,
+  wipeWalletSecret,
+} from "@latchkey/protocol/custody";
 import {
   IMPORT_SIGNER_META,
   type ImportFrameExtracted,
@@ -15,6 +24,7 @@ import {
 } from "@latchkey/protocol/frame";
 import { validateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
+import { authFrameDatabase } from "./database";
 import { metaContent } from "./meta";
 import { serveParent } from "./serveParent";
 
@@ -26,6 +36,7 @@ import { serveParent } from "./serveParent";
  * shows the field, and on `extractEncryptedBundle` checks what was typed (BIP-39 words and checksum, or a
  * key of the kind), seals it by HPKE to the bundle's key, clears the field and answers the sealed bundle.
  * Channels are accepted from the parent window on the app's allowed origins only. No network requests.
+ * In a split app (the bundle says so) the frame splits the secret instead (splitImport below).
  */
 const DEFAULT_TEXTS: Required<ImportFrameTexts> = {
   label: "Recovery phrase",
@@ -42,6 +53,9 @@ const KINDS: readonly ImportFrameKind[] = ["mnemonic", "evm_private_key", "solan
 let current: {
   targetPublicKey: string;
   expiresAtMs: number;
+  organizationId: string;
+  /** A split app's import: the wallet's id to be (signed into the bundle by the service). */
+  split?: { walletId: string };
   kind: ImportFrameKind;
   texts: Required<ImportFrameTexts>;
   field: HTMLTextAreaElement;
@@ -99,7 +113,37 @@ const INVALID_TEXT = {
   INVALID_SOLANA_KEY: "invalidSolanaKey",
 } as const;
 
-async function handle(request: ImportFrameRequest): Promise<unknown> {
+/**
+ * A split app's import (docs/split-custody.md §5, Import): the typed secret made a wallet secret and split
+ * 2-of-2 here; the user's share is kept in the auth frame's storage for the parent origin (same origin and
+ * storage partition) under the wallet's id to be, with its addresses, so the auth frame signs with it; only
+ * the service's share is sealed to the import key. Answers that plaintext and the public accounts.
+ */
+async function splitImport(
+  secret: ImportSecret,
+  state: { organizationId: string; split: { walletId: string } },
+  parentOrigin: string,
+) {
+  const { secret: walletSecret, accounts } = await walletOfImport(secret);
+  const encoded = encodeWalletSecret(walletSecret);
+  wipeWalletSecret(walletSecret);
+  const { userShare, serviceShare } = await splitWalletSecret(encoded);
+  encoded.fill(0);
+  try {
+    await putWalletShare(storedUserShares(authFrameDatabase(parentOrigin)), {
+      organizationId: state.organizationId,
+      walletId: state.split.walletId,
+      addresses: accounts.map((a) => a.address),
+      share: userShare,
+    });
+    return { plaintext: encodeSplitImport(serviceShare), accounts };
+  } finally {
+    userShare.fill(0);
+    serviceShare.fill(0);
+  }
+}
+
+async function handle(request: ImportFrameRequest, parentOrigin: string): Promise<unknown> {
   const { params } = request;
   switch (request.method) {
     case "injectImportBundle": {
@@ -111,7 +155,7 @@ async function handle(request: ImportFrameRequest): Promise<unknown> {
         throw new TypeError("kind must be mnemonic, evm_private_key or solana_private_key");
       const texts = textsOf(params.texts);
       const signer = metaContent(IMPORT_SIGNER_META);
-      let checked: { targetPublicKey: string; expiresAtMs: number };
+      let checked: ReturnType<typeof verifyImportBundle>;
       try {
         if (!signer) throw new BundleError("no import-signing key pinned");
         checked = verifyImportBundle({
@@ -126,7 +170,7 @@ async function handle(request: ImportFrameRequest): Promise<unknown> {
         showError(texts.invalidBundle);
         throw error;
       }
-      current = { ...checked, kind, texts, ...render(kind, texts) };
+      current = { ...checked, organizationId: params.organizationId, kind, texts, ...render(kind, texts) };
       return { kind };
     }
     case "extractEncryptedBundle": {
@@ -137,11 +181,9 @@ async function handle(request: ImportFrameRequest): Promise<unknown> {
         showError(state.texts.invalidBundle);
         throw new BundleError("import bundle has expired");
       }
-      let plaintext: Uint8Array;
+      let secret: ImportSecret;
       try {
-        plaintext = encodeImportSecret(
-          parseImportSecret(state.kind, state.field.value, (m) => validateMnemonic(m, wordlist)),
-        );
+        secret = parseImportSecret(state.kind, state.field.value, (m) => validateMnemonic(m, wordlist));
       } catch (error) {
         if (error instanceof ImportSecretError) {
           state.error.textContent = state.texts[INVALID_TEXT[error.code]];
@@ -149,10 +191,19 @@ async function handle(request: ImportFrameRequest): Promise<unknown> {
         }
         throw error;
       }
+      const { split } = state;
+      const made = split
+        ? await splitImport(secret, { organizationId: state.organizationId, split }, parentOrigin)
+        : { plaintext: encodeImportSecret(secret), accounts: undefined };
+      const { plaintext } = made;
       const encryptedBundle = await encryptToImportKey({ plaintext, targetPublicKey: state.targetPublicKey });
       plaintext.fill(0);
       state.field.value = "";
-      return { encryptedBundle, kind: state.kind } satisfies ImportFrameExtracted;
+      return {
+        encryptedBundle,
+        kind: state.kind,
+        ...(split && made.accounts ? { split: { walletId: split.walletId, accounts: made.accounts } } : {}),
+      } satisfies ImportFrameExtracted;
     }
     case "clear":
       current = null;

@@ -19,9 +19,13 @@ export {
   createShareHolder,
   memoryUserShares,
   type ProtectedShare,
+  putWalletShare,
   type RecoveryInput,
   type ShareHolder,
   type UserShareStorage,
+  type WalletShareEntry,
+  walletShareEntries,
+  walletShareName,
 } from "./userShares";
 
 /**
@@ -282,6 +286,19 @@ async function writeShare(withStore: WithStore, organizationId: string, share: U
  */
 export function readStoredUserShare(dbName: string, organizationId: string): Promise<Uint8Array | null> {
   return readShare(connection(dbName), organizationId);
+}
+
+/**
+ * The user shares a key store in database `dbName` keeps (persistent storage only): for the import frame,
+ * which keeps an imported wallet's share in the auth frame's store (the same origin and storage
+ * partition), and the export frame, which reads a further wallet's (docs/split-custody.md §5, Import).
+ */
+export function storedUserShares(dbName: string): UserShareStorage {
+  const withStore = connection(dbName);
+  return {
+    get: (name) => readShare(withStore, name),
+    put: (name, share) => writeShare(withStore, name, share),
+  };
 }
 
 /**

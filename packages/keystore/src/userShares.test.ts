@@ -1,6 +1,19 @@
-import { sealSplitShare } from "@latchkey/protocol/custody";
+import {
+  decodeSplitImport,
+  generateP256PrivateKey,
+  openEncryptedImportBundle,
+  p256PublicKeyFromPrivate,
+  toHex,
+} from "@latchkey/protocol/crypto";
+import {
+  combineShares,
+  decodeWalletSecret,
+  mnemonicOfSecret,
+  openUserShare,
+  sealSplitShare,
+} from "@latchkey/protocol/custody";
 import { describe, expect, it } from "vitest";
-import { createShareHolder, memoryUserShares } from "./userShares";
+import { createShareHolder, memoryUserShares, walletShareName } from "./userShares";
 
 // Moving a whole wallet to split custody (docs/split-custody.md §3.1), the key holder's part.
 describe("a whole wallet's split, in the key holder", () => {
@@ -40,5 +53,98 @@ describe("a whole wallet's split, in the key holder", () => {
     expect(holder.mayStamp(begin("org-1", elsewhere))).toBe(false);
     expect(holder.mayStamp(begin("org-2", targetPublicKey))).toBe(false);
     expect(holder.mayStamp(JSON.stringify({ type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2" }))).toBe(true);
+  });
+});
+
+// Shares keyed by wallet (docs/split-custody.md §5, Import): the first wallet's under the organisation, as
+// before; an imported wallet's under its id, picked by the account a body signs with.
+describe("a further (imported) wallet's share", () => {
+  const shareKeyPair = () => {
+    const privateKey = generateP256PrivateKey();
+    return { privateKey, publicKey: toHex(p256PublicKeyFromPrivate(privateKey, false)) };
+  };
+  const sign = (organizationId: string, signWith: string) =>
+    JSON.stringify({
+      type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+      organizationId,
+      parameters: { signWith, payload: "00" },
+    });
+
+  it("keeps a share stored before wallets were keyed as the first wallet's, and an import's under its id", async () => {
+    const first = new Uint8Array([1, 1, 1, 1]);
+    // What an earlier version stored: one share under the organisation.
+    const stored = memoryUserShares({ "org-1": first });
+    const holder = createShareHolder(stored);
+    const shareKey = shareKeyPair();
+    const importKey = shareKeyPair();
+    const words = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+    const { encryptedBundle, accounts } = await holder.importSplitWallet({
+      organizationId: "org-1",
+      walletId: "w-imported",
+      targetPublicKey: importKey.publicKey,
+      secret: { kind: "mnemonic", secret: words },
+    });
+    const [evm, sol] = accounts;
+    expect(evm?.address).toBe("0x58A57ed9d8d624cBD12e2C467D34787555bB1b25");
+    expect(await holder.walletShares({ organizationId: "org-1" })).toEqual([
+      { walletId: "w-imported", addresses: [evm?.address, sol?.address] },
+    ]);
+    expect(await stored.get("org-1")).toEqual(first);
+    const importedShare = (await stored.get(walletShareName("org-1", "w-imported"))) as Uint8Array;
+    // The bundle holds the service share only: with the kept share it is the phrase.
+    const plaintext = await openEncryptedImportBundle({
+      encryptedBundle,
+      importPrivateKey: importKey.privateKey,
+    });
+    const serviceShare = decodeSplitImport(plaintext) as Uint8Array;
+    expect(mnemonicOfSecret(decodeWalletSecret(await combineShares(importedShare, serviceShare)))).toBe(
+      words,
+    );
+
+    const sealedFor = async (body: string) => {
+      const sealed = await holder.userShareFor(body, shareKey.publicKey);
+      return openUserShare({ sealed: sealed ?? "", body, shareKey });
+    };
+    // Signing picks the share of the wallet that holds the account (EVM addresses in any case).
+    expect(await sealedFor(sign("org-1", evm?.address.toLowerCase() ?? ""))).toEqual(importedShare);
+    expect(await sealedFor(sign("org-1", sol?.address ?? ""))).toEqual(importedShare);
+    expect(await sealedFor(sign("org-1", "0x0000000000000000000000000000000000000001"))).toEqual(first);
+    // The grant signs with the newest EVM account: the imported one.
+    expect(
+      await sealedFor(JSON.stringify({ type: "OPERATION_TYPE_CREATE_GRANT", organizationId: "org-1" })),
+    ).toEqual(importedShare);
+    expect(await holder.hasUserShare({ organizationId: "org-1", walletId: "w-imported" })).toBe(true);
+
+    // Recovery: one code protects both; a new holder restores both and signs for each.
+    const firstBlob = await holder.protectShare({ organizationId: "org-1", walletId: "w-first" });
+    const importedBlob = await holder.protectShare({
+      organizationId: "org-1",
+      walletId: "w-imported",
+      code: firstBlob.code ?? "",
+    });
+    expect(importedBlob.code).toBe(firstBlob.code);
+    const fresh = memoryUserShares();
+    const restored = createShareHolder(fresh);
+    const code = firstBlob.code ?? "";
+    await restored.restoreShare({ organizationId: "org-1", walletId: "w-first", blob: firstBlob.blob, code });
+    expect(await restored.hasUserShare({ organizationId: "org-1" })).toBe(true);
+    expect(await restored.hasUserShare({ organizationId: "org-1", walletId: "w-imported" })).toBe(false);
+    await restored.restoreShare({
+      organizationId: "org-1",
+      walletId: "w-imported",
+      blob: importedBlob.blob,
+      code,
+      addresses: [evm?.address ?? "", sol?.address ?? ""],
+    });
+    expect(await fresh.get("org-1")).toEqual(first);
+    expect(await fresh.get(walletShareName("org-1", "w-imported"))).toEqual(importedShare);
+    const body = sign("org-1", evm?.address ?? "");
+    expect(
+      await openUserShare({
+        sealed: (await restored.userShareFor(body, shareKey.publicKey)) ?? "",
+        body,
+        shareKey,
+      }),
+    ).toEqual(importedShare);
   });
 });

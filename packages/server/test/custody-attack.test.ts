@@ -23,6 +23,9 @@
  *     user's share, with a forged one or a captured one, nothing signs;
  * (h) a user whose whole wallet was split at sign-in (docs/split-custody.md §3.1): the whole copy opens
  *     before the conversion, nothing of theirs after it, and an inserted session signs nothing;
+ * (i) a wallet the victim imported (a phrase, split in the import frame, docs/split-custody.md §5): nothing
+ *     opened rebuilds its keys, an inserted session signs nothing for it, and its recovery blob does not
+ *     open with anything the operator holds;
  * and no share appears in the activity rows, the audit rows or the logs.
  */
 import { randomBytes } from "node:crypto";
@@ -59,6 +62,7 @@ import { type EmailUser, type Harness, post, signUpByEmail, startHarness, TEST_A
 import { type SoftHsmToken, softHsmToken } from "./helpers/softHsm";
 import {
   convertToSplit,
+  importSplit,
   makeSplitWallet,
   SPLIT,
   SPLIT_APP,
@@ -185,6 +189,13 @@ describe.each(CASES)("custody attack: the operator's everything (%s, master key 
       .where("org_id", "=", orgId)
       .execute();
     for (const a of accounts) await tryOpen(a.sealed_private_key, `wallet_account:${a.id}`);
+    // Import keys (spent ones are erased; an import bundle sealed to one holds only the service share).
+    const importKeys = await stolen.db
+      .selectFrom("import_keys")
+      .selectAll()
+      .where("org_id", "=", orgId)
+      .execute();
+    for (const k of importKeys) await tryOpen(k.sealed_private_key, `import_key:${k.id}`);
     // A live grant's copy of the user share (split custody, §5.1).
     const grants = await stolen.db.selectFrom("grants").selectAll().where("org_id", "=", orgId).execute();
     for (const g of grants) await tryOpen(g.sealed_user_share, `grant_share:${g.id}`);
@@ -295,6 +306,91 @@ describe.each(CASES)("custody attack: the operator's everything (%s, master key 
     const legit = await holder.submit("sign_raw_payload", signRawBody(user.address, digest));
     const activity = legit.json.activity as { result: Record<string, unknown> };
     expect(await recoverAddress({ hash: digest, signature: signatureOf(activity) })).toBe(user.address);
+  });
+
+  it("(i) an imported wallet: nothing opened signs for it, an inserted session signs nothing, its blob does not open", async () => {
+    const words = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+    const { mnemonicToAccount } = await import("viem/accounts");
+    const importedAddress = mnemonicToAccount(words).address;
+    // A victim of their own: after an import the app uses the imported accounts, grants too ((f) keeps its victim).
+    const user = await signUpByEmail(h, `importer-${kind}@example.com`, SPLIT);
+    const first = await makeSplitWallet(h, user, SPLIT);
+    const imported = await importSplit(h, user, SPLIT_APP.id, SPLIT, { kind: "mnemonic", secret: words });
+    expect(imported.status).toBe(200);
+    expect(imported.accounts[0]?.address).toBe(importedAddress);
+    const solanaAddress = imported.accounts[1]?.address;
+    // The victim protects it with a code of its own (a blob per wallet).
+    const code = newRecoveryCode();
+    const blob = await encryptRecoveryShare({
+      userShare: imported.userShare,
+      walletId: imported.walletId,
+      ikm: recoveryCodeBytes(code),
+    });
+    const set = await imported.holder.submit(
+      "set_recovery_share",
+      {
+        type: "ACTIVITY_TYPE_SET_RECOVERY_SHARE",
+        parameters: { walletId: imported.walletId, kind: "code", blob },
+      },
+      { share: "none" },
+    );
+    expect(set.status).toBe(200);
+
+    const opened = await openEverySealedSecret(user.orgId);
+    const keys = await candidateKeys(opened);
+    expect(keys.filter((k) => signsFor(k, importedAddress, solanaAddress))).toEqual([]);
+    expect(keys.filter((k) => signsFor(k, first.address, first.solanaAddress))).toEqual([]);
+    const rows = await stolen.db
+      .selectFrom("wallet_accounts")
+      .select("sealed_private_key")
+      .where("wallet_id", "=", imported.walletId)
+      .execute();
+    expect(rows.map((r) => r.sealed_private_key)).toEqual(["", ""]);
+    // The phrase the victim typed is nowhere in the rows or the logs, in any form.
+    await expectNowhere([words, ...spellings(imported.userShare)], user);
+
+    const sessionKey = await insertSession(user);
+    const drain = await submitStamped(
+      h.url,
+      "sign_raw_payload",
+      bodyFor(user.orgId, importedAddress, "drain the imported"),
+      sessionKey,
+    );
+    expect([drain.status, drain.json.code]).toEqual([403, "USER_SHARE_REQUIRED"]);
+    // A forged share (an opened service share, sealed to the public share key): still nothing.
+    const serviceShareAsUsers = opened.find((b) => b.length === imported.userShare.length) as Uint8Array;
+    const text = bodyFor(user.orgId, importedAddress, "forged for the imported");
+    const forged = await submitStamped(
+      h.url,
+      "sign_raw_payload",
+      text,
+      sessionKey,
+      await sealUserShare({ userShare: serviceShareAsUsers, shareKey: first.shareKey, body: text }),
+    );
+    expect([forged.status, forged.json.code]).toEqual([400, "USER_SHARE_INVALID"]);
+
+    const row = await stolen.db
+      .selectFrom("recovery_shares")
+      .select("blob")
+      .where("wallet_id", "=", imported.walletId)
+      .executeTakeFirstOrThrow();
+    const stored = JSON.parse(row.blob) as RecoveryBlob;
+    const wrapper = attackerWrapper();
+    const ikms: Uint8Array[] = [...(hsm ? [] : [masterKey]), ...opened, keyring.deriveKey("otp")];
+    for (const dk of await stolen.db.selectFrom("data_keys").selectAll().execute()) {
+      ikms.push(await wrapper.unwrap(Buffer.from(dk.wrapped_key, "base64"), `data_key:${dk.id}`));
+    }
+    await wrapper.close();
+    for (const ikm of ikms) {
+      await expect(
+        decryptRecoveryShare({ blob: stored, walletId: imported.walletId, ikm: new Uint8Array(ikm) }),
+      ).rejects.toThrow();
+    }
+    // The user's own holder signs with it.
+    const digest = keccak256(viemHex("the imported wallet's own signature"));
+    const legit = await imported.holder.submit("sign_raw_payload", signRawBody(importedAddress, digest));
+    const activity = legit.json.activity as { result: Record<string, unknown> };
+    expect(await recoverAddress({ hash: digest, signature: signatureOf(activity) })).toBe(importedAddress);
   });
 
   /** Write access: a session key for `user`, inserted into the database; the attacker holds its private key. */
@@ -521,16 +617,16 @@ describe.each(CASES)("custody attack: the operator's everything (%s, master key 
   });
 
   /** No needle (a share, in any spelling, or a sealed share as sent) in the victim's rows or the logs. */
-  async function expectNowhere(needles: string[]) {
+  async function expectNowhere(needles: string[], who: { orgId: string; userId: string } = victim) {
     const activities = await stolen.db
       .selectFrom("activities")
       .select(["intent", "result", "failure"])
-      .where("org_id", "=", victim.orgId)
+      .where("org_id", "=", who.orgId)
       .execute();
     const audits = await stolen.db
       .selectFrom("audit_log")
       .select(["event", "details"])
-      .where("user_id", "=", victim.userId)
+      .where("user_id", "=", who.userId)
       .execute();
     expect(logs.length).toBeGreaterThan(0);
     const haystacks = [

@@ -504,12 +504,16 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
   });
 
   it("what split custody does not support yet answers 409 SPLIT_CUSTODY_UNSUPPORTED, saying what", async () => {
-    const { holder } = await holderOf("unsupported");
-    const init = await holder.submit(
-      "init_import_wallet",
-      { type: "ACTIVITY_TYPE_INIT_IMPORT_WALLET", parameters: { userId: holder.userId } },
-      { share: "none" },
-    );
+    // An import before the user's own wallet is made (an import into a split wallet: split-import.test.ts).
+    const user = await signUpByEmail(h, unique("unsupported"), SPLIT);
+    const text = JSON.stringify({
+      timestampMs: String(Date.now()),
+      organizationId: user.orgId,
+      type: "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
+      parameters: { userId: user.userId },
+    });
+    const { submitStamped } = await import("./helpers/splitKeyHolder");
+    const init = await submitStamped(h.url, "init_import_wallet", text, user.sessionKey);
     expect([init.status, init.json.code]).toEqual([409, "SPLIT_CUSTODY_UNSUPPORTED"]);
     expect(init.json.message).toContain("Importing a wallet");
   });

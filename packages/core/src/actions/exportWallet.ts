@@ -117,6 +117,8 @@ export async function exportWallet(
     const shown = await channel.call<ExportFrameShown>("injectExportBundle", {
       exportBundle: result.exportBundle,
       organizationId: user.orgId,
+      // A split wallet's share is kept by wallet (an imported one's under its id).
+      walletId: result.walletId,
       ...(params.texts ? { texts: params.texts } : {}),
     });
     return { walletId: result.walletId, wordCount: shown.wordCount, close: () => channel.close() };

@@ -1,14 +1,19 @@
-import type { ImportWalletResult, InitImportWalletResult } from "@latchkey/protocol";
-import type { ImportFrameExtracted, ImportFrameKind, ImportFrameTexts } from "@latchkey/protocol/frame";
+import type {
+  ImportBundleData,
+  ImportSecret,
+  ImportWalletResult,
+  InitImportWalletResult,
+} from "@latchkey/protocol";
+import type {
+  ImportFrameAccount,
+  ImportFrameExtracted,
+  ImportFrameKind,
+  ImportFrameTexts,
+} from "@latchkey/protocol/frame";
 import type { Hex } from "viem";
-import {
-  ActivityError,
-  type LatchkeyError,
-  type PasskeyError,
-  type SignerApiError,
-  type SignerError,
-} from "../errors";
+import { ActivityError, LatchkeyError, type PasskeyError, type SignerApiError, SignerError } from "../errors";
 import type { User } from "../session/types";
+import { custodyConfig, custodyOf } from "../signer/custody";
 import { requireUser } from "../signer/guards";
 import { type StepUp, withStepUp } from "../signer/stepUp";
 import type { SignerBase } from "../signer/types";
@@ -20,16 +25,29 @@ export const DEFAULT_IMPORT_IFRAME_ID = "latchkey-import-iframe";
 /** What the user imports: a 12- or 24-word recovery phrase, an EVM private key, a Solana private key. */
 export type ImportWalletKind = ImportFrameKind;
 
-/** What `importWallet` takes. */
-export interface ImportWalletParameters {
-  /** Where the import frame goes: the user types the secret there, in the service's page, never in this one. */
-  iframeContainer: HTMLElement;
-  /** What the frame asks for; a recovery phrase by default. */
-  kind?: ImportWalletKind;
-  /** Labels and messages the frame shows (set as text); English by default. */
-  texts?: ImportFrameTexts;
-  iframeId?: string;
-}
+/** What `importWallet` takes: in a browser, where the import frame goes; in Node, the secret itself. */
+export type ImportWalletParameters =
+  | {
+      /** Where the import frame goes: the user types the secret there, in the service's page, never in this one. */
+      iframeContainer: HTMLElement;
+      /** What the frame asks for; a recovery phrase by default. */
+      kind?: ImportWalletKind;
+      /** Labels and messages the frame shows (set as text); English by default. */
+      texts?: ImportFrameTexts;
+      iframeId?: string;
+      secret?: undefined;
+    }
+  | {
+      /**
+       * Node (a key holder in this process, e.g. the memory holder): the phrase or key as text. In a split
+       * app the holder splits it and keeps the user's share (docs/split-custody.md §5); otherwise it is
+       * sealed whole to the import key, as the frame does. Never pass a user's secret through a web page:
+       * in a browser, use `iframeContainer`.
+       */
+      secret: string;
+      kind?: ImportWalletKind;
+      iframeContainer?: undefined;
+    };
 
 /** What the import did: the new wallet, and the addresses the app now uses (also in `signer` state). */
 export type ImportedWallet = ImportWalletResult;
@@ -108,6 +126,7 @@ export async function importWallet(
   const user = await requireUser(signer);
   const { client } = signer;
   const kind = params.kind ?? "mnemonic";
+  if (params.secret !== undefined) return importInProcess(signer, user, kind, params.secret);
   const channel = await openServiceFrame(signer, {
     page: "import",
     container: params.iframeContainer,
@@ -133,20 +152,53 @@ export async function importWallet(
     channel.close();
     throw error;
   }
-  let sealed: string | undefined;
+  return submitter(
+    signer,
+    user,
+    kind,
+    async () => {
+      const extracted = await channel.call<ImportFrameExtracted>("extractEncryptedBundle");
+      return {
+        encryptedBundle: extracted.encryptedBundle,
+        ...(extracted.split ? { accounts: extracted.split.accounts } : {}),
+      };
+    },
+    () => channel.close(),
+  );
+}
+
+/** What import_wallet is given of the secret: sealed to the import key, and a split import's accounts. */
+interface Sealed {
+  encryptedBundle: string;
+  accounts?: ImportFrameAccount[];
+}
+
+function submitter(
+  signer: SignerBase,
+  user: Awaited<ReturnType<typeof requireUser>>,
+  kind: ImportWalletKind,
+  extract: () => Promise<Sealed>,
+  close: () => void,
+): ImportWalletReturnType {
+  let sealed: Sealed | undefined;
   return {
     kind,
     async submit(options = {}) {
-      sealed ??= (await channel.call<ImportFrameExtracted>("extractEncryptedBundle")).encryptedBundle;
-      const encryptedBundle = sealed;
+      sealed ??= await extract();
+      const { encryptedBundle, accounts } = sealed;
       try {
         const activity = await withStepUp(signer, options.stepUp, ({ stamper, ...proof }) =>
-          client.submit(
+          signer.client.submit(
             "import_wallet",
             {
               type: "ACTIVITY_TYPE_IMPORT_WALLET",
               organizationId: user.orgId,
-              parameters: { userId: user.userId, encryptedBundle, ...proof },
+              parameters: {
+                userId: user.userId,
+                encryptedBundle,
+                ...(accounts ? { accounts } : {}),
+                ...proof,
+              },
             },
             stamper ? { stamper } : {},
           ),
@@ -154,14 +206,92 @@ export async function importWallet(
         const result = resultOf<ImportWalletResult>(activity, "importWalletResult", "walletId");
         sealed = undefined;
         setUserAddresses(signer, result);
+        // A split import's wallet has no recovery factor yet: the user protects again (one factor for all).
+        if (accounts) signer.store.setState({ recovery: [] });
         return result;
       } catch (error) {
         if (!KEEP_SEALED.has((error as { code?: string } | null)?.code ?? "")) sealed = undefined;
         throw error;
       }
     },
-    close: () => channel.close(),
+    close,
   };
+}
+
+/**
+ * The import of a secret given in this process (Node): init_import_wallet, then what the frame does: a
+ * split app's (the bundle says `custody: "split"`) is split by the key holder, which keeps the user's
+ * share under the wallet's id to be; any other is sealed whole to the import key.
+ */
+async function importInProcess(
+  signer: SignerBase,
+  user: Awaited<ReturnType<typeof requireUser>>,
+  kind: ImportWalletKind,
+  text: string,
+): Promise<ImportWalletReturnType> {
+  const crypto = await import("@latchkey/protocol/crypto");
+  let secret: ImportSecret;
+  try {
+    // The words' checksum is checked where they are read (walletOfImport; the service, again, for a whole one).
+    secret = crypto.parseImportSecret(kind, text, () => true);
+  } catch (error) {
+    throw new LatchkeyError("INVALID_IMPORT_SECRET", (error as Error).message, { cause: error });
+  }
+  const init = await signer.client.submit("init_import_wallet", {
+    type: "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
+    organizationId: user.orgId,
+    parameters: { userId: user.userId },
+  });
+  const { importBundle } = resultOf<InitImportWalletResult>(init, "initImportWalletResult", "importBundle");
+  const data = importBundleData(importBundle, crypto.fromHex);
+  return submitter(
+    signer,
+    user,
+    kind,
+    async () => {
+      if (data.custody === "split" && data.walletId) {
+        const custody = custodyOf(signer);
+        if (!custody.importSplitWallet) throw new SignerError("SPLIT_CUSTODY_UNSUPPORTED_HOLDER");
+        const { shareKey } = await custodyConfig(signer);
+        try {
+          return await custody.importSplitWallet({
+            organizationId: user.orgId,
+            walletId: data.walletId,
+            targetPublicKey: data.targetPublic,
+            secret,
+            shareKey,
+          });
+        } catch (error) {
+          if (error instanceof Error && /mnemonic|entropy|checksum/i.test(error.message))
+            throw new LatchkeyError("INVALID_IMPORT_SECRET", "This is not a valid recovery phrase", {
+              cause: error,
+            });
+          throw error;
+        }
+      }
+      const plaintext = crypto.encodeImportSecret(secret);
+      try {
+        return {
+          encryptedBundle: await crypto.encryptToImportKey({ plaintext, targetPublicKey: data.targetPublic }),
+        };
+      } finally {
+        plaintext.fill(0);
+      }
+    },
+    () => {},
+  );
+}
+
+/** The signed data of an import bundle, read (the service checks the bundle it signed when it is used). */
+function importBundleData(importBundle: string, fromHex: (hex: string) => Uint8Array): ImportBundleData {
+  try {
+    const { data } = JSON.parse(importBundle) as { data: string };
+    return JSON.parse(new TextDecoder().decode(fromHex(data))) as ImportBundleData;
+  } catch (cause) {
+    throw new LatchkeyError("INVALID_IMPORT_BUNDLE", "The service's import bundle could not be read", {
+      cause,
+    });
+  }
 }
 
 function resultOf<T>(

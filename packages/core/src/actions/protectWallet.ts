@@ -39,7 +39,8 @@ export async function recoveryPrfSalt(walletId: string): Promise<Uint8Array<Arra
  * Keeps a copy of this device's part of a split wallet with the service, encrypted under a key only the
  * user can produce (docs/split-custody.md §4): a passkey's PRF output (a new passkey made for it, or the
  * passkey the user signed in with when it answers the PRF) or a new recovery code, returned once. On a
- * new device, `restoreWallet` opens it. The service cannot.
+ * new device, `restoreWallet` opens it. The service cannot. The wallets the user imported into a split
+ * app are protected by the same factor, each with its own blob (docs/split-custody.md §5).
  *
  * @example
  * const { code } = await protectWallet(signer, { method: "code" }); // show it once
@@ -54,12 +55,25 @@ export async function protectWallet(
   const custody = custodyOf(signer);
   const { walletId, orgId: organizationId } = user;
   let result: ProtectWalletReturnType;
+  // The imported wallets whose shares this device keeps (docs/split-custody.md §5): one factor covers all.
+  const further = (await custody.walletShares?.({ organizationId })) ?? [];
   if (method === "code") {
     const { blob, code } = await custody.protectShare({ organizationId, walletId });
     await signer.client.callStamped(signerRoutes.setRecoveryShare, {
       organizationId,
       parameters: { walletId, kind: "code", blob },
     });
+    for (const wallet of further) {
+      const more = await custody.protectShare({
+        organizationId,
+        walletId: wallet.walletId,
+        code: code ?? "",
+      });
+      await signer.client.callStamped(signerRoutes.setRecoveryShare, {
+        organizationId,
+        parameters: { walletId: wallet.walletId, kind: "code", blob: more.blob },
+      });
+    }
     result = { method, ...(code ? { code } : {}) };
   } else {
     const passkeys = signer._internal.authMethods.passkey;
@@ -105,11 +119,15 @@ export async function protectWallet(
       }
       const { credentialId, prfOutput } = made;
       try {
-        const { blob } = await custody.protectShare({ organizationId, walletId, prfOutput });
-        await signer.client.callStamped(signerRoutes.setRecoveryShare, {
-          organizationId,
-          parameters: { walletId, kind: "passkey", credentialId, blob },
-        });
+        // One PRF output (the first wallet's input) for every wallet: each blob's key is still its own
+        // (HKDF's info names the wallet).
+        for (const id of [walletId, ...further.map((w) => w.walletId)]) {
+          const { blob } = await custody.protectShare({ organizationId, walletId: id, prfOutput });
+          await signer.client.callStamped(signerRoutes.setRecoveryShare, {
+            organizationId,
+            parameters: { walletId: id, kind: "passkey", credentialId, blob },
+          });
+        }
       } finally {
         prfOutput.fill(0);
       }

@@ -10,8 +10,11 @@ import { recoveryPrfSalt } from "./protectWallet";
 export type RestoreWalletParameters =
   | { recoveryCode: string; passkey?: undefined }
   | { passkey: true; recoveryCode?: undefined; signal?: AbortSignal };
-/** This device holds its part again (`walletAccess` is `ready`): answers the wallet's id. */
-export type RestoreWalletReturnType = { walletId: string };
+/**
+ * This device holds its part again (`walletAccess` is `ready`): answers the wallet's id, and the imported
+ * wallets whose parts the same factor restored.
+ */
+export type RestoreWalletReturnType = { walletId: string; importedWalletIds: string[] };
 /** The errors `restoreWallet` may throw (discriminate on `name` and `code`). */
 export type RestoreWalletErrorType =
   | SignerError<
@@ -33,7 +36,8 @@ const isRecoveryFailure = (error: unknown) =>
  * Puts this device's part of a split wallet back (docs/split-custody.md §4), on a new device after an
  * email or social sign-in: fetches the recovery copy the service keeps and opens it here, in the key
  * holder, with the recovery code or the passkey's PRF output. A wrong code or another passkey:
- * RECOVERY_FAILED (nothing changes; try again).
+ * RECOVERY_FAILED (nothing changes; try again). The wallets the user imported into the split app are
+ * restored with the same factor (docs/split-custody.md §5).
  *
  * @example
  * await restoreWallet(signer, { recoveryCode: "7K2M-…" });
@@ -54,6 +58,32 @@ export async function restoreWallet(
   const kind = params.passkey ? "passkey" : "code";
   const records = recoveryShares.filter((r) => r.walletId === walletId && r.kind === kind);
   if (records.length === 0) throw new SignerError("RECOVERY_NOT_FOUND");
+  // The imported wallets' blobs of this kind (newest first: one per wallet and credential).
+  const further = recoveryShares.filter((r) => r.walletId !== walletId && r.kind === kind);
+  const importedWalletIds: string[] = [];
+  /** Restores every imported wallet's share the same factor protects; one that does not open is skipped. */
+  const restoreFurther = async (
+    input: { prfOutput: Uint8Array; credentialId: string } | { code: string },
+  ) => {
+    for (const r of further) {
+      if (importedWalletIds.includes(r.walletId)) continue;
+      if ("credentialId" in input && r.credentialId !== input.credentialId) continue;
+      const factor = "code" in input ? { code: input.code } : { prfOutput: input.prfOutput };
+      try {
+        await custody.restoreShare({
+          organizationId,
+          walletId: r.walletId,
+          blob: r.blob,
+          shareKey,
+          addresses: r.addresses ?? [],
+          ...factor,
+        });
+        importedWalletIds.push(r.walletId);
+      } catch (error) {
+        if (!isRecoveryFailure(error)) throw error;
+      }
+    }
+  };
   try {
     if (params.passkey) {
       const ceremony = signer._internal.authMethods.passkey.startCeremony(signer, params.signal);
@@ -70,6 +100,7 @@ export async function restoreWallet(
         if (!record) throw new SignerError("RECOVERY_FAILED");
         try {
           await custody.restoreShare({ organizationId, walletId, blob: record.blob, shareKey, prfOutput });
+          await restoreFurther({ prfOutput, credentialId });
         } finally {
           prfOutput.fill(0);
         }
@@ -86,10 +117,11 @@ export async function restoreWallet(
         shareKey,
         code: params.recoveryCode ?? "",
       });
+      await restoreFurther({ code: params.recoveryCode ?? "" });
     }
   } catch (error) {
     throw isRecoveryFailure(error) ? new SignerError("RECOVERY_FAILED", { cause: error }) : error;
   }
   signer.store.setState({ walletAccess: "ready" });
-  return { walletId };
+  return { walletId, importedWalletIds };
 }

@@ -7,6 +7,7 @@ import type {
   KeyHolderStamp,
   KeyHolderStorage,
   ProtectedShare,
+  WalletShareEntry,
 } from "./types";
 
 /** The auth frame's element id unless `iframeId` says otherwise. */
@@ -106,6 +107,7 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
       acceptSplitShare: (p) => call<void>("acceptSplitShare", p),
       protectShare: (p) => call<ProtectedShare>("protectShare", p),
       restoreShare: (p) => call<void>("restoreShare", p),
+      walletShares: (p) => call<WalletShareEntry[]>("walletShares", p),
     },
     destroy() {
       const current = connection;

@@ -30,6 +30,12 @@ export function lazyMemoryKeyHolder(): KeyHolder {
       acceptSplitShare: async (args) => (await custodyOf(get)).acceptSplitShare(args),
       protectShare: async (args) => (await custodyOf(get)).protectShare(args),
       restoreShare: async (args) => (await custodyOf(get)).restoreShare(args),
+      walletShares: async (args) => (await custodyOf(get)).walletShares?.(args) ?? [],
+      importSplitWallet: async (args) => {
+        const custody = await custodyOf(get);
+        if (!custody.importSplitWallet) throw new Error("the memory key holder cannot import");
+        return custody.importSplitWallet(args);
+      },
     },
   };
 }

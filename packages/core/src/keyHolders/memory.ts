@@ -7,15 +7,18 @@ import type { KeyHolder, KeyHolderStamp } from "./types";
 /** Where the memory holder keeps the user shares of split-custody wallets (docs/split-custody.md). */
 export interface MemoryKeyHolderOptions {
   /**
-   * Shares to start with, by organisation id: what `onUserShare` was given before (a restarted process
-   * that kept them signs without restoring the wallet).
+   * Shares to start with, by record name: every record `onUserShare` was given before (a restarted process
+   * that kept them signs without restoring the wallet). Names: the organisation id (its first wallet's
+   * share, as before wallets were keyed), `<organizationId>/<walletId>` (a wallet imported into the split
+   * app) and `<organizationId>#wallets` (the list of those, with their addresses: docs/split-custody.md §5).
    */
   userShares?: Record<string, Uint8Array>;
   /**
-   * Called with each share the holder keeps (a wallet made, a wallet restored). The share is the user's
-   * half of the wallet: keep it where the user's secrets are kept (it alone cannot sign).
+   * Called with each record the holder keeps, by name (a wallet made, imported or restored; the list of
+   * imported wallets). A share is the user's half of a wallet: keep it where the user's secrets are kept
+   * (it alone cannot sign). Keep every record under its name and give them back as `userShares`.
    */
-  onUserShare?: (organizationId: string, userShare: Uint8Array) => void | Promise<void>;
+  onUserShare?: (name: string, userShare: Uint8Array) => void | Promise<void>;
 }
 
 // The custody code (BIP-39, BIP-32, Shamir) loads with the first split wallet.

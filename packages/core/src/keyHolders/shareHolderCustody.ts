@@ -40,6 +40,13 @@ export function shareHolderCustody(shareHolder: () => Promise<ShareHolder>): {
         shareKey = args.shareKey;
         return (await shareHolder()).restoreShare(args);
       },
+      async walletShares(args) {
+        return (await shareHolder()).walletShares(args);
+      },
+      async importSplitWallet(args) {
+        shareKey = args.shareKey;
+        return (await shareHolder()).importSplitWallet(args);
+      },
     },
   };
 }

@@ -1,8 +1,9 @@
-import type { CreatedSplitWallet, ProtectedShare, RecoveryInput } from "@latchkey/keystore";
-import type { StampHeader } from "@latchkey/protocol";
+import type { CreatedSplitWallet, ProtectedShare, RecoveryInput, WalletShareEntry } from "@latchkey/keystore";
+import type { ImportSecret, StampHeader } from "@latchkey/protocol";
+import type { PublicAccount } from "@latchkey/protocol/custody";
 import type { RecoveryShareRecord } from "@latchkey/protocol/wire";
 
-export type { CreatedSplitWallet, ProtectedShare, RecoveryInput } from "@latchkey/keystore";
+export type { CreatedSplitWallet, ProtectedShare, RecoveryInput, WalletShareEntry } from "@latchkey/keystore";
 
 /**
  * A stamp, and the user's share of a split-custody wallet sealed to the service for that exact body when
@@ -19,14 +20,34 @@ export type KeyHolderStamp = StampHeader & { userShare?: string };
 export interface SplitCustodyKeyHolder {
   /** Makes a wallet, keeps the user share and answers the sealed service share and the public accounts. */
   createSplitWallet(args: { organizationId: string; shareKey: string }): Promise<CreatedSplitWallet>;
-  /** Whether this holder keeps a share for the organisation (and, for holders that need it, learns the share key). */
-  hasUserShare(args: { organizationId: string; shareKey: string }): Promise<boolean>;
-  /** The share encrypted under a PRF output, or under a new recovery code (answered once). */
+  /**
+   * Whether this holder keeps the share of the organisation's first wallet, or with `walletId` of that
+   * further (imported) wallet (and, for holders that need it, learns the share key).
+   */
+  hasUserShare(args: { organizationId: string; shareKey: string; walletId?: string }): Promise<boolean>;
+  /**
+   * Wallet `walletId`'s share (an imported wallet's, or the first wallet's) encrypted under a PRF output,
+   * or under `code`, or under a new recovery code (answered once).
+   */
   protectShare(args: {
     organizationId: string;
     walletId: string;
     prfOutput?: Uint8Array;
+    code?: string;
   }): Promise<ProtectedShare>;
+  /** The further (imported) wallets whose shares this holder keeps, oldest first (docs/split-custody.md §5). */
+  walletShares?(args: { organizationId: string }): Promise<WalletShareEntry[]>;
+  /**
+   * Node holders (the browser's import frame does this itself): an import into a split app, split here;
+   * keeps the user share under `walletId` and answers what `import_wallet` takes.
+   */
+  importSplitWallet?(args: {
+    organizationId: string;
+    walletId: string;
+    targetPublicKey: string;
+    secret: ImportSecret;
+    shareKey: string;
+  }): Promise<{ encryptedBundle: string; accounts: PublicAccount[] }>;
   /**
    * Moving a whole wallet to split (docs/split-custody.md §3.1): a new ephemeral key for this
    * organisation's split; its public key is begin_split_wallet's `targetPublicKey`.
@@ -41,13 +62,17 @@ export interface SplitCustodyKeyHolder {
     userShare: string;
     shareKey: string;
   }): Promise<void>;
-  /** Opens a recovery blob with a PRF output or a code and keeps the share (throws when it does not open). */
+  /**
+   * Opens a recovery blob with a PRF output or a code and keeps the share (throws when it does not open):
+   * as the first wallet's, or with `addresses` as that further (imported) wallet's.
+   */
   restoreShare(
     args: {
       organizationId: string;
       walletId: string;
       blob: RecoveryShareRecord["blob"];
       shareKey: string;
+      addresses?: string[];
     } & RecoveryInput,
   ): Promise<void>;
 }

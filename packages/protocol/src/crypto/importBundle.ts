@@ -1,5 +1,7 @@
+import { decodeBase64url, encodeBase64url } from "./base64url";
 import { hpkeOpenBase, hpkeSealBase } from "./bundle";
 import { BundleError } from "./errors";
+import { SPLIT_EXPORT_PREFIX } from "./exportBundle";
 import { fromHex, toHex } from "./hex";
 import { uncompressP256PublicKey } from "./p256";
 import { signBundle, verifySignedBundle } from "./signedBundle";
@@ -31,6 +33,12 @@ export interface ImportBundleData {
   userId: string;
   /** Milliseconds since the epoch after which the service refuses the key. */
   expiresAtMs: number;
+  /**
+   * Split custody (docs/split-custody.md §5, Import): the frame splits the secret and seals only the
+   * service's share to the key, keeping the user's share under `walletId`, the id the wallet will have.
+   */
+  custody?: "split";
+  walletId?: string;
 }
 
 /**
@@ -58,6 +66,8 @@ export async function sealImportBundle(args: {
   organizationId: string;
   userId: string;
   expiresAtMs: number;
+  /** A split user's import: the wallet id the service will give it. */
+  split?: { walletId: string };
   signerPublicKey: Uint8Array;
   sign: (data: Uint8Array) => Promise<Uint8Array>;
 }): Promise<string> {
@@ -66,6 +76,7 @@ export async function sealImportBundle(args: {
     organizationId: args.organizationId,
     userId: args.userId,
     expiresAtMs: args.expiresAtMs,
+    ...(args.split ? { custody: "split" as const, walletId: args.split.walletId } : {}),
   };
   return signBundle({
     version: IMPORT_BUNDLE_VERSION,
@@ -91,7 +102,7 @@ export function verifyImportBundle(args: {
   userId: string;
   signerPublicKey: string;
   nowMs: number;
-}): { targetPublicKey: string; expiresAtMs: number } {
+}): { targetPublicKey: string; expiresAtMs: number; split?: { walletId: string } } {
   const data = verifySignedBundle<ImportBundleData>({
     kind: "import",
     bundle: args.importBundle,
@@ -110,7 +121,37 @@ export function verifyImportBundle(args: {
   } catch (cause) {
     throw new BundleError("import bundle key is not a P-256 point", { cause });
   }
-  return { targetPublicKey, expiresAtMs: data.expiresAtMs };
+  if (data.custody !== undefined && (data.custody !== "split" || typeof data.walletId !== "string"))
+    throw new BundleError("import bundle data has an unknown custody");
+  return {
+    targetPublicKey,
+    expiresAtMs: data.expiresAtMs,
+    ...(data.custody === "split" && data.walletId ? { split: { walletId: data.walletId } } : {}),
+  };
+}
+
+/**
+ * A split import's plaintext (docs/split-custody.md §5, Import): the service's share only, as the export
+ * bundle of a split wallet carries it (`split:v1:` + base64url, no padding).
+ */
+export function encodeSplitImport(serviceShare: Uint8Array): Uint8Array {
+  return new TextEncoder().encode(SPLIT_EXPORT_PREFIX + encodeBase64url(serviceShare));
+}
+
+/** Inverse of {@link encodeSplitImport}; null when `plaintext` is not a split import (a whole secret). */
+export function decodeSplitImport(plaintext: Uint8Array): Uint8Array | null {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(plaintext);
+  } catch {
+    return null;
+  }
+  if (!text.startsWith(SPLIT_EXPORT_PREFIX)) return null;
+  try {
+    return decodeBase64url(text.slice(SPLIT_EXPORT_PREFIX.length));
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -18,7 +18,9 @@ export {
 } from "./exportBundle";
 export { fromHex, toHex } from "./hex";
 export {
+  decodeSplitImport,
   type EncryptedImportBundle,
+  encodeSplitImport,
   encryptToImportKey,
   IMPORT_BUNDLE_VERSION,
   IMPORT_KEY_TTL_MS,

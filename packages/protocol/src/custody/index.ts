@@ -48,5 +48,6 @@ export {
   type WalletSecret,
   WalletSecretError,
   walletOfEntropy,
+  walletOfImport,
   wipeWalletSecret,
 } from "./walletSecret";

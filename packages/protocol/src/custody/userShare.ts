@@ -173,6 +173,8 @@ export const SHARE_BEARING_ACTIVITY_TYPES: ReadonlySet<string> = new Set([
   // An approved held signature, made when the user's device completes it (docs/split-custody.md §7).
   "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
   "ACTIVITY_TYPE_COMPLETE_SPLIT_WALLET",
+  // A wallet imported into a split app: the import frame split it (docs/split-custody.md §5, Import).
+  "ACTIVITY_TYPE_IMPORT_WALLET",
   "OPERATION_TYPE_CREATE_GRANT",
 ]);
 

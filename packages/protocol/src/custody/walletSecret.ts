@@ -5,10 +5,11 @@ import { sha512 } from "@noble/hashes/sha2";
 import { keccak_256 } from "@noble/hashes/sha3";
 import { base58 } from "@scure/base";
 import { HDKey } from "@scure/bip32";
-import { entropyToMnemonic } from "@scure/bip39";
+import { entropyToMnemonic, mnemonicToEntropy } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english";
 import { combine, split } from "shamir-secret-sharing";
-import { toHex } from "../crypto/hex";
+import { fromHex, toHex } from "../crypto/hex";
+import type { ImportSecret } from "../crypto/importSecret";
 
 export const EVM_PATH = "m/44'/60'/0'/0/0";
 export const SOLANA_PATH = "m/44'/501'/0'/0'";
@@ -228,4 +229,36 @@ export function newWalletSecret(): Promise<{ secret: WalletSecret; accounts: Pub
 /** The recovery phrase of a secret's entropy (the export frame puts it together from both shares). */
 export function mnemonicOfSecret(secret: WalletSecret): string | null {
   return secret.entropy.length ? entropyToMnemonic(secret.entropy, wordlist) : null;
+}
+
+/**
+ * The wallet secret of an imported phrase or key (`ImportSecret`, already checked by parseImportSecret),
+ * and its public accounts: a phrase is the wallet of its entropy (EVM and Solana, as a new wallet); a key
+ * a wallet of that one account, with no entropy and no path. What the import frame (and a Node key holder)
+ * splits in a split app (docs/split-custody.md §5, Import). The caller wipes the secret.
+ *
+ * @example
+ * const { secret, accounts } = await walletOfImport(parseImportSecret("mnemonic", typed, isMnemonic));
+ */
+export async function walletOfImport(
+  imported: ImportSecret,
+): Promise<{ secret: WalletSecret; accounts: PublicAccount[] }> {
+  if (imported.kind === "mnemonic") {
+    const entropy = mnemonicToEntropy(imported.secret, wordlist);
+    try {
+      return await walletOfEntropy(entropy);
+    } finally {
+      entropy.fill(0);
+    }
+  }
+  const privateKey = fromHex(imported.secret);
+  if (privateKey.length !== 32) throw new WalletSecretError("a private key is 32 bytes");
+  const account: SecretAccount = {
+    curve: imported.kind === "evm_private_key" ? "CURVE_SECP256K1" : "CURVE_ED25519",
+    privateKey,
+  };
+  return {
+    secret: { entropy: new Uint8Array(0), accounts: [account] },
+    accounts: [publicAccountOf(account, "")],
+  };
 }

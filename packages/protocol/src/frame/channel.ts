@@ -28,8 +28,10 @@ export type FrameMethod =
   | "clear"
   /** → `{ serviceShare, accounts }`: a new wallet made in the frame; it keeps the user share. */
   | "createSplitWallet"
-  /** → boolean: whether the frame holds a share for `organizationId`. */
+  /** → boolean: whether the frame holds a share for `organizationId`'s first wallet, or for the imported `walletId`. */
   | "hasUserShare"
+  /** → `[{ walletId, addresses }]`: the imported wallets whose shares the frame keeps (docs/split-custody.md §5). */
+  | "walletShares"
   /**
    * → `{ targetPublicKey }`: a whole wallet's split begun (docs/split-custody.md §3.1): a new ephemeral key
    * for `organizationId`; the frame stamps a begin_split_wallet body only with that key as its target.
@@ -37,9 +39,12 @@ export type FrameMethod =
   | "beginSplit"
   /** Opens begin_split_wallet's sealed `userShare` for `walletId` and keeps it; USER_SHARE_INVALID when it does not. */
   | "acceptSplitShare"
-  /** → `{ blob, code? }`: the share encrypted under `prfOutput`, or under a new code (shown once). */
+  /** → `{ blob, code? }`: wallet `walletId`'s share encrypted under `prfOutput`, or `code`, or a new code (shown once). */
   | "protectShare"
-  /** Opens `blob` with `prfOutput` or `code` and keeps the share; RECOVERY_FAILED when it does not open. */
+  /**
+   * Opens `blob` with `prfOutput` or `code` and keeps the share (with `addresses`: as that imported
+   * wallet's); RECOVERY_FAILED when it does not open.
+   */
   | "restoreShare";
 
 /** A recovery blob as the service stores it (`@latchkey/protocol/custody`'s RecoveryBlob). */
@@ -66,6 +71,8 @@ export interface FrameRequest {
     /** begin_split_wallet's `userShare`, sealed to the frame's split key (acceptSplitShare). */
     userShare?: string;
     blob?: FrameRecoveryBlob;
+    /** An imported wallet's addresses (restoreShare). */
+    addresses?: string[];
   };
 }
 
@@ -101,7 +108,8 @@ export interface ExportFrameTexts {
 export interface ExportFrameRequest {
   id: number;
   method: ExportFrameMethod;
-  params: { exportBundle?: string; organizationId?: string; texts?: ExportFrameTexts };
+  /** `walletId`: the exported wallet, whose share (an imported wallet's, or the first's) the frame reads. */
+  params: { exportBundle?: string; organizationId?: string; walletId?: string; texts?: ExportFrameTexts };
 }
 
 /** What `injectExportBundle` answers: how many words are shown (12 or 24), nothing more. */
@@ -152,4 +160,19 @@ export interface ImportFrameExtracted {
   /** JSON of `EncryptedImportBundle`: what `import_wallet` takes. */
   encryptedBundle: string;
   kind: ImportFrameKind;
+  /**
+   * A split app's import (the bundle said so, docs/split-custody.md §5): the frame split the secret, sealed
+   * only the service's share, kept the user's in the auth frame's storage under the bundle's wallet id, and
+   * answers the public accounts (import_wallet's `accounts`) and that id.
+   */
+  split?: { walletId: string; accounts: ImportFrameAccount[] };
+}
+
+/** A public account of an imported split wallet (`PublicAccount` of `@latchkey/protocol/custody`). */
+export interface ImportFrameAccount {
+  curve: "CURVE_SECP256K1" | "CURVE_ED25519";
+  path: string;
+  addressFormat: "ADDRESS_FORMAT_ETHEREUM" | "ADDRESS_FORMAT_SOLANA";
+  address: string;
+  publicKey: string;
 }

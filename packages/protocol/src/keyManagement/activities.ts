@@ -11,10 +11,15 @@ import {
   timestampMsSchema,
 } from "../common";
 import { multiFactorProofSchema, stepUpProofFields } from "./stepUpProof";
-import { importWalletParametersSchema, initImportWalletParametersSchema } from "./walletImport";
+import {
+  importWalletParametersSchema,
+  initImportWalletParametersSchema,
+  publicAccountSchema,
+} from "./walletImport";
 
 export * from "./stepUpProof";
 export * from "./walletImport";
+export { publicAccountSchema };
 
 /** Key-management activities (`POST /public/v1/submit/*`, DESIGN §3.3): parameters and the activity table. */
 /**
@@ -237,15 +242,6 @@ export interface ActivityDecisionResult {
   activityId: string;
   status: ActivityStatus;
 }
-
-/** A public account of a split wallet, as the key holder derived it (`PublicAccount` of protocol/custody). */
-export const publicAccountSchema = z.object({
-  curve: z.enum(["CURVE_SECP256K1", "CURVE_ED25519"]),
-  path: textSchema(64),
-  addressFormat: z.enum(["ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_SOLANA"]),
-  address: textSchema(128),
-  publicKey: z.string().regex(/^[0-9a-fA-F]{64,130}$/, "must be a public key in hex"),
-});
 
 /**
  * `create_split_wallet` (split custody, docs/split-custody.md §3): the wallet the user's key holder made.

@@ -172,6 +172,7 @@ export const queryResponseSchemas = {
         credentialId: z.string().optional(),
         blob: z.object({ v: z.literal(1), salt: z.string(), iv: z.string(), ciphertext: z.string() }),
         createdAt: wireTimestampSchema,
+        addresses: z.array(z.string()).optional(),
       }),
     ),
   }),

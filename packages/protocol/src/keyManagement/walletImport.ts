@@ -2,6 +2,15 @@ import { z } from "zod";
 import { idSchema, textSchema } from "../common";
 import { stepUpProofFields } from "./stepUpProof";
 
+/** A public account of a split wallet, as the key holder derived it (`PublicAccount` of protocol/custody). */
+export const publicAccountSchema = z.object({
+  curve: z.enum(["CURVE_SECP256K1", "CURVE_ED25519"]),
+  path: textSchema(64),
+  addressFormat: z.enum(["ADDRESS_FORMAT_ETHEREUM", "ADDRESS_FORMAT_SOLANA"]),
+  address: textSchema(128),
+  publicKey: z.string().regex(/^[0-9a-fA-F]{64,130}$/, "must be a public key in hex"),
+});
+
 /**
  * `init_import_wallet`: a fresh import key for one wallet import (single use, for `IMPORT_KEY_TTL_MS`),
  * answered as an import bundle signed by the service's import-signing key, which the import frame
@@ -27,6 +36,13 @@ export interface InitImportWalletResult {
 export const importWalletParametersSchema = z.object({
   userId: idSchema(128),
   encryptedBundle: textSchema(16_384).pipe(z.string().min(2)),
+  /**
+   * Split custody (docs/split-custody.md §5, Import): the imported wallet's public accounts as the import
+   * frame derived them, in the wallet secret's order. Required when the user's wallet is split (the
+   * bundle then holds only the service's share, the request's `X-User-Share` the user's); refused
+   * otherwise.
+   */
+  accounts: z.array(publicAccountSchema).min(1).max(2).optional(),
   ...stepUpProofFields,
 });
 

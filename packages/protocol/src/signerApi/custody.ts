@@ -30,6 +30,8 @@ export interface RecoveryShareRecord {
   blob: { v: 1; salt: string; iv: string; ciphertext: string };
   /** Milliseconds since the epoch. */
   createdAt: number;
+  /** The wallet's addresses, oldest account first: a new device keeps an imported wallet's share by them. */
+  addresses?: string[];
 }
 
 /** `/v1/get-recovery-shares`: the user's recovery blobs, newest first. */

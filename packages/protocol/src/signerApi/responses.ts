@@ -249,6 +249,7 @@ export const getRecoverySharesResponseSchema = schemaFor<GetRecoverySharesRespon
           credentialId: z.string().optional(),
           blob: z.object({ v: z.literal(1), salt: z.string(), iv: z.string(), ciphertext: z.string() }),
           createdAt: z.number(),
+          addresses: z.array(z.string()).optional(),
         }),
       ),
     ),

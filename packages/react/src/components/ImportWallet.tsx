@@ -13,7 +13,9 @@ import { useTexts } from "../texts/useTexts";
 import { Root } from "./Root";
 import { StepUpPrompt } from "./StepUpPrompt";
 
-type ImportFrameTexts = NonNullable<ImportWalletParameters["texts"]>;
+type ImportFrameTexts = NonNullable<
+  Extract<ImportWalletParameters, { iframeContainer: HTMLElement }>["texts"]
+>;
 type Phase = "choose" | "warn" | "typing" | "done";
 
 const KINDS: readonly ImportWalletKind[] = ["mnemonic", "evm_private_key", "solana_private_key"];

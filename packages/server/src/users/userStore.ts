@@ -243,7 +243,7 @@ export async function isSplitUser(
 /**
  * The user's custody: their first wallet's (a "split" wallet, or "service"), or for a user with no wallet
  * yet their app's; a whole wallet in a split app is `split` and `whole` (to be split at this sign-in);
- * and the recovery factors stored for a split wallet's user share.
+ * and the recovery factors stored for every split wallet's user share.
  */
 export async function userCustody(
   ctx: Pick<ServiceContext, "db" | "apps">,
@@ -267,12 +267,24 @@ export async function userCustody(
       return { custody: "split", walletState: "whole", walletId: wallet.id, recovery: [] };
     return { custody: "service", walletState: "ready", walletId: wallet.id, recovery: [] };
   }
-  const kinds = await ctx.db
-    .selectFrom("recovery_shares")
-    .select("kind")
-    .distinct()
-    .where("org_id", "=", user.orgId)
-    .execute();
-  const recovery = (["passkey", "code"] as const).filter((k) => kinds.some((r) => r.kind === k));
+  // A factor counts when it covers every split wallet of the user: after an import into a split app
+  // (docs/split-custody.md §5) the new wallet has none until the user protects again.
+  const [kinds, splitWallets] = await Promise.all([
+    ctx.db
+      .selectFrom("recovery_shares")
+      .select(["wallet_id", "kind"])
+      .distinct()
+      .where("org_id", "=", user.orgId)
+      .execute(),
+    ctx.db
+      .selectFrom("wallets")
+      .select("id")
+      .where("org_id", "=", user.orgId)
+      .where("custody", "=", "split")
+      .execute(),
+  ]);
+  const recovery = (["passkey", "code"] as const).filter((k) =>
+    splitWallets.every((w) => kinds.some((r) => r.kind === k && r.wallet_id === w.id)),
+  );
   return { custody: "split", walletState: "ready", walletId: wallet.id, recovery };
 }

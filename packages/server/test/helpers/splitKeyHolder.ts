@@ -5,10 +5,14 @@
  * signing request's exact body (`X-User-Share`).
  */
 import {
+  encodeSplitImport,
+  encryptToImportKey,
   generateP256PrivateKey,
+  type ImportSecret,
   p256PublicKeyFromPrivate,
   stampWithPrivateKey,
   toHex,
+  verifyImportBundle,
 } from "@latchkey/protocol";
 import {
   encodeWalletSecret,
@@ -20,6 +24,7 @@ import {
   sealUserShare,
   splitWalletSecret,
   USER_SHARE_HEADER_NAME,
+  walletOfImport,
   wipeWalletSecret,
 } from "@latchkey/protocol/custody";
 import { post } from "../helpers";
@@ -267,3 +272,89 @@ export const SPLIT_APP = {
   custody: "split" as const,
 };
 export const SPLIT = { authorization: `Bearer ${SPLIT_APP.apiKeys[0]}` };
+
+/** A wallet imported into a split app, as the import frame split it: the user share it kept, the accounts. */
+export interface SplitImport {
+  status: number;
+  json: Record<string, unknown>;
+  /** The id the import bundle named (the import key's), under which the frame keeps the share. */
+  walletId: string;
+  userShare: Uint8Array;
+  accounts: PublicAccount[];
+  /** A holder of the imported wallet's share (seals it to each submit's body). */
+  holder: ConvertedHolder;
+}
+
+/**
+ * An import into a split app as the import frame and the key holder run it (docs/split-custody.md §5,
+ * Import): init_import_wallet, the bundle checked against the pinned import-signing key (it says
+ * `custody: "split"` and the wallet's id), the typed secret made a wallet secret and split 2-of-2, only
+ * the service share sealed to the import key, and import_wallet with the public accounts, its stamp
+ * carrying the user share sealed to its body. `tamper` changes what is sent, for the refusals.
+ */
+export async function importSplit(
+  h: { url: string; now?: () => number },
+  user: SplitUser,
+  appId: string,
+  headers: Record<string, string>,
+  imported: ImportSecret,
+  tamper: {
+    accounts?: (accounts: PublicAccount[]) => PublicAccount[];
+    plaintext?: (serviceShare: Uint8Array) => Uint8Array;
+    share?: "none" | ((body: string, own: string) => Promise<string>);
+  } = {},
+): Promise<SplitImport> {
+  const shareKey = await fetchShareKey(h.url, headers);
+  const now = () => String(h.now?.() ?? Date.now());
+  const initText = JSON.stringify({
+    timestampMs: now(),
+    organizationId: user.orgId,
+    type: "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
+    parameters: { userId: user.userId },
+  });
+  const init = await submitStamped(h.url, "init_import_wallet", initText, user.sessionKey);
+  const activity = init.json.activity as { result: Record<string, { importBundle: string }> } | undefined;
+  const importBundle = activity?.result.initImportWalletResult?.importBundle;
+  if (!importBundle) throw new Error(`init_import_wallet answered ${init.status}: ${init.text}`);
+  const html = await (await fetch(`${h.url}/frames/import?appId=${appId}`)).text();
+  const signer = /name="latchkey-import-signer" content="([0-9a-f]+)"/.exec(html)?.[1] ?? "";
+  const checked = verifyImportBundle({
+    importBundle,
+    organizationId: user.orgId,
+    userId: user.userId,
+    signerPublicKey: signer,
+    nowMs: h.now?.() ?? Date.now(),
+  });
+  if (!checked.split) throw new Error("the import bundle of a split user does not say split");
+  const { walletId } = checked.split;
+  const { secret, accounts } = await walletOfImport(imported);
+  const encoded = encodeWalletSecret(secret);
+  wipeWalletSecret(secret);
+  const { userShare, serviceShare } = await splitWalletSecret(encoded);
+  encoded.fill(0);
+  const encryptedBundle = await encryptToImportKey({
+    plaintext: tamper.plaintext ? tamper.plaintext(serviceShare) : encodeSplitImport(serviceShare),
+    targetPublicKey: checked.targetPublicKey,
+  });
+  const text = JSON.stringify({
+    timestampMs: now(),
+    organizationId: user.orgId,
+    type: "ACTIVITY_TYPE_IMPORT_WALLET",
+    parameters: {
+      userId: user.userId,
+      encryptedBundle,
+      accounts: tamper.accounts ? tamper.accounts(accounts) : accounts,
+    },
+  });
+  const own = await sealUserShare({ userShare, shareKey, body: text });
+  const share = tamper.share === "none" ? undefined : tamper.share ? await tamper.share(text, own) : own;
+  const res = await submitStamped(h.url, "import_wallet", text, user.sessionKey, share);
+  return {
+    status: res.status,
+    json: res.json,
+    walletId,
+    userShare,
+    accounts,
+    holder: holderOfShare(h, user, { walletId, userShare, shareKey }),
+  };
+}

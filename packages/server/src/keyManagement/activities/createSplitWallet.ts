@@ -136,7 +136,7 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
   },
 });
 
-const publicOf = (a: DerivedAccount): PublicAccount => ({
+export const publicOf = (a: DerivedAccount): PublicAccount => ({
   curve: a.curve,
   path: a.path,
   addressFormat: a.addressFormat,
@@ -144,7 +144,7 @@ const publicOf = (a: DerivedAccount): PublicAccount => ({
   publicKey: a.publicKey,
 });
 
-const addressKey = (a: PublicAccount) =>
+export const addressKey = (a: PublicAccount) =>
   a.addressFormat === "ADDRESS_FORMAT_ETHEREUM" ? a.address.toLowerCase() : a.address;
 
 // A split sign-up's transaction: each statement compiled once (db/prepared.ts).
@@ -202,7 +202,7 @@ async function hasWallet(db: Db, orgId: string): Promise<boolean> {
  * The secret's keys must be the ones its entropy derives (a key holder cannot slip another key in), and
  * the accounts sent must be exactly the derived ones, in order.
  */
-function checkAccounts(
+export function checkAccounts(
   secret: WalletSecret,
   derived: WalletSecret,
   derivedAccounts: PublicAccount[],

@@ -6,7 +6,12 @@ import {
   openEncryptedImportBundle,
   readEncryptedImportBundle,
 } from "@latchkey/protocol";
-import { splitUnsupported } from "../../custody/shareKey";
+import {
+  insertSplitImportedWallet,
+  openSplitImport,
+  type SplitImportedWallet,
+  splitImportOf,
+} from "../../custody/splitImport";
 import type { Db } from "../../db";
 import { isUniqueViolation } from "../../db/uniqueViolation";
 import { apiError } from "../../errors";
@@ -19,12 +24,13 @@ import {
   isBip39Mnemonic,
   sealImportedWallet,
 } from "../../users/importedWallet";
-import { isSplitUser, userAddresses } from "../../users/userStore";
+import { userAddresses } from "../../users/userStore";
 import { defineActivity } from "../defineActivity";
+import { addressKey } from "./createSplitWallet";
 
 interface Prepared {
   keyId: string;
-  wallet: ImportedWallet;
+  wallet: ImportedWallet | (SplitImportedWallet & { split: true });
   stepUp: StepUpProofUsed;
   /** The verification token's code, spent in the transaction (single use). */
   spendOtpId?: string;
@@ -43,13 +49,20 @@ interface Prepared {
  * (its private half erased), the wallet stored (sealed like every wallet) and audited; the account's email
  * is told. The imported accounts are the ones the app uses from now on (the newest account of each chain:
  * users/userStore.ts `userAddresses`); the earlier wallet stays the user's, unchanged.
+ *
+ * A split user's import (docs/split-custody.md §5, Import): the bundle holds only the service's share, the
+ * request's `X-User-Share` the user's, and `accounts` the public accounts; both shares are combined once
+ * and checked as create_split_wallet's (custody/splitImport.ts), and the wallet is stored split (its
+ * service share sealed, no phrase, no key) under the import key's id, the id the frame kept its share under.
  */
 export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepared>({
   type: "ACTIVITY_TYPE_IMPORT_WALLET",
-  async prepare(ctx, { caller, params }) {
-    // Split custody: an import must be split in the import frame (a later slice), never stored whole.
-    if (await isSplitUser(ctx, caller.user)) throw splitUnsupported("Importing a wallet");
+  async prepare(ctx, { caller, params, share }) {
     const user = caller.user;
+    const split = await splitImportOf(ctx, user);
+    if (!split && params.accounts) {
+      throw apiError(ErrorCode.INVALID_REQUEST, "Only a split wallet's import names its accounts");
+    }
     // Before the step-up: a refused attempt counts too, so guessing codes here is bounded.
     await hit(ctx, {
       key: `import-wallet:${user.id}`,
@@ -101,9 +114,19 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
     } finally {
       importPrivateKey.fill(0);
     }
-    let wallet: ImportedWallet;
+    let wallet: Prepared["wallet"];
     try {
-      wallet = await sealImportedWallet(ctx, decodeImportSecret(plaintext, isBip39Mnemonic));
+      wallet = split
+        ? {
+            ...(await openSplitImport(ctx, {
+              walletId: key.id,
+              plaintext,
+              share,
+              accounts: params.accounts,
+            })),
+            split: true,
+          }
+        : await sealImportedWallet(ctx, decodeImportSecret(plaintext, isBip39Mnemonic));
     } catch (e) {
       if (!(e instanceof ImportSecretError)) throw e;
       throw apiError(ErrorCode.INVALID_IMPORT_SECRET, `The imported secret is ${e.message}`);
@@ -114,11 +137,7 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
       .selectFrom("wallet_accounts")
       .select("address")
       .where("org_id", "=", user.orgId)
-      .where(
-        "address_key",
-        "in",
-        wallet.accounts.map((a) => a.address_key),
-      )
+      .where("address_key", "in", addressKeys(wallet))
       .execute();
     if (owned.length > 0) throw alreadyImported();
     await refuseHeldByOthers(ctx.db, user.orgId, wallet);
@@ -147,7 +166,12 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
     // Again in the transaction: another user may have imported the same key since prepare looked.
     await refuseHeldByOthers(tx.db, user.orgId, prepared.wallet);
     try {
-      await insertImportedWallet(tx.db, { wallet: prepared.wallet, userId: user.id, orgId: user.orgId, now });
+      const { wallet } = prepared;
+      if ("split" in wallet) {
+        await insertSplitImportedWallet(tx, { wallet, userId: user.id, orgId: user.orgId, now });
+      } else {
+        await insertImportedWallet(tx.db, { wallet, userId: user.id, orgId: user.orgId, now });
+      }
     } catch (e) {
       if (isUniqueViolation(e)) throw alreadyImported();
       throw e;
@@ -161,6 +185,7 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
         details: {
           walletId: prepared.wallet.id,
           kind: prepared.wallet.kind,
+          ...("split" in prepared.wallet ? { custody: "split" } : {}),
           addresses: importedAddresses,
           replaced: prepared.before,
           stepUp: prepared.stepUp,
@@ -193,15 +218,11 @@ export const importWallet = defineActivity<"ACTIVITY_TYPE_IMPORT_WALLET", Prepar
  * this app or another): whoever holds either account could spend from both. Found by `address_key`
  * (indexed: wallet_accounts_address_key).
  */
-async function refuseHeldByOthers(db: Db, orgId: string, wallet: ImportedWallet): Promise<void> {
+async function refuseHeldByOthers(db: Db, orgId: string, wallet: Prepared["wallet"]): Promise<void> {
   const held = await db
     .selectFrom("wallet_accounts")
     .select("org_id")
-    .where(
-      "address_key",
-      "in",
-      wallet.accounts.map((a) => a.address_key),
-    )
+    .where("address_key", "in", addressKeys(wallet))
     .where("org_id", "!=", orgId)
     .limit(1)
     .executeTakeFirst();
@@ -214,4 +235,9 @@ async function refuseHeldByOthers(db: Db, orgId: string, wallet: ImportedWallet)
 
 function alreadyImported() {
   return apiError(ErrorCode.WALLET_ALREADY_IMPORTED, "This wallet is already in your account");
+}
+
+/** The `address_key`s of the imported accounts (lower-case EVM addresses, Solana's as they are). */
+function addressKeys(wallet: Prepared["wallet"]): string[] {
+  return "split" in wallet ? wallet.accounts.map(addressKey) : wallet.accounts.map((a) => a.address_key);
 }

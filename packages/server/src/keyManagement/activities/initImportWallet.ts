@@ -1,8 +1,7 @@
 import { IMPORT_KEY_TTL_MS, sealImportBundle, toHex, uncompressP256PublicKey } from "@latchkey/protocol";
 import { newP256KeyPair } from "../../crypto/p256Session";
-import { splitUnsupported } from "../../custody/shareKey";
+import { splitImportOf } from "../../custody/splitImport";
 import { hit } from "../../limits/rateLimit";
-import { isSplitUser } from "../../users/userStore";
 import { defineActivity } from "../defineActivity";
 
 interface Prepared {
@@ -18,14 +17,16 @@ interface Prepared {
  * the service's import-signing key (which `/frames/import` pins), so the import frame seals the user's
  * secret to this key and no other. The key's private half is sealed at rest like every secret, lives
  * `IMPORT_KEY_TTL_MS`, and opens one `import_wallet` (importWallet.ts). Counted against the user's
- * export limit (the same budget: a key is cheap, but not free).
+ * export limit (the same budget: a key is cheap, but not free). For a split user the bundle also says
+ * `custody: "split"` and the wallet's id to be, which is the key's id (splitImport.ts).
  */
 export const initImportWallet = defineActivity<"ACTIVITY_TYPE_INIT_IMPORT_WALLET", Prepared>({
   type: "ACTIVITY_TYPE_INIT_IMPORT_WALLET",
   async prepare(ctx, { caller }) {
     const user = caller.user;
-    // Split custody: an import must be split in the import frame (a later slice), never stored whole.
-    if (await isSplitUser(ctx, caller.user)) throw splitUnsupported("Importing a wallet");
+    // Split custody: the import frame splits the secret (docs/split-custody.md §5, Import); the bundle
+    // tells it so, and the id the wallet will have (the import key's), under which it keeps its share.
+    const split = await splitImportOf(ctx, user);
     await hit(ctx, {
       key: `import-wallet-key:${user.id}`,
       limit: ctx.limits.exportsPerUser,
@@ -42,6 +43,7 @@ export const initImportWallet = defineActivity<"ACTIVITY_TYPE_INIT_IMPORT_WALLET
       organizationId: user.orgId,
       userId: user.id,
       expiresAtMs: expiresAt,
+      ...(split ? { split: { walletId: id } } : {}),
       signerPublicKey: await ctx.serviceKeys.publicKey("importSigner"),
       sign: (data) => ctx.serviceKeys.signP256Der("importSigner", data),
     });

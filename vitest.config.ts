@@ -40,7 +40,7 @@ export const SRC_WITH_SERVICES = [
 ];
 
 /**
- * `npm run test:fallback` as projects of the same run: the tests that sign, derive wallets and report the
+ * `npm run test:fallback` as a project of the same run: the tests that sign, derive wallets and report the
  * crypto paths, again with both native addons turned off, as on a machine where they cannot build (no
  * compiler, install scripts not allowed, an unsupported platform). Signatures then come from
  * @noble/curves and BIP-39 seeds from node:crypto; the tests check the same signatures, on-chain user
@@ -48,21 +48,17 @@ export const SRC_WITH_SERVICES = [
  * its own (the addons are chosen when the crypto modules load).
  */
 const FALLBACK_ENV = { LATCHKEY_SECP256K1: "noble", LATCHKEY_PBKDF2: "node" };
-const fallback = (name: string, include: string[], testNamePattern?: string) => ({
-  ...shared,
-  test: {
-    ...sharedTest,
-    name,
-    include,
-    env: FALLBACK_ENV,
-    ...(testNamePattern ? { testNamePattern } : {}),
-    // Each file loads the crypto modules afresh (the pool's processes are reused: see poolOptions below).
-    isolate: true,
-    globalSetup: ["test-support/buildCli.ts", "test-support/pgTemplate.ts", "test-support/chain/shared.ts"],
-    pool: "forks" as const,
-    sequence: { groupOrder: 1 },
-  },
-});
+/**
+ * Which of the fallback files' tests run again there (their full names: describe and test). Not the
+ * PostgreSQL legs of the scenario files (export-wallet, wallet-reserve): the crypto is the same on both
+ * databases, and their SQL runs on PostgreSQL in the service project. Of the CLI's tests, only the start-up
+ * log names the crypto paths (the others start processes that would only repeat the service project's run,
+ * at a process start each). One project, not two: the forks pool runs projects one after another, each
+ * ending on its last file with a core idle.
+ */
+export const FALLBACK_TESTS = "^(?!.*postgres)(?!latchkey CLI (?!serve --dev starts on SQLite))";
+// A project's own testNamePattern: vitest applies it, its ProjectConfig type leaves it out.
+const fallbackTests = { testNamePattern: FALLBACK_TESTS };
 
 export default defineConfig({
   test: {
@@ -124,21 +120,40 @@ export default defineConfig({
           // chain stack, shared with the service project's files (test-support/chain/shared.ts).
           globalSetup: ["e2e/helpers/pageServer.ts", "test-support/chain/shared.ts"],
           pool: "forks",
-          // Each file's modules afresh (its page, its stack), in a process the pool may reuse.
-          isolate: true,
+          // One module graph per process for all its files, as in `service` (each file loaded the service,
+          // playwright and viem afresh: a few seconds of CPU per file), and one Chromium per process
+          // (test-support/chromium.ts sharedChromium()): every file still starts its own service, page
+          // server and browser contexts and closes them.
+          isolate: false,
           sequence: { groupOrder: 1 },
         },
       },
-      fallback("fallback", [
-        "packages/server/src/crypto/**/*.test.ts",
-        "packages/server/test/export-wallet.test.ts",
-        "packages/server/test/wallet-reserve.test.ts",
-        "packages/core/test/node-signing.test.ts",
-        "packages/core/test/node-smart-account.test.ts",
-      ]),
-      // Of the CLI's tests, only the start-up log names the crypto paths (the others start processes that
-      // would only repeat the run above, at a process start each).
-      fallback("fallback-cli", ["packages/server/test/cli.test.ts"], "serve --dev starts on SQLite"),
+      {
+        ...shared,
+        test: {
+          ...sharedTest,
+          name: "fallback",
+          include: [
+            "packages/server/src/crypto/**/*.test.ts",
+            "packages/server/test/export-wallet.test.ts",
+            "packages/server/test/wallet-reserve.test.ts",
+            "packages/server/test/cli.test.ts",
+            "packages/core/test/node-signing.test.ts",
+            "packages/core/test/node-smart-account.test.ts",
+          ],
+          env: FALLBACK_ENV,
+          ...fallbackTests,
+          // Each file loads the crypto modules afresh (the pool's processes are reused: see poolOptions below).
+          isolate: true,
+          globalSetup: [
+            "test-support/buildCli.ts",
+            "test-support/pgTemplate.ts",
+            "test-support/chain/shared.ts",
+          ],
+          pool: "forks",
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
     // Two files at a time on a 2-core machine (vitest's default there is one): most files wait on a
     // browser, a chain or a service as much as they compute. 12 min → 8 min for the whole suite here.

@@ -28,7 +28,7 @@ import {
 } from "../packages/server/src/features/admin/console/consoleAdmins";
 import { type ChainStack, counterAbi, smartAccountChainOf } from "../test-support/chain";
 import { sharedChainStack } from "../test-support/chain/shared";
-import { launchChromium } from "../test-support/chromium";
+import { sharedChromium } from "../test-support/chromium";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
 import { shot } from "./helpers/stack";
 
@@ -55,7 +55,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "latchkey-console-"));
-  [chain, browser] = await Promise.all([sharedChainStack(), launchChromium()]);
+  [chain, browser] = await Promise.all([sharedChainStack(), sharedChromium()]);
   const shop = {
     id: "shop",
     name: "Shop",

@@ -18,7 +18,7 @@ import { extname, join, normalize } from "node:path";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { type Hex, verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, PLAYWRIGHT_DISABLED_FEATURES_KEPT } from "../test-support/chromium";
+import { PLAYWRIGHT_DISABLED_FEATURES_KEPT, sharedChromium } from "../test-support/chromium";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
 import { pageDir } from "./helpers/pages";
 import { skipPasskeyOffer, typeOtp, watchPageErrors } from "./helpers/stack";
@@ -97,7 +97,7 @@ beforeAll(async () => {
   })}</script>`;
   // The run's one build of the host page (helpers/pages.ts).
   outDir = await pageDir("host", outDir);
-  browser = await launchChromium();
+  browser = await sharedChromium();
   context = await browser.newContext();
 }, 120_000);
 

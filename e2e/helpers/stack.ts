@@ -11,7 +11,7 @@ import { type Hex, verifyMessage } from "viem";
 import { expect } from "vitest";
 import type { ChainStack } from "../../test-support/chain";
 import { sharedChainStack } from "../../test-support/chain/shared";
-import { launchChromium } from "../../test-support/chromium";
+import { sharedChromium } from "../../test-support/chromium";
 import { devMailbox, startTestService } from "../../test-support/service";
 import { type SolanaRpcNode, startSolanaRpc } from "../../test-support/solana/rpc";
 import { type DemoEnv, pageDir } from "./pages";
@@ -209,7 +209,7 @@ export async function startStack(
   // The run's one build of the page (pages.ts), served from where it is.
   outDir = await pageDir(app === "host" && opts.nodeEnv ? "host-development" : app, outDir);
 
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
 
   const mailbox = devMailbox(service);

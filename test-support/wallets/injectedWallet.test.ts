@@ -6,7 +6,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChainStack } from "../chain/index.js";
 import { sharedChainStack } from "../chain/shared.js";
-import { launchChromium } from "../chromium.js";
+import { sharedChromium } from "../chromium.js";
 import { type InjectedWalletOptions, installInjectedWallet } from "./index.js";
 
 /** A chain the wallet does not know at first (same node: only switching is tested on it). */
@@ -31,7 +31,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const started = performance.now();
-  [stack, browser] = await Promise.all([sharedChainStack({ bundler: false }), launchChromium()]);
+  [stack, browser] = await Promise.all([sharedChainStack({ bundler: false }), sharedChromium()]);
   console.info(`chain + chromium: ${Math.round(performance.now() - started)} ms`);
 });
 

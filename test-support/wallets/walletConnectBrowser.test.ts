@@ -11,7 +11,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChainStack } from "../chain/index.js";
 import { sharedChainStack } from "../chain/shared.js";
-import { launchChromium } from "../chromium.js";
+import { sharedChromium } from "../chromium.js";
 import {
   startWalletConnectRelay,
   startWalletConnectWallet,
@@ -114,7 +114,7 @@ beforeAll(async () => {
   [stack, relay, browser] = await Promise.all([
     sharedChainStack({ bundler: false }),
     startWalletConnectRelay(),
-    launchChromium(),
+    sharedChromium(),
   ]);
   console.info(`esbuild bundles: ${bundleMs} ms; all set up: ${Math.round(performance.now() - started)} ms`);
 });

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { attachDevIdentityProvider, type DevOidcProvider } from "@latchkey/server/dev";
 import { build } from "esbuild";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../../../../test-support/chromium";
+import { sharedChromium } from "../../../../test-support/chromium";
 import { startService, type TestService } from "../helpers/service";
 
 export interface Harness {
@@ -75,7 +75,7 @@ export async function startHarness(opts: { hostName?: string; oauth?: boolean } 
   const serviceUrl = opts.hostName ? svc.baseUrl.replace("127.0.0.1", opts.hostName) : svc.baseUrl;
   config = JSON.stringify({ baseUrl: serviceUrl, apiKey: svc.apiKey, redirectUrl: `${hostOrigin}/app` });
   const idp = opts.oauth ? await attachDevIdentityProvider(svc.service, serviceUrl) : undefined;
-  const browser = await launchChromium();
+  const browser = await sharedChromium();
   return {
     svc,
     serviceUrl,

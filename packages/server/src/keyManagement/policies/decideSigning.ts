@@ -16,7 +16,14 @@ import { evaluatePolicy, needsSimulation, type PolicyDecision, type SigningReque
  */
 export async function decideSigning(
   ctx: PreviewContext,
-  params: { appId: string; type: ActivityType; params: unknown; signingRequest: SigningRequest },
+  params: {
+    appId: string;
+    type: ActivityType;
+    params: unknown;
+    signingRequest: SigningRequest;
+    /** false: a decision again (an approval, a completion), whose preview was kept when it was held. */
+    keepPreview?: boolean;
+  },
 ): Promise<{ decision: PolicyDecision; preview?: StoredPreview }> {
   const policy = await ctx.apps.signingPolicyOf(params.appId);
   const request = { type: params.type, parameters: params.params } as PreviewableRequest;
@@ -31,7 +38,7 @@ export async function decideSigning(
     };
   }
   const decision = evaluatePolicy(policy, params.signingRequest);
-  if (decision.effect === "needs_approval" && previewable)
+  if (decision.effect === "needs_approval" && previewable && params.keepPreview !== false)
     preview = await previewOrNone(ctx, params.appId, request, params.signingRequest);
   return { decision, ...(preview ? { preview } : {}) };
 }

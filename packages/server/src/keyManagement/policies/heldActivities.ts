@@ -103,6 +103,7 @@ export async function approveHeldActivity(
           type,
           params: input.params,
           signingRequest: handler.signingRequest(input),
+          keepPreview: false,
         })
       ).decision
     : { effect: "allow" as const };
@@ -121,7 +122,7 @@ export async function approveHeldActivity(
     return { activityId: row.id, status: "ACTIVITY_STATUS_REJECTED" };
   }
   // `approvals.required` distinct admins release it: each approval is recorded (an admin twice, once).
-  const required = (await ctx.apps.signingPolicyOf(admin.appId))?.approvals.required ?? 1;
+  const required = (await ctx.apps.signingPolicyOf(admin.appId))?.approvals?.required ?? 1;
   const counted = await countApproval(ctx, row, admin, required);
   if (counted.approved < required) return { activityId: row.id, status: HELD, approvals: counted };
   if (await isSplitSigner(ctx, row.org_id, input.params)) {
@@ -359,6 +360,7 @@ export async function prepareCompletion(
           type,
           params: input.params,
           signingRequest: handler.signingRequest(input),
+          keepPreview: false,
         })
       ).decision
     : { effect: "allow" as const };

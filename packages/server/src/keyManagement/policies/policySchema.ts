@@ -179,12 +179,13 @@ const signingPolicyObject = z
     adminKeys: z.array(adminKeySchema).max(32).default([]),
     /**
      * How many distinct admins (admin keys and console admins, each counted once) must approve a held
-     * signature before it is made; 1 by default. A reject by any one admin refuses it.
+     * signature before it is made; left out: 1. A reject by any one admin refuses it. Read as
+     * `approvals?.required ?? 1` (policies stored before it have none).
      */
     approvals: z
       .object({ required: z.number().int().min(1, "approvals.required is at least 1").max(16) })
       .strict()
-      .default({ required: 1 }),
+      .optional(),
   })
   .strict();
 

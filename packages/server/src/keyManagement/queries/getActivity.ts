@@ -14,6 +14,6 @@ export const getActivity = defineQuery({
       .executeTakeFirst();
     if (!row) throw apiError(ErrorCode.ACTIVITY_NOT_FOUND, `No activity ${body.activityId}`);
     const policy = await ctx.apps.signingPolicyOf(caller.user.appId);
-    return { activity: toActivity(row, { required: policy?.approvals.required ?? 1 }) };
+    return { activity: toActivity(row, { required: policy?.approvals?.required ?? 1 }) };
   },
 });

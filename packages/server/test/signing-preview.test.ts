@@ -6,6 +6,9 @@
  * and needs `approvals.required` distinct admins, each decision in the security log. SQLite and PostgreSQL.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   generateP256PrivateKey,
   p256PublicKeyFromPrivate,
@@ -26,7 +29,9 @@ import type { ChainStack } from "../../../test-support/chain/index.js";
 import { sharedChainStack } from "../../../test-support/chain/shared.js";
 import { deployTestToken, mintTestToken } from "../../../test-support/chain/testToken.js";
 import type { AppConfig } from "../src/config";
+import { describeHeld, listHeldActivities } from "../src/keyManagement/policies/adminCli";
 import { type EmailUser, type Harness, post, signUpByEmail, startHarness } from "./helpers";
+import { latchkey } from "./helpers/latchkey";
 
 const LISTED = "0x000000000000000000000000000000000000bad0";
 const FRIEND = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
@@ -272,10 +277,36 @@ describe.each(["sqlite", "postgres"] as const)("signing previews and approvals (
     expect(waiting.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
     expect(waiting.approvals).toMatchObject({ required: 2, approvedBy: [{ admin: "alice-admin" }] });
 
-    const second = await approve(held.id, ADMIN_B);
-    expect((second.json.activity as { result: unknown }).result).toMatchObject({
-      approveActivityResult: { status: "ACTIVITY_STATUS_COMPLETED", approvals: { approved: 2, required: 2 } },
-    });
+    // The operator's CLI lists it with the same summary, simulation and rule, and its count.
+    const { held: list } = await listHeldActivities(h.service.ctx.db, app.id);
+    const entry = list.find((a) => a.activityId === held.id);
+    expect(entry && describeHeld(entry)).toEqual([
+      expect.any(String),
+      expect.stringMatching(/^ {2}.*3 TUSD/),
+      "Simulation: -3 TUSD",
+      'Rule: big-outflow (Held by signing policy rule "big-outflow" until an app admin approves it)',
+      "1 of 2 approvals: alice-admin",
+    ]);
+
+    // The second admin approves with `latchkey activity approve`: signed.
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-admin-"));
+    const keyFile = join(dir, "bob.key");
+    writeFileSync(keyFile, toHex(ADMIN_B), { mode: 0o600 });
+    const cli = await latchkey([
+      "activity",
+      "approve",
+      held.id,
+      "--org",
+      appOrg,
+      "--url",
+      h.url,
+      "--admin-key-file",
+      keyFile,
+    ]);
+    expect([cli.code, cli.stdout]).toEqual([
+      0,
+      `Activity ${held.id}: ACTIVITY_STATUS_COMPLETED (2 of 2 approvals)\n`,
+    ]);
     const done = await getActivity(held.id);
     expect(done.status).toBe("ACTIVITY_STATUS_COMPLETED");
     expect(done.approvals).toMatchObject({ approvedBy: [{ admin: "alice-admin" }, { admin: "bob-admin" }] });

@@ -46,6 +46,7 @@ describe.each(["sqlite", "postgres"] as const)("signing previews and approvals (
   let user: EmailUser;
   let appOrg: string;
   let app: AppConfig;
+  const API_KEY = "lk_preview_key_0123456789abcdef";
 
   beforeAll(async () => {
     stack = await sharedChainStack({ bundler: false });
@@ -53,7 +54,7 @@ describe.each(["sqlite", "postgres"] as const)("signing previews and approvals (
     app = {
       id: "preview-app",
       name: "Preview App",
-      apiKeys: ["lk_preview_key_0123456789abcdef"],
+      apiKeys: [API_KEY],
       allowedOrigins: ["http://preview.test"],
       signingPolicy: {
         rules: [
@@ -78,7 +79,7 @@ describe.each(["sqlite", "postgres"] as const)("signing previews and approvals (
     };
     h = await startHarness(kind, { apps: [app], chains: [{ chainId: stack.chainId, rpcUrl: stack.rpcUrl }] });
     user = await signUpByEmail(h, `preview-${kind}-${randomBytes(3).toString("hex")}@example.com`, {
-      authorization: `Bearer ${app.apiKeys[0]}`,
+      authorization: `Bearer ${API_KEY}`,
     });
     appOrg = (await h.service.ctx.apps.byId(app.id))?.orgId as string;
     await mintTestToken(stack.publicClient, token, user.address as Address, 5_000_000n);

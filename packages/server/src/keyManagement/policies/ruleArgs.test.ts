@@ -9,7 +9,7 @@ const FRIEND = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
 const ROUTER = "0x00000000000000000000000000000000000000aa";
 const DELEGATE = "0xe6cae83bde06e4c305530e199d7217f42808555b";
 const policy = (config: SigningPolicyConfig) => signingPolicySchema.parse(config);
-const call = (data: `0x${string}`, to = TOKEN, value = 0n): SigningRequest => ({
+const call = (data: `0x${string}`, to: `0x${string}` = TOKEN, value = 0n): SigningRequest => ({
   kind: "transaction",
   chainId: 1,
   to,

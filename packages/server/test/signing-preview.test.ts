@@ -239,6 +239,14 @@ describe.each(["sqlite", "postgres"] as const)("signing previews and approvals (
       result: { signTransactionResult: { signedTransaction: Hex } };
     };
     expect(ok.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    // The refusal's audit event names what was asked, decoded.
+    const refusedId = (r.json.activity as { id: string }).id;
+    const [event] = await auditOf(refusedId);
+    expect([event?.event, event?.details.ruleId, event?.details.summary]).toEqual([
+      "signing.rejected",
+      "no-listed",
+      [expect.any(String), expect.stringContaining("1 TUSD")],
+    ]);
     expect(
       await recoverTransactionAddress({
         serializedTransaction: ok.result.signTransactionResult.signedTransaction as never,

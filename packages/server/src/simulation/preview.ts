@@ -103,6 +103,8 @@ export interface PreviewParameters {
   signingRequest?: SigningRequest;
   locale?: PreviewLocale;
   simulationTimeoutMs?: number;
+  /** false: decode only (token symbols still read), no simulation: e.g. a refused signature's audit summary. */
+  simulate?: boolean;
 }
 
 /**
@@ -159,7 +161,10 @@ async function readPreview(
   const tokens = tokensOf(ctx.chains);
   const reads = await readsOf(request, tokens);
   const first = reads[0] as Read;
-  const simulation = await simulationOf(ctx, first, reads.length, tokens, params.simulationTimeoutMs);
+  const simulation: PreviewSimulation =
+    params.simulate === false
+      ? { status: "unavailable", reason: "notApplicable", message: "Not simulated" }
+      : await simulationOf(ctx, first, reads.length, tokens, params.simulationTimeoutMs);
   const policy = await ctx.apps.signingPolicyOf(params.appId);
   const { signingRequest } = params;
   const decision = signingRequest

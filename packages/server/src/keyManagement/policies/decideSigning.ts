@@ -40,6 +40,9 @@ export async function decideSigning(
   const decision = evaluatePolicy(policy, params.signingRequest);
   if (decision.effect === "needs_approval" && previewable && params.keepPreview !== false)
     preview = await previewOrNone(ctx, params.appId, request, params.signingRequest);
+  // A refused signature's audit event names what it did: decoded, not simulated.
+  if (decision.effect === "deny" && previewable && params.keepPreview !== false)
+    preview = await previewOrNone(ctx, params.appId, request, params.signingRequest, false);
   return { decision, ...(preview ? { preview } : {}) };
 }
 
@@ -49,9 +52,10 @@ async function previewOrNone(
   appId: string,
   request: PreviewableRequest,
   signingRequest: SigningRequest,
+  simulate = true,
 ): Promise<StoredPreview | undefined> {
   try {
-    return await storedPreviewOf(ctx, { appId, request, signingRequest });
+    return await storedPreviewOf(ctx, { appId, request, signingRequest, simulate });
   } catch {
     return undefined;
   }

@@ -328,7 +328,11 @@ describe.each(["sqlite", "postgres"] as const)("admin API (%s)", (kind) => {
     expect([theirs.status, theirs.json.code]).toEqual([404, "ACTIVITY_NOT_FOUND"]);
 
     const approved = await admin.call("approve_activity", { activityId: held1.id });
-    expect(approved.json).toEqual({ activityId: held1.id, status: "ACTIVITY_STATUS_COMPLETED" });
+    expect(approved.json).toEqual({
+      activityId: held1.id,
+      status: "ACTIVITY_STATUS_COMPLETED",
+      approvals: { approved: 1, required: 1, duplicate: false },
+    });
     const row = await a.service.ctx.db
       .selectFrom("activities")
       .select(["status", "result"])

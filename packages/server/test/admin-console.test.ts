@@ -13,6 +13,7 @@ import {
   adminConsoleRoutes,
   generateP256PrivateKey,
   p256PublicKeyFromPrivate,
+  stampWithPrivateKey,
   toHex,
 } from "@latchkey/protocol";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -68,6 +69,19 @@ const HELD = {
   signingPolicy: { rules: [{ id: "all", effect: "needs_approval" }] },
 } satisfies AppConfig;
 const SHOP_KEY = { authorization: `Bearer ${SHOP.apiKeys[0]}` };
+const TWO_ADMIN_KEY = generateP256PrivateKey();
+/** An app whose held signatures need two distinct admins: an admin key and its console admins. */
+const TWO = {
+  id: "two",
+  name: "Two",
+  apiKeys: ["lk_two_key_0123456789abcdef012"],
+  allowedOrigins: ["http://two.test"],
+  signingPolicy: {
+    rules: [{ id: "all", effect: "needs_approval" }],
+    adminKeys: [{ name: "ops-key", publicKey: toHex(p256PublicKeyFromPrivate(TWO_ADMIN_KEY, true)) }],
+    approvals: { required: 2 },
+  },
+} satisfies AppConfig;
 
 /** A console sign-in as the browser makes it: a new session key, its body stamped by the passkey. */
 function signInBody(publicKey: string, ts: number, extra: Record<string, unknown> = {}) {
@@ -139,7 +153,7 @@ describe.each(["sqlite", "postgres"] as const)("admin console sign-in (%s)", (ki
     svc = await startTestService({
       db: database.url,
       smtpUrl: smtp.url,
-      apps: [SHOP, OTHER, HELD],
+      apps: [SHOP, OTHER, HELD, TWO],
       publicUrl: PUBLIC_URL,
       now,
       logLevel: "silent",
@@ -418,6 +432,57 @@ describe.each(["sqlite", "postgres"] as const)("admin console sign-in (%s)", (ki
     expect((month.json.days as unknown[]).length).toBe(30);
     const tooLong = await admin.call("daily_stats", { fromDay: "2020-01-01", toDay: today });
     expect([tooLong.status, tooLong.json.code]).toEqual([400, "INVALID_REQUEST"]);
+  });
+
+  it("counts a console admin and an admin key as two approvals, a console admin's two sessions as one", async () => {
+    const twoOrg = (await svc.service.ctx.apps.byId(TWO.id))?.orgId as string;
+    const user = await signUpByEmail(h, `two-${kind}-${randomBytes(3).toString("hex")}@example.com`, {
+      authorization: `Bearer ${TWO.apiKeys[0]}`,
+    });
+    const body = JSON.stringify(
+      signBody(user.orgId, user.address, `0x${"33".repeat(32)}`, "HASH_FUNCTION_NO_OP", now()),
+    );
+    const stamp = stampWithPrivateKey(body, user.sessionKey);
+    const held = await post(svc.url, "/public/v1/submit/sign_raw_payload", body, {
+      [stamp.stampHeaderName]: stamp.stampHeaderValue,
+    });
+    const activity = held.json.activity as { id: string; status: string };
+    expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const activityId = activity.id;
+
+    const { passkey } = await enrol(await newLink(TWO.id, "hopper"));
+    const first = new AdminClient(svc.url, twoOrg, (await signIn(passkey)).privateKey, now);
+    const second = new AdminClient(svc.url, twoOrg, (await signIn(passkey)).privateKey, now);
+    const held1 = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
+    expect((await first.call("approve_activity", { activityId })).json).toEqual({
+      activityId,
+      status: held1,
+      approvals: { approved: 1, required: 2, duplicate: false },
+    });
+    // The same admin from another session: counted once.
+    expect((await second.call("approve_activity", { activityId })).json).toEqual({
+      activityId,
+      status: held1,
+      approvals: { approved: 1, required: 2, duplicate: true },
+    });
+    const listed = await first.call("list_activities", { userId: user.userId, status: held1, locale: "fr" });
+    expect((listed.json.items as Record<string, unknown>[])[0]).toMatchObject({
+      activityId,
+      approvals: { required: 2, approvedBy: [{ admin: "hopper" }] },
+      preview: {
+        kind: "raw",
+        summary: { title: "Signature brute" },
+        simulation: { status: "unavailable", reason: "notApplicable" },
+        policy: { effect: "needs_approval", ruleId: "rawPayloads" },
+      },
+    });
+    // The admin key is another admin: the second approval signs it.
+    const key = new AdminClient(svc.url, twoOrg, TWO_ADMIN_KEY, now);
+    expect((await key.call("approve_activity", { activityId })).json).toEqual({
+      activityId,
+      status: "ACTIVITY_STATUS_COMPLETED",
+      approvals: { approved: 2, required: 2, duplicate: false },
+    });
   });
 
   it("lets the retention sweeper delete links and sessions long expired, and nothing live", async () => {

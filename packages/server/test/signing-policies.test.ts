@@ -280,6 +280,7 @@ describe.each(["sqlite", "postgres"] as const)("signing policies (%s)", (kind) =
     expect((activityOf(won).result as unknown as Record<string, unknown>).approveActivityResult).toEqual({
       activityId: held.id,
       status: "ACTIVITY_STATUS_COMPLETED",
+      approvals: { approved: 1, required: 1, duplicate: false },
     });
     expect(lost.json.code).toBe("ACTIVITY_NOT_PENDING");
     const done = await getActivity(user, held.id);

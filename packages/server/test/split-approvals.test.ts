@@ -155,7 +155,11 @@ describe.each(["sqlite", "postgres"] as const)("held signatures of a split walle
     const approved = await decide("approve_activity", activity.id);
     expect(approved.status).toBe(200);
     expect((approved.json.activity as Activity).result).toEqual({
-      approveActivityResult: { activityId: activity.id, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" },
+      approveActivityResult: {
+        activityId: activity.id,
+        status: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+        approvals: { approved: 1, required: 1, duplicate: false },
+      },
     });
     // No signature exists until the user's device completes it; the user sees the approval.
     const waiting = await getActivity(user, activity.id);
@@ -305,7 +309,11 @@ describe.each(["sqlite", "postgres"] as const)("held signatures of a split walle
     const approved = await admin.call("approve_activity", { activityId: activity.id });
     expect([approved.status, approved.json]).toEqual([
       200,
-      { activityId: activity.id, status: "ACTIVITY_STATUS_CONSENSUS_NEEDED" },
+      {
+        activityId: activity.id,
+        status: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+        approvals: { approved: 1, required: 1, duplicate: false },
+      },
     ]);
     const listed = await admin.call("list_activities", { userId: holder.userId });
     const item = (

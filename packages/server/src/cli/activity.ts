@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { migrate, openDatabase } from "../db";
 import {
   decideThroughService,
+  describeHeld,
   listHeldActivities,
   readAdminKey,
   readAdminKeyFile,
@@ -71,9 +72,11 @@ async function activity(args: string[]): Promise<number> {
           ? `approved; waiting for the user's device to complete it until ${a.approvedUntil}`
           : `latchkey activity approve ${a.activityId} --org ${appOrganizationId} --url <serviceUrl>`;
         process.stdout.write(
-          `\n${a.activityId}  ${a.type}  ${a.createdAt}  ${a.email ?? a.userId}\n  ${a.reason}\n  ${JSON.stringify(
-            a.intent,
-          )}\n  ${next}\n`,
+          `\n${a.activityId}  ${a.type}  ${a.createdAt}  ${a.email ?? a.userId}\n  ${a.reason}\n${describeHeld(
+            a,
+          )
+            .map((l) => `  ${l}\n`)
+            .join("")}  ${JSON.stringify(a.intent)}\n  ${next}\n`,
         );
       }
     } finally {
@@ -104,12 +107,28 @@ async function activity(args: string[]): Promise<number> {
     process.stderr.write(`The service refused (${answer.status}): ${String(answer.body.message ?? "")}\n`);
     return 1;
   }
-  const activity = answer.body.activity as { result?: Record<string, { status?: string }> } | undefined;
-  const decided = Object.values(activity?.result ?? {})[0]?.status ?? "";
+  const activity = answer.body.activity as
+    | {
+        result?: Record<
+          string,
+          { status?: string; approvals?: { approved: number; required: number; duplicate: boolean } }
+        >;
+      }
+    | undefined;
+  const outcome = Object.values(activity?.result ?? {})[0];
+  const decided = outcome?.status ?? "";
+  const approvals = outcome?.approvals;
+  // An app that needs one approval (the default) reads as before; N approvals show their count.
+  const count =
+    approvals && approvals.required > 1 ? ` (${approvals.approved} of ${approvals.required} approvals)` : "";
   process.stdout.write(
-    decided === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
-      ? `Activity ${activityId}: approved; the user's device completes the signature (split custody)\n`
-      : `Activity ${activityId}: ${decided}\n`,
+    approvals?.duplicate && decided === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+      ? `Activity ${activityId}: this admin approved it already; counted once${count}\n`
+      : approvals && approvals.approved < approvals.required
+        ? `Activity ${activityId}: approved${count}; waiting for ${approvals.required - approvals.approved} more admin(s)\n`
+        : decided === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+          ? `Activity ${activityId}: approved${count}; the user's device completes the signature (split custody)\n`
+          : `Activity ${activityId}: ${decided}${count}\n`,
   );
   return 0;
 }

@@ -1,4 +1,5 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import type { SigningPreview } from "@latchkey/protocol";
 import {
   fromHex,
   generateP256PrivateKey,
@@ -6,7 +7,10 @@ import {
   stampWithPrivateKey,
   toHex,
 } from "@latchkey/protocol";
+import { formatUnits } from "viem";
 import type { Db } from "../../db";
+import { previewFromStored } from "../../simulation/preview";
+import { approvalsOf } from "../toActivity";
 
 /**
  * The operator's side of signing policies (`latchkey activity …`, `latchkey admin-key create`): list what
@@ -28,6 +32,50 @@ export interface HeldActivitySummary {
   intent: unknown;
   /** Split custody: approved, waiting for the user's device until this time (ISO); absent otherwise. */
   approvedUntil?: string;
+  /** What it does, its simulation and the rule that held it, as read when it was asked (issue 46). */
+  preview?: SigningPreview;
+  /** The approvals it has (admins' names) and needs (`approvals.required`). */
+  approvals: { approved: string[]; required: number };
+}
+
+/**
+ * The lines `latchkey activity list` prints of a held activity's preview and approvals: the summary
+ * (indented by depth), the simulation, the rule and "1 of 2 approvals", as the console shows them.
+ */
+export function describeHeld(a: HeldActivitySummary): string[] {
+  const out: string[] = [];
+  const p = a.preview;
+  if (p) {
+    out.push(p.summary.title);
+    for (const line of p.summary.lines) out.push(`${"  ".repeat(line.depth + 1)}${line.text}`);
+    for (const w of p.summary.warnings) out.push(`  ! ${w}`);
+    const sim = p.simulation;
+    if (sim.status === "unavailable")
+      out.push(`Simulation: unavailable (${sim.reason}${sim.message ? `: ${sim.message}` : ""})`);
+    else if (sim.reverts) out.push(`Simulation: reverts${sim.revertReason ? ` (${sim.revertReason})` : ""}`);
+    else if (sim.balanceChanges.length === 0) out.push("Simulation: no balance changes");
+    else
+      out.push(
+        `Simulation: ${sim.balanceChanges
+          .map((c) => {
+            const delta = BigInt(c.delta);
+            const decimals = c.asset === "native" ? 18 : c.decimals;
+            const amount = decimals === undefined ? delta.toString() : formatUnits(delta, decimals);
+            const sign = delta > 0n ? "+" : "";
+            return `${sign}${amount} ${c.symbol ?? (c.asset === "native" ? "native" : c.asset)}`;
+          })
+          .join(", ")}`,
+      );
+    if (p.policy.ruleId)
+      out.push(`Rule: ${p.policy.ruleId}${p.policy.description ? ` (${p.policy.description})` : ""}`);
+  }
+  const { approved, required } = a.approvals;
+  out.push(
+    `${approved.length} of ${required} approval${required === 1 ? "" : "s"}${
+      approved.length ? `: ${approved.join(", ")}` : ""
+    }`,
+  );
+  return out;
 }
 
 /** The app's activities waiting in CONSENSUS_NEEDED, oldest first, and the app's organisation id. */
@@ -35,8 +83,16 @@ export async function listHeldActivities(
   db: Db,
   appId: string,
 ): Promise<{ appOrganizationId: string; held: HeldActivitySummary[] }> {
-  const app = await db.selectFrom("apps").select("org_id").where("id", "=", appId).executeTakeFirst();
+  const app = await db
+    .selectFrom("apps")
+    .select(["org_id", "signing_policy"])
+    .where("id", "=", appId)
+    .executeTakeFirst();
   if (!app) throw new Error(`No app ${appId}`);
+  const policy = app.signing_policy
+    ? (JSON.parse(app.signing_policy) as { approvals?: { required?: number } })
+    : undefined;
+  const required = policy?.approvals?.required ?? 1;
   const rows = await db
     .selectFrom("activities")
     .innerJoin("users", "users.id", "activities.user_id")
@@ -50,6 +106,8 @@ export async function listHeldActivities(
       "activities.failure",
       "activities.created_at",
       "activities.approval_expires_at",
+      "activities.preview",
+      "activities.approvals",
       "users.email",
     ])
     .where("users.app_id", "=", appId)
@@ -71,6 +129,8 @@ export async function listHeldActivities(
       ...(r.approval_expires_at != null
         ? { approvedUntil: new Date(Number(r.approval_expires_at)).toISOString() }
         : {}),
+      ...(previewFromStored(r.preview) ? { preview: previewFromStored(r.preview) as SigningPreview } : {}),
+      approvals: { approved: approvalsOf(r).map((x) => x.name), required },
     })),
   };
 }

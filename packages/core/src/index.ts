@@ -1,5 +1,5 @@
 export { toSolanaSigner } from "./accounts/toSolanaSigner";
-export { toViemAccount } from "./accounts/toViemAccount";
+export { type ToViemAccountOptions, toViemAccount } from "./accounts/toViemAccount";
 export {
   type AddMfaErrorType,
   type AddMfaParameters,
@@ -300,6 +300,13 @@ export { createMemoryStorage, type SessionStorageLike } from "./session/storage"
 export type { Session, SessionType, TemporarySession, User } from "./session/types";
 export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
 export { SignerStatus } from "./signer/status";
+export {
+  type SigningConfirmation,
+  type SigningConfirmationHandler,
+  type SigningRequest,
+  setSigningConfirmation,
+  withSigningConfirmation,
+} from "./signer/confirmation";
 export type { StepUp } from "./signer/stepUp";
 export type { Store, StoreListener } from "./signer/store";
 export type {

@@ -1,6 +1,7 @@
 import {
   createSigner,
   type ExternalWalletsConfig,
+  setSigningConfirmation,
   type Signer,
   type SignerOptions,
   type SmartAccountChainConfig,
@@ -11,7 +12,9 @@ import { type ResolvedUiConfig, resolveUiConfig } from "./config";
 import { checkService } from "./flow/checkService";
 import { externalWalletsWarning } from "./flow/configWarnings";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
+import { flowInternals } from "./flow/internals";
 import { watchForMissingAuthModal } from "./flow/modalPresence";
+import { requestSigningConfirmation } from "./flow/transitions/confirm";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
 import { en } from "./texts/en";
 import { loadLocale, mergeTexts } from "./texts/resolve";
@@ -159,6 +162,11 @@ export function LatchkeyProvider({
     // First contact: a service that is down or refuses this page is said at once, not after a code screen.
     void checkService(own.flow).catch(() => {});
   }, [own.signer, own.flow]);
+  useEffect(
+    // The modal confirms this signer's signatures (when `ui.confirmTransactions` or the call asks).
+    () => setSigningConfirmation(own.signer, (c) => requestSigningConfirmation(flowInternals(own.flow), c)),
+    [own.signer, own.flow],
+  );
   useEffect(() => {
     // Development builds only (dropped from production ones): the modal opened with no <AuthModal /> to show it.
     if (process.env.NODE_ENV !== "production") return watchForMissingAuthModal(own.store);

@@ -10,6 +10,7 @@ import type {
 } from "viem";
 import { signRawMessage } from "../actions/signRawMessage";
 import { ActivityError, SignerError } from "../errors";
+import { confirmSigning, type SigningRequest } from "../signer/confirmation";
 import { requireSigningUser } from "../signer/guards";
 import type { SignerBase } from "../signer/types";
 
@@ -27,10 +28,16 @@ const loadViem = () => import("viem");
  * authorizations go whole as well, in their own payload encodings, and the service hashes them: the
  * policy reads what is signed. Only `sign({ hash })` sends a bare digest (a raw payload).
  *
+ *
+ * Before each signature the user may be asked to confirm it (the modal's confirmation step, when the app's
+ * `ui.confirmTransactions` is on or `options.confirm` asks for it); a refusal is a SignerError
+ * USER_REJECTED. A bare digest (`sign({ hash })`) cannot be shown and is not confirmed.
+ *
  * @example
  * const client = createWalletClient({ account: toViemAccount(signer), chain, transport: http() });
  */
-export function toViemAccount(signer: SignerBase): LocalAccount {
+export function toViemAccount(signer: SignerBase, options: ToViemAccountOptions = {}): LocalAccount {
+  const { confirm } = options;
   const user = signer.store.getState().user;
   if (!user) throw new SignerError("NOT_AUTHENTICATED");
   const sign = (hash: `0x${string}`) => signRawMessage(signer, { message: hash, mode: "ETHEREUM" });
@@ -50,16 +57,23 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
   const source: CustomSource = {
     address: user.address,
     sign: ({ hash }) => sign(hash),
-    signMessage: async ({ message }: { message: SignableMessage }) =>
-      signPayload("PAYLOAD_ENCODING_EIP191_MESSAGE", messageHex(await loadViem(), message)),
-    signTypedData: async (typedData) =>
-      signPayload("PAYLOAD_ENCODING_EIP712", toJson(await loadViem(), typedData)),
+    signMessage: async ({ message }: { message: SignableMessage }) => {
+      const hex = messageHex(await loadViem(), message);
+      await confirmSigning(signer, { kind: "message", message: hex }, confirm);
+      return signPayload("PAYLOAD_ENCODING_EIP191_MESSAGE", hex);
+    },
+    signTypedData: async (typedData) => {
+      const json = toJson(await loadViem(), typedData);
+      await confirmSigning(signer, { kind: "typedData", typedData: JSON.parse(json) }, confirm);
+      return signPayload("PAYLOAD_ENCODING_EIP712", json);
+    },
     async signTransaction(transaction, options) {
       const { keccak256, parseSignature, parseTransaction, serializeTransaction } = await loadViem();
       const serializer = options?.serializer ?? serializeTransaction;
       const tx = transaction as TransactionSerializable;
       // EIP-4844 signs the payload body without the sidecars (as viem's own signTransaction does).
       const signable = tx.type === "eip4844" ? { ...tx, sidecars: false as const } : tx;
+      await confirmSigning(signer, transactionRequest(user.address, tx), confirm);
       const unsigned = await serializer(signable as never);
       if (options?.serializer) {
         // A chain's own transaction format, which the service cannot read: its hash is signed as a raw
@@ -85,6 +99,11 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
     async signAuthorization(authorization: AuthorizationRequest) {
       const viem = await loadViem();
       const address = authorization.contractAddress ?? authorization.address;
+      await confirmSigning(
+        signer,
+        { kind: "authorization", chainId: authorization.chainId, address, nonce: authorization.nonce },
+        confirm,
+      );
       const { r, s, v, yParity } = viem.parseSignature(
         await signPayload(
           "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
@@ -98,7 +117,35 @@ export function toViemAccount(signer: SignerBase): LocalAccount {
   return { ...source, nonceManager: undefined, source: "custom", type: "local" } as LocalAccount;
 }
 
+/** How `toViemAccount` signs. */
+export interface ToViemAccountOptions {
+  /** Every signature of this account is shown to the user first (the modal's confirmation step). */
+  confirm?: boolean;
+}
+
 type Viem = Awaited<ReturnType<typeof loadViem>>;
+
+/** What the user confirms of a transaction: its chain, target, value, data and delegations. */
+function transactionRequest(from: Hex, tx: TransactionSerializable): SigningRequest {
+  const list = (tx as { authorizationList?: readonly Record<string, unknown>[] }).authorizationList;
+  return {
+    kind: "transaction",
+    chainId: tx.chainId ?? 0,
+    from,
+    ...(tx.to !== undefined ? { to: tx.to } : {}),
+    ...(tx.value !== undefined ? { value: tx.value } : {}),
+    ...(tx.data !== undefined ? { data: tx.data } : {}),
+    ...(list
+      ? {
+          authorizationList: list.map((a) => ({
+            chainId: Number(a.chainId),
+            address: (a.address ?? a.contractAddress) as Hex,
+            nonce: Number(a.nonce),
+          })),
+        }
+      : {}),
+  };
+}
 
 /** The signed transaction of a completed `sign_transaction` activity. */
 function signedTransactionOf(activity: Activity): Hex {

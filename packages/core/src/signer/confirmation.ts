@@ -46,6 +46,9 @@ export interface SigningConfirmation {
  */
 export type SigningConfirmationHandler = (confirmation: SigningConfirmation) => Promise<boolean>;
 
+/** Simple7702Account v0.8 (eth-infinitism), the delegate of every Latchkey 7702 account; lower case. */
+const SIMPLE_7702_ACCOUNT_V08 = "0xe6cae83bde06e4c305530e199d7217f42808555b";
+
 interface ConfirmationState {
   handler?: SigningConfirmationHandler;
   /** Signatures made inside `withSigningConfirmation`: each one is confirmed. */
@@ -104,6 +107,9 @@ export async function confirmSigning(
   request: SigningRequest,
   confirm?: boolean,
 ): Promise<void> {
+  // The delegation a 7702 smart account's first operation carries goes to its own implementation, never one
+  // the app or the page chooses: the operation it comes with is what the user confirms.
+  if (request.kind === "authorization" && request.address.toLowerCase() === SIMPLE_7702_ACCOUNT_V08) return;
   const state = stateOf(signer);
   const requested = confirm === true || state.forced > 0;
   if (!state.handler) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { previewLocaleSchema, signingPreviewSchema } from "./keyManagement/preview";
 import { stampedEndpoint } from "./stampedEndpoint";
 
 /**
@@ -39,6 +40,21 @@ const activityRow = z.object({
    * user's device to complete it before `expiresAt` (milliseconds).
    */
   approval: z.object({ approvedBy: z.string(), approvedAt: z.number(), expiresAt: z.number() }).optional(),
+  /**
+   * A signature the app's policy held: what it does (the decoded summary, in the `locale` asked), its
+   * simulation and the rule that held it, as read when it was asked.
+   */
+  preview: signingPreviewSchema.optional(),
+  /**
+   * A held signature: the approvals it needs (`approvals.required` in the app's signing policy) and the
+   * admins who gave them, each once (milliseconds).
+   */
+  approvals: z
+    .object({
+      required: z.number(),
+      approvedBy: z.array(z.object({ admin: z.string(), approvedAt: z.number() })),
+    })
+    .optional(),
 });
 
 const auditEvent = z.object({
@@ -50,7 +66,15 @@ const auditEvent = z.object({
   createdAt: z.number(),
 });
 
-const decision = z.object({ activityId: z.string(), status: z.string() });
+/**
+ * A decision's outcome: the activity's status after it and, for an approval, how many of the approvals
+ * it needs it has (`approved` of `required`; an admin who approved already is counted once: `duplicate`).
+ */
+const decision = z.object({
+  activityId: z.string(),
+  status: z.string(),
+  approvals: z.object({ approved: z.number(), required: z.number(), duplicate: z.boolean() }).optional(),
+});
 
 const webhookDelivery = z.object({
   id: z.string(),
@@ -154,13 +178,16 @@ export const adminApi = {
       to: ms,
       limit,
       cursor,
+      /** The language of a held activity's summary (default en). */
+      locale: previewLocaleSchema.optional(),
     },
     page(activityRow),
   ),
   approve_activity: endpoint(
     "approve_activity",
     "/activities/approve",
-    "Approves a held activity: the signing policy is asked again, then it is signed (COMPLETED).",
+    "Approves a held activity: the signing policy is asked again; once `approvals.required` distinct " +
+      "admins approved, it is signed (COMPLETED). An admin approving twice is counted once.",
     { activityId: id },
     decision,
   ),

@@ -10,6 +10,7 @@ import {
   textSchema,
   timestampMsSchema,
 } from "../common";
+import type { ActivityApprovals, SigningPreview } from "./previewTypes";
 import { multiFactorProofSchema, stepUpProofFields } from "./stepUpProof";
 import { importWalletParametersSchema, initImportWalletParametersSchema } from "./walletImport";
 
@@ -514,6 +515,13 @@ export interface Activity {
    * `expiresAt`.
    */
   approval?: ActivityApproval;
+  /**
+   * A signature the app's policy held (CONSENSUS_NEEDED, and after its decision): what it does, its
+   * simulation and the rule that held it, as read when it was asked (preview.ts).
+   */
+  preview?: SigningPreview;
+  /** A held signature: how many admins must approve it (`approvals.required`) and who did. */
+  approvals?: ActivityApprovals;
 }
 
 /** An app admin's approval of a split wallet's held signature, waiting for the user's device. */

@@ -1,4 +1,5 @@
 export * from "./activities";
+export * from "./preview";
 export * from "./queries";
 export * from "./queryTypes";
 export * from "./responses";

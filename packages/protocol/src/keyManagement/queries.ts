@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idSchema, orgIdSchema, timestampMsSchema } from "../common";
 
+import { previewSigningQueryFields } from "./preview";
 import { type QueryName, queryTypes } from "./queryTypes";
 
 /** The most security events one `list_audit_events` answers (and its default). */
@@ -71,4 +72,9 @@ export const querySchemas = {
   list_policies: z.object({ ...base, type: typed("list_policies") }),
   /** Split custody: the user's recovery blobs (set_recovery_share), to restore the share on a new device. */
   get_recovery_shares: z.object({ ...base, type: typed("get_recovery_shares") }),
+  /**
+   * What a signature would do (preview.ts): decoded, simulated on the chain and asked of the app's
+   * policy, for the user's own account. Signs nothing and records nothing.
+   */
+  preview_signing: z.object({ ...previewSigningQueryFields, type: typed("preview_signing") }),
 } as const satisfies Record<QueryName, z.ZodType>;

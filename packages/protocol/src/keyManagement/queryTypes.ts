@@ -19,5 +19,6 @@ export const queryTypes = {
   get_policy: "QUERY_TYPE_GET_POLICY",
   list_policies: "QUERY_TYPE_LIST_POLICIES",
   get_recovery_shares: "QUERY_TYPE_GET_RECOVERY_SHARES",
+  preview_signing: "QUERY_TYPE_PREVIEW_SIGNING",
 } as const;
 export type QueryName = keyof typeof queryTypes;

@@ -3,6 +3,7 @@ import { errorCodeSchema } from "../common";
 import type { PublicErrorBody } from "../errors";
 import { schemaFor } from "../schemaFor";
 import type { Activity, ActivityStatus } from "./activities";
+import { signingPreviewSchema } from "./preview";
 import type { QueryName } from "./queryTypes";
 
 /**
@@ -41,6 +42,15 @@ export const activitySchema = schemaFor<Activity>()(
     /** Split custody: an app admin's approval of the held signature, waiting for the user's device. */
     approval: z
       .object({ approvedBy: z.string(), approvedAt: wireTimestampSchema, expiresAt: wireTimestampSchema })
+      .optional(),
+    /** A held signature: what it does, its simulation and the rule that held it, as when it was asked. */
+    preview: signingPreviewSchema.optional(),
+    /** A held signature: the approvals it needs and who gave them. */
+    approvals: z
+      .object({
+        required: z.number(),
+        approvedBy: z.array(z.object({ admin: z.string(), approvedAt: wireTimestampSchema })),
+      })
       .optional(),
   }),
 );
@@ -175,6 +185,7 @@ export const queryResponseSchemas = {
       }),
     ),
   }),
+  preview_signing: z.object({ preview: signingPreviewSchema }),
 } as const satisfies Record<QueryName, z.ZodType>;
 /** The answer to query `N`. */
 export type QueryResponse<N extends QueryName> = z.output<(typeof queryResponseSchemas)[N]>;

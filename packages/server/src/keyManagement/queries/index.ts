@@ -12,6 +12,7 @@ import { listPolicies } from "./listPolicies";
 import { listUsers } from "./listUsers";
 import { listWalletAccounts } from "./listWalletAccounts";
 import { listWallets } from "./listWallets";
+import { previewSigning } from "./previewSigning";
 import { whoami } from "./whoami";
 
 /** Every query the service answers: a new query is a file here plus one line (and one in protocol). */
@@ -29,4 +30,5 @@ export const queries: { [N in QueryName]: QueryHandler<N> } = {
   get_policy: getPolicy,
   list_policies: listPolicies,
   get_recovery_shares: getRecoveryShares,
+  preview_signing: previewSigning,
 };

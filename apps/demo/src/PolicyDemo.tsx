@@ -1,7 +1,15 @@
 import { ActivityError, isUserRejected, toViemAccount } from "@latchkey/core";
 import { useSigner } from "@latchkey/react";
 import { useState } from "react";
-import { type Address, encodeFunctionData, erc20Abi, type Hex, maxUint256, parseEther, parseGwei } from "viem";
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  maxUint256,
+  parseEther,
+  parseGwei,
+} from "viem";
 
 /** Where the dev app's signing policy lets a transaction go, and where it stops one (its `dev-no-burn` rule). */
 const FRIEND: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";

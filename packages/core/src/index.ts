@@ -298,8 +298,6 @@ export {
 } from "./session/sessionManager";
 export { createMemoryStorage, type SessionStorageLike } from "./session/storage";
 export type { Session, SessionType, TemporarySession, User } from "./session/types";
-export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
-export { SignerStatus } from "./signer/status";
 export {
   type SigningConfirmation,
   type SigningConfirmationHandler,
@@ -307,6 +305,8 @@ export {
   setSigningConfirmation,
   withSigningConfirmation,
 } from "./signer/confirmation";
+export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
+export { SignerStatus } from "./signer/status";
 export type { StepUp } from "./signer/stepUp";
 export type { Store, StoreListener } from "./signer/store";
 export type {

@@ -1,10 +1,10 @@
 import {
   createSigner,
   type ExternalWalletsConfig,
-  setSigningConfirmation,
   type Signer,
   type SignerOptions,
   type SmartAccountChainConfig,
+  setSigningConfirmation,
 } from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
@@ -14,8 +14,8 @@ import { externalWalletsWarning } from "./flow/configWarnings";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { flowInternals } from "./flow/internals";
 import { watchForMissingAuthModal } from "./flow/modalPresence";
-import { requestSigningConfirmation } from "./flow/transitions/confirm";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
+import { requestSigningConfirmation } from "./flow/transitions/confirm";
 import { en } from "./texts/en";
 import { loadLocale, mergeTexts } from "./texts/resolve";
 import type { Locale, LocaleCode, TextOverrides, Texts } from "./texts/types";

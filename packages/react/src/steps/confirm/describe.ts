@@ -44,7 +44,12 @@ export function rpcTokenReader(rpcOf: ChainRpc, fetchFn: typeof fetch = fetch): 
       const response = await fetchFn(url, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method: "eth_call", params: [{ to, data }, "latest"] }),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: ++id,
+          method: "eth_call",
+          params: [{ to, data }, "latest"],
+        }),
       });
       const body = (await response.json()) as { result?: Hex; error?: unknown };
       if (typeof body.result !== "string") throw new Error("eth_call failed");
@@ -54,7 +59,10 @@ export function rpcTokenReader(rpcOf: ChainRpc, fetchFn: typeof fetch = fetch): 
 }
 
 /** The decoder's options from the app's `ui.confirmation`. */
-export function decodeOptionsOf(config: ConfirmationConfig | undefined, tokens?: TokenInfoReader): DecodeOptions {
+export function decodeOptionsOf(
+  config: ConfirmationConfig | undefined,
+  tokens?: TokenInfoReader,
+): DecodeOptions {
   const threshold = config?.valueThreshold;
   return {
     ...(tokens ? { tokens } : {}),

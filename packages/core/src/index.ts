@@ -119,6 +119,11 @@ export {
   preparePopupOauth,
 } from "./actions/preparePopupOauth";
 export {
+  type PreviewSigningErrorType,
+  type PreviewSigningParameters,
+  previewSigning,
+} from "./actions/previewSigning";
+export {
   type ProtectWalletErrorType,
   type ProtectWalletParameters,
   type ProtectWalletReturnType,

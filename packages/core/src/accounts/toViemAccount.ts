@@ -41,16 +41,27 @@ export function toViemAccount(signer: SignerBase, options: ToViemAccountOptions 
   const user = signer.store.getState().user;
   if (!user) throw new SignerError("NOT_AUTHENTICATED");
   const sign = (hash: `0x${string}`) => signRawMessage(signer, { message: hash, mode: "ETHEREUM" });
-  const signPayload = async (encoding: PayloadEncoding, payload: string): Promise<Hex> => {
+  /** Signs a payload the service reads, once the user confirmed `request` (when confirmations are on). */
+  const signPayload = async (
+    encoding: PayloadEncoding,
+    payload: string,
+    request: DistributiveOmit<SigningRequest, "activity">,
+  ): Promise<Hex> => {
     const current = await requireSigningUser(signer);
+    const parameters = {
+      signWith: current.address,
+      payload,
+      encoding,
+      hashFunction: "HASH_FUNCTION_NOT_APPLICABLE" as const,
+    };
+    await confirmSigning(
+      signer,
+      { ...request, activity: { type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2", parameters } } as SigningRequest,
+      confirm,
+    );
     const { signature } = await signer.client.callStamped(signerRoutes.signPayload, {
       organizationId: current.orgId,
-      parameters: {
-        signWith: current.address,
-        payload,
-        encoding,
-        hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
-      },
+      parameters,
     });
     return signature;
   };
@@ -59,13 +70,11 @@ export function toViemAccount(signer: SignerBase, options: ToViemAccountOptions 
     sign: ({ hash }) => sign(hash),
     signMessage: async ({ message }: { message: SignableMessage }) => {
       const hex = messageHex(await loadViem(), message);
-      await confirmSigning(signer, { kind: "message", message: hex }, confirm);
-      return signPayload("PAYLOAD_ENCODING_EIP191_MESSAGE", hex);
+      return signPayload("PAYLOAD_ENCODING_EIP191_MESSAGE", hex, { kind: "message", message: hex });
     },
     signTypedData: async (typedData) => {
       const json = toJson(await loadViem(), typedData);
-      await confirmSigning(signer, { kind: "typedData", typedData: JSON.parse(json) }, confirm);
-      return signPayload("PAYLOAD_ENCODING_EIP712", json);
+      return signPayload("PAYLOAD_ENCODING_EIP712", json, { kind: "typedData", typedData: JSON.parse(json) });
     },
     async signTransaction(transaction, options) {
       const { keccak256, parseSignature, parseTransaction, serializeTransaction } = await loadViem();
@@ -73,23 +82,32 @@ export function toViemAccount(signer: SignerBase, options: ToViemAccountOptions 
       const tx = transaction as TransactionSerializable;
       // EIP-4844 signs the payload body without the sidecars (as viem's own signTransaction does).
       const signable = tx.type === "eip4844" ? { ...tx, sidecars: false as const } : tx;
-      await confirmSigning(signer, transactionRequest(user.address, tx), confirm);
       const unsigned = await serializer(signable as never);
       if (options?.serializer) {
         // A chain's own transaction format, which the service cannot read: its hash is signed as a raw
         // payload (which an app's signing policy may refuse).
+        await confirmSigning(signer, transactionRequest(user.address, tx), confirm);
         return serializer(transaction as never, parseSignature(await sign(keccak256(unsigned))));
       }
       // The service reads the transaction, so the app's signing policy sees its chain, target and value.
       const current = await requireSigningUser(signer);
+      const parameters = {
+        signWith: current.address,
+        unsignedTransaction: unsigned,
+        type: "TRANSACTION_TYPE_ETHEREUM" as const,
+      };
+      await confirmSigning(
+        signer,
+        {
+          ...transactionRequest(current.address, tx),
+          activity: { type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2", parameters },
+        },
+        confirm,
+      );
       const activity = await signer.client.submit("sign_transaction", {
         type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
         organizationId: current.orgId,
-        parameters: {
-          signWith: current.address,
-          unsignedTransaction: unsigned,
-          type: "TRANSACTION_TYPE_ETHEREUM",
-        },
+        parameters,
       });
       const signedTransaction = signedTransactionOf(activity);
       if (tx.type !== "eip4844") return signedTransaction;
@@ -99,15 +117,11 @@ export function toViemAccount(signer: SignerBase, options: ToViemAccountOptions 
     async signAuthorization(authorization: AuthorizationRequest) {
       const viem = await loadViem();
       const address = authorization.contractAddress ?? authorization.address;
-      await confirmSigning(
-        signer,
-        { kind: "authorization", chainId: authorization.chainId, address, nonce: authorization.nonce },
-        confirm,
-      );
       const { r, s, v, yParity } = viem.parseSignature(
         await signPayload(
           "PAYLOAD_ENCODING_EIP7702_AUTHORIZATION",
           toJson(viem, { chainId: authorization.chainId, address, nonce: authorization.nonce }),
+          { kind: "authorization", chainId: authorization.chainId, address, nonce: authorization.nonce },
         ),
       );
       return { address, chainId: authorization.chainId, nonce: authorization.nonce, r, s, v, yParity };
@@ -124,9 +138,13 @@ export interface ToViemAccountOptions {
 }
 
 type Viem = Awaited<ReturnType<typeof loadViem>>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** What the user confirms of a transaction: its chain, target, value, data and delegations. */
-function transactionRequest(from: Hex, tx: TransactionSerializable): SigningRequest {
+function transactionRequest(
+  from: Hex,
+  tx: TransactionSerializable,
+): Extract<SigningRequest, { kind: "transaction" }> {
   const list = (tx as { authorizationList?: readonly Record<string, unknown>[] }).authorizationList;
   return {
     kind: "transaction",

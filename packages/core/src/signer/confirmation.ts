@@ -1,36 +1,41 @@
+import type { PreviewSigningRequest } from "@latchkey/protocol";
 import type { Address, Hex } from "viem";
 import { SignerError } from "../errors";
 import type { SignerBase } from "./types";
 
 /**
  * What the user is asked to sign, as the wallet received it: the confirmation step decodes it (with
- * @latchkey/decoder) into the sentences the user reads.
+ * @latchkey/decoder) into the sentences the user reads. `activity` is the signing request exactly as the
+ * service will get it, when the service reads it: `previewSigning` asks the service what it does (its
+ * simulation, the policy's verdict).
  */
 export type SigningRequest =
   /** An EIP-191 message: its bytes as hex. */
-  | { kind: "message"; message: Hex }
-  /** EIP-712 typed data (a smart account's user operation is one: a PackedUserOperation). */
-  | {
-      kind: "typedData";
-      typedData: {
-        domain?: Record<string, unknown>;
-        types: Record<string, readonly { name: string; type: string }[]>;
-        primaryType: string;
-        message: Record<string, unknown>;
-      };
-    }
-  /** A transaction from the user's EOA. */
-  | {
-      kind: "transaction";
-      chainId: number;
-      from: Address;
-      to?: Address | null;
-      value?: bigint;
-      data?: Hex;
-      authorizationList?: readonly { chainId: number; address: Address; nonce: number }[];
-    }
-  /** An EIP-7702 authorization: the code the account will run. */
-  | { kind: "authorization"; chainId: number; address: Address; nonce: number };
+  (
+    | { kind: "message"; message: Hex }
+    /** EIP-712 typed data (a smart account's user operation is one: a PackedUserOperation). */
+    | {
+        kind: "typedData";
+        typedData: {
+          domain?: Record<string, unknown>;
+          types: Record<string, readonly { name: string; type: string }[]>;
+          primaryType: string;
+          message: Record<string, unknown>;
+        };
+      }
+    /** A transaction from the user's EOA. */
+    | {
+        kind: "transaction";
+        chainId: number;
+        from: Address;
+        to?: Address | null;
+        value?: bigint;
+        data?: Hex;
+        authorizationList?: readonly { chainId: number; address: Address; nonce: number }[];
+      }
+    /** An EIP-7702 authorization: the code the account will run. */
+    | { kind: "authorization"; chainId: number; address: Address; nonce: number }
+  ) & { activity?: PreviewSigningRequest };
 
 /** One confirmation asked of the handler. */
 export interface SigningConfirmation {

@@ -14,6 +14,14 @@ export interface ConfirmTexts {
   balanceChanges: string;
   noBalanceChanges: string;
   simulationUnavailable: (reason: string) => string;
+  /** Why there is no simulation (the service's reason; `service`: the service did not answer one). */
+  unavailableReasons: Record<"noRpc" | "unsupported" | "timeout" | "error" | "service", string>;
+  simulating: string;
+  reverts: (reason?: string) => string;
+  /** A token whose decimals are unknown: its amount in raw units. */
+  rawUnits: (p: { amount: string; token: string }) => string;
+  policyDeny: string;
+  policyNeedsApproval: string;
   reading: string;
   confirm: string;
   cancel: string;
@@ -34,6 +42,18 @@ const en: ConfirmTexts = {
   balanceChanges: "Balance changes",
   noBalanceChanges: "No balance changes",
   simulationUnavailable: (reason) => `Simulation unavailable: ${reason}`,
+  unavailableReasons: {
+    noRpc: "this app has no node for the chain",
+    unsupported: "the chain's node cannot simulate",
+    timeout: "the chain's node did not answer in time",
+    error: "the chain's node answered an error",
+    service: "the service could not simulate it",
+  },
+  simulating: "Simulating...",
+  reverts: (reason) => `It would fail on the chain${reason ? `: ${reason}` : ""}.`,
+  rawUnits: ({ amount, token }) => `${amount} units of ${token}`,
+  policyDeny: "The app's signing policy will refuse this.",
+  policyNeedsApproval: "The app's admins must approve this before it is signed.",
   reading: "Reading the request...",
   confirm: "Confirm",
   cancel: "Cancel",
@@ -54,6 +74,18 @@ const de: ConfirmTexts = {
   balanceChanges: "Kontostandsänderungen",
   noBalanceChanges: "Keine Kontostandsänderungen",
   simulationUnavailable: (reason) => `Simulation nicht verfügbar: ${reason}`,
+  unavailableReasons: {
+    noRpc: "Diese App hat keinen Knoten für die Chain",
+    unsupported: "Der Knoten der Chain kann nicht simulieren",
+    timeout: "Der Knoten der Chain hat nicht rechtzeitig geantwortet",
+    error: "Der Knoten der Chain hat mit einem Fehler geantwortet",
+    service: "Der Dienst konnte sie nicht simulieren",
+  },
+  simulating: "Wird simuliert...",
+  reverts: (reason) => `Sie würde auf der Chain scheitern${reason ? `: ${reason}` : ""}.`,
+  rawUnits: ({ amount, token }) => `${amount} Einheiten von ${token}`,
+  policyDeny: "Die Signaturrichtlinie der App wird dies ablehnen.",
+  policyNeedsApproval: "Die Admins der App müssen dies genehmigen, bevor es signiert wird.",
   reading: "Anfrage wird gelesen...",
   confirm: "Bestätigen",
   cancel: "Abbrechen",
@@ -74,6 +106,18 @@ const fr: ConfirmTexts = {
   balanceChanges: "Variations de solde",
   noBalanceChanges: "Aucune variation de solde",
   simulationUnavailable: (reason) => `Simulation indisponible : ${reason}`,
+  unavailableReasons: {
+    noRpc: "cette application n'a pas de nœud pour cette chaîne",
+    unsupported: "le nœud de la chaîne ne sait pas simuler",
+    timeout: "le nœud de la chaîne n'a pas répondu à temps",
+    error: "le nœud de la chaîne a répondu par une erreur",
+    service: "le service n'a pas pu la simuler",
+  },
+  simulating: "Simulation...",
+  reverts: (reason) => `Elle échouerait sur la chaîne${reason ? ` : ${reason}` : ""}.`,
+  rawUnits: ({ amount, token }) => `${amount} unités de ${token}`,
+  policyDeny: "La politique de signature de l'application la refusera.",
+  policyNeedsApproval: "Les administrateurs de l'application doivent l'approuver avant qu'elle soit signée.",
   reading: "Lecture de la demande...",
   confirm: "Confirmer",
   cancel: "Annuler",
@@ -94,6 +138,18 @@ const es: ConfirmTexts = {
   balanceChanges: "Cambios de saldo",
   noBalanceChanges: "Sin cambios de saldo",
   simulationUnavailable: (reason) => `Simulación no disponible: ${reason}`,
+  unavailableReasons: {
+    noRpc: "esta aplicación no tiene un nodo para la cadena",
+    unsupported: "el nodo de la cadena no puede simular",
+    timeout: "el nodo de la cadena no respondió a tiempo",
+    error: "el nodo de la cadena respondió con un error",
+    service: "el servicio no pudo simularla",
+  },
+  simulating: "Simulando...",
+  reverts: (reason) => `Fallaría en la cadena${reason ? `: ${reason}` : ""}.`,
+  rawUnits: ({ amount, token }) => `${amount} unidades de ${token}`,
+  policyDeny: "La política de firma de la aplicación la rechazará.",
+  policyNeedsApproval: "Los administradores de la aplicación deben aprobarla antes de firmarla.",
   reading: "Leyendo la solicitud...",
   confirm: "Confirmar",
   cancel: "Cancelar",

@@ -251,6 +251,8 @@ export async function startHarness(
     /** Where the service's logs go (at `logLevel`, default silent). */
     logStream?: NodeJS.WritableStream;
     logLevel?: "silent" | "info" | "debug" | "trace";
+    /** EVM chains the service reads (sponsorship, SIWE, a signature's simulation). */
+    chains?: { chainId: number; rpcUrl: string }[];
   } = {},
 ): Promise<Harness & { dbUrl: string }> {
   const smtp = await startSmtp();
@@ -274,6 +276,7 @@ export async function startHarness(
     ...(extra.masterKey ? { masterKey: extra.masterKey } : {}),
     ...(extra.env ? { env: extra.env, masterKey: undefined } : {}),
     ...(extra.logStream ? { logStream: extra.logStream } : {}),
+    ...(extra.chains ? { chains: extra.chains } : {}),
     now: () => clock.now,
   });
   return {

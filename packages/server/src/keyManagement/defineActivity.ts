@@ -20,7 +20,10 @@ export type ActivityContext = Pick<
   | "serviceKeys"
   /** Derives wallets (an imported recovery phrase: import_wallet). */
   | "wallets"
->;
+> & {
+  /** The chains the service reads: a signature's simulation (simulation/), when its policy needs one. */
+  chains?: ServiceContext["chains"];
+};
 
 export interface ActivityInput<T extends ActivityType> {
   caller: StampedCaller;

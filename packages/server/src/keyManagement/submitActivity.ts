@@ -6,9 +6,10 @@ import { prepared, rowSlots } from "../db/prepared";
 import type { ActivitiesTable } from "../db/schema";
 import { ApiError, apiError } from "../errors";
 import { parseOrThrow } from "../http/parse";
+import { auditSummary } from "../simulation/preview";
 import { activities } from "./activities";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "./defineActivity";
-import { evaluatePolicy } from "./policies/evaluatePolicy";
+import { decideSigning } from "./policies/decideSigning";
 import { findSigningAccount } from "./signing";
 import { toActivity } from "./toActivity";
 
@@ -79,10 +80,12 @@ export async function submitActivity(
   if ("pure" in handler) {
     // The app's signing policy decides first: a refused or held signature is recorded without a result.
     if (handler.signingRequest) {
-      const decision = evaluatePolicy(
-        await ctx.apps.signingPolicyOf(caller.user.appId),
-        handler.signingRequest(input),
-      );
+      const { decision, preview } = await decideSigning(ctx, {
+        appId: caller.user.appId,
+        type,
+        params: activityParams,
+        signingRequest: handler.signingRequest(input),
+      });
       if (decision.effect !== "allow") {
         const refused = decision.effect === "deny";
         // What waits for an admin must be signable then: the account is the user's.
@@ -93,12 +96,25 @@ export async function submitActivity(
           code: refused ? ErrorCode.POLICY_DENIED : ErrorCode.ACTIVITY_CONSENSUS_NEEDED,
           message: decision.message,
         });
+        // What the app's admins read of a held signature: its summary, simulation and the rule.
+        if (!refused && preview) row.preview = JSON.stringify(preview);
         const outcome = await insertOnce(ctx, row);
+        if (!outcome.replayed && row.preview)
+          await ctx.db
+            .updateTable("activities")
+            .set({ preview: row.preview })
+            .where("id", "=", row.id)
+            .execute();
         if (!outcome.replayed)
           await ctx.audit(refused ? "signing.rejected" : "signing.held", {
             appId: caller.user.appId,
             userId: caller.user.id,
-            details: { activityId: row.id, type, ruleId: decision.ruleId },
+            details: {
+              activityId: row.id,
+              type,
+              ruleId: decision.ruleId,
+              ...(preview ? { summary: auditSummary(preview) } : {}),
+            },
           });
         return outcome;
       }

@@ -31,6 +31,7 @@ import { m0030 } from "./0030_split_custody";
 import { m0031 } from "./0031_held_approvals";
 import { m0032 } from "./0032_split_conversion";
 import { m0033 } from "./0033_grant_user_share";
+import { m0034 } from "./0034_signing_previews";
 
 /**
  * Forward-only, versioned migrations, one file each. Each runs in its own transaction; names sort in order.
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   "0031_held_approvals": m0031,
   "0032_split_conversion": m0032,
   "0033_grant_user_share": m0033,
+  "0034_signing_previews": m0034,
 };
 
 class StaticProvider implements MigrationProvider {

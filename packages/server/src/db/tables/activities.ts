@@ -22,6 +22,13 @@ export interface ActivitiesTable {
   approved_by?: string | null;
   approved_at?: number | null;
   approval_expires_at?: number | null;
+  /**
+   * A held signature (issue 46): JSON of what it does as read when it was asked — the decoded request
+   * (bigints as strings), its simulation and the rule that held it (simulation/heldPreview.ts); null otherwise.
+   */
+  preview?: string | null;
+  /** A held signature: JSON array of the admins who approved it, `{id, name, at}`, each once; null otherwise. */
+  approvals?: string | null;
 }
 /**
  * A user's permission grant to the app's backend (features/grants). Its caps are counted here and

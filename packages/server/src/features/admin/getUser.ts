@@ -106,7 +106,7 @@ export const getUser = defineAdminHandler({
         verified: f.verified_at != null,
         createdAt: Number(f.created_at),
       })),
-      recentActivities: activities.map(toActivityRow),
+      recentActivities: activities.map((a) => toActivityRow(a)),
       securityEvents: events.map(toAuditEvent),
     };
   },

@@ -35,6 +35,8 @@ export const listActivities = defineAdminHandler({
       .limit(limit + 1)
       .execute();
     const { rows: page, nextCursor } = pageOf(rows, limit);
-    return { items: page.map(toActivityRow), nextCursor };
+    const required = (await ctx.apps.signingPolicyOf(admin.appId))?.approvals.required ?? 1;
+    const options = { required, ...(body.locale ? { locale: body.locale } : {}) };
+    return { items: page.map((row) => toActivityRow(row, options)), nextCursor };
   },
 });

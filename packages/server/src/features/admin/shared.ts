@@ -1,8 +1,11 @@
+import type { PreviewLocale } from "@latchkey/protocol";
 import { ErrorCode } from "@latchkey/protocol";
 import type { AppAdminKey } from "../../apps/appDirectory";
 import type { Db } from "../../db";
 import type { ActivitiesTable, AuditLogTable, UsersTable } from "../../db/schema";
 import { apiError } from "../../errors";
+import { approvalsOf } from "../../keyManagement/toActivity";
+import { previewFromStored } from "../../simulation/preview";
 
 /** A page holds 50 rows unless the request asks for fewer or more (up to 200). */
 export const DEFAULT_PAGE = 50;
@@ -56,7 +59,17 @@ export async function appUser(db: Db, admin: AppAdminKey, userId: string) {
   return user;
 }
 
-export function toActivityRow(a: ActivitiesTable) {
+/**
+ * An activity as the admin API lists it; a held signature with its preview (in `locale`) and its
+ * approvals (`required`: the app's `approvals.required`).
+ */
+export function toActivityRow(
+  a: ActivitiesTable,
+  options: { locale?: PreviewLocale; required?: number } = {},
+) {
+  const preview = previewFromStored(a.preview, options.locale);
+  const approvals = approvalsOf(a);
+  const held = a.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED";
   return {
     activityId: a.id,
     userId: a.user_id,
@@ -73,6 +86,15 @@ export function toActivityRow(a: ActivitiesTable) {
             approvedBy: a.approved_by ?? "",
             approvedAt: Number(a.approved_at),
             expiresAt: Number(a.approval_expires_at),
+          },
+        }
+      : {}),
+    ...(preview ? { preview } : {}),
+    ...(held || approvals.length > 0
+      ? {
+          approvals: {
+            required: options.required ?? Math.max(1, approvals.length),
+            approvedBy: approvals.map((x) => ({ admin: x.name, approvedAt: x.at })),
           },
         }
       : {}),

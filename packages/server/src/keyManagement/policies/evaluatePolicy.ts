@@ -1,3 +1,5 @@
+import type { PreviewSimulation } from "@latchkey/protocol";
+import { argsOf } from "./callArgs";
 import { type CallsRead, callsOf, MAX_CALL_DEPTH, type PolicyCall } from "./callsOf";
 import {
   SIMPLE_7702_ACCOUNT,
@@ -6,7 +8,6 @@ import {
   type SigningPolicyRule,
   signingPolicySchema,
 } from "./policySchema";
-
 import type { Call, SigningRequest } from "./signingRequest";
 
 export type { Approval, Call, SigningRequest } from "./signingRequest";
@@ -25,6 +26,17 @@ export const SOLANA_PAYLOADS_RULE_ID = "solanaPayloads";
 export const AUTHORIZATION_DELEGATES_RULE_ID = "authorizationDelegates";
 /** A call to the user's own account whose effect cannot be read (callsOf.ts `unreadable`). */
 export const OWN_ACCOUNT_CALLS_RULE_ID = "ownAccountCalls";
+
+/** What the service learnt of a signature besides its request: its simulation (simulation/simulate.ts). */
+export interface PolicyContext {
+  /** Left out: no simulation was asked for; a `netOutflowAbove` rule then fails closed too. */
+  simulation?: PreviewSimulation;
+}
+
+/** Whether a policy has rules that read a simulation (`netOutflowAbove`): the service simulates for them. */
+export function needsSimulation(policy: SigningPolicy | undefined): boolean {
+  return policy?.rules.some((r) => r.netOutflowAbove !== undefined) ?? false;
+}
 
 const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000";
 const APPROVE = "0x095ea7b3";
@@ -57,11 +69,15 @@ const NO_POLICY = signingPolicySchema.parse({});
  * evaluatePolicy(policy, { kind: "transaction", chainId: 1, to, data: "0x", value: 10n ** 18n });
  * // → { effect: "deny", ruleId: "cap", message: 'Refused by signing policy rule "cap": …' }
  */
-export function evaluatePolicy(policy: SigningPolicy | undefined, request: SigningRequest): PolicyDecision {
+export function evaluatePolicy(
+  policy: SigningPolicy | undefined,
+  request: SigningRequest,
+  context: PolicyContext = {},
+): PolicyDecision {
   const p = policy ?? NO_POLICY;
   switch (request.kind) {
     case "several":
-      return strictest(request.requests.map((r) => evaluatePolicy(p, r)));
+      return strictest(request.requests.map((r) => evaluatePolicy(p, r, context)));
     case "rawPayload":
       return setting(
         p.rawPayloads,
@@ -73,15 +89,25 @@ export function evaluatePolicy(policy: SigningPolicy | undefined, request: Signi
       return setting(p.solanaPayloads ?? p.rawPayloads, SOLANA_PAYLOADS_RULE_ID, "Solana payloads");
     case "message":
       return setting(p.messages ?? "allow", MESSAGES_RULE_ID, "messages (EIP-191)");
-    case "authorization":
-      return delegation(p, [request.delegate]);
+    case "authorization": {
+      const delegated = delegation(p, [request.delegate]);
+      if (delegated.effect !== "allow") return delegated;
+      // Rules that read the delegate (args.delegateIn / delegateNotIn) decide an authorization too.
+      const subject: Subject = {
+        chainId: request.chainId,
+        call: { to: request.delegate, data: "0x", value: 0n },
+        delegates: [request.delegate],
+      };
+      const rules = p.rules.filter((r) => r.args?.delegateIn || r.args?.delegateNotIn);
+      return byRules({ ...p, rules }, subject) ?? { effect: "allow" };
+    }
     case "transaction": {
       const delegated = delegation(p, request.delegates ?? []);
       if (delegated.effect !== "allow") return delegated;
-      return decideCalls(p, request.chainId, callsOf(request));
+      return decideCalls(p, request.chainId, callsOf(request), context, request.delegates);
     }
     case "userOperation":
-      return decideCalls(p, request.chainId, callsOf(request));
+      return decideCalls(p, request.chainId, callsOf(request), context);
     case "typedData": {
       const { chainId, primaryType } = request;
       if (request.approvals.length > 0) return decideCalls(p, chainId, callsOf(request));
@@ -106,13 +132,21 @@ interface Subject {
   primaryType?: string;
   /** Typed data that is no call: only rules naming `primaryTypes` match it. */
   typedDataOnly?: boolean;
+  /** The EIP-7702 delegates the signature names (args.delegateIn / delegateNotIn). */
+  delegates?: readonly string[];
 }
 
 /**
  * The calls' answer: each call's (its rules, else `default`), and each deny or needs_approval rule
  * whose `valueAboveWei` the calls meeting its other conditions exceed together.
  */
-function decideCalls(policy: SigningPolicy, chainId: number | undefined, read: CallsRead): PolicyDecision {
+function decideCalls(
+  policy: SigningPolicy,
+  chainId: number | undefined,
+  read: CallsRead,
+  context: PolicyContext = {},
+  delegates?: readonly string[],
+): PolicyDecision {
   if (read.unreadable && (policy.rules.length > 0 || policy.default === "deny"))
     return {
       effect: "deny",
@@ -121,10 +155,25 @@ function decideCalls(policy: SigningPolicy, chainId: number | undefined, read: C
         `Refused by the signing policy: the call to the user's own account ${read.unreadable.to} runs ` +
         `something other than execute or executeBatch (or nests them more than ${MAX_CALL_DEPTH} deep), which no rule can read`,
     };
-  const subjects = read.calls.map((call) => subjectOf(chainId, call));
+  const subjects = read.calls.map((call) => ({
+    ...subjectOf(chainId, call),
+    ...(delegates?.length ? { delegates } : {}),
+  }));
   const decisions = subjects.map((subject) => decideCall(policy, subject));
   for (const rule of policy.rules) {
-    if (rule.effect === "allow" || rule.valueAboveWei === undefined) continue;
+    if (rule.netOutflowAbove === undefined) continue;
+    // A rule on the simulated outcome: one of the calls meets its other conditions, and the signer's
+    // net outflow of the asset is above the amount. Without a simulation it fails closed.
+    if (!subjects.some((subject) => matches(rule, subject, { anyValue: true, outcome: true }))) continue;
+    const outflow = netOutflow(context.simulation, rule.netOutflowAbove.asset);
+    if (outflow === null) {
+      if (rule.effect !== "allow") decisions.push(withoutSimulation(rule, context.simulation));
+      continue;
+    }
+    if (outflow > BigInt(rule.netOutflowAbove.amount)) decisions.push(ruleDecision(rule));
+  }
+  for (const rule of policy.rules) {
+    if (rule.effect === "allow" || rule.valueAboveWei === undefined || rule.netOutflowAbove) continue;
     const total = subjects
       .filter((subject) => matches(rule, subject, { anyValue: true }))
       .reduce((sum, subject) => sum + subject.call.value, 0n);
@@ -157,6 +206,34 @@ function byRules(policy: SigningPolicy, subject: Subject): PolicyDecision | unde
     matching.find((r) => r.effect === "needs_approval") ??
     matching.find((r) => r.effect === "allow");
   return rule && ruleDecision(rule);
+}
+
+/** The signer's net loss of `asset` the simulation shows (0 when it gains); null without a simulation. */
+function netOutflow(simulation: PreviewSimulation | undefined, asset: string): bigint | null {
+  if (simulation?.status !== "ok") return null;
+  if (simulation.reverts) return 0n;
+  const change = simulation.balanceChanges.find((c) => c.asset === asset);
+  const delta = change ? BigInt(change.delta) : 0n;
+  return delta < 0n ? -delta : 0n;
+}
+
+/** A `netOutflowAbove` rule that cannot be decided without a simulation: it fails closed, naming itself. */
+function withoutSimulation(
+  rule: SigningPolicyRule,
+  simulation: PreviewSimulation | undefined,
+): PolicyDecision {
+  const why =
+    simulation?.status === "unavailable"
+      ? `the simulation is unavailable (${simulation.reason}${simulation.message ? `: ${simulation.message}` : ""})`
+      : "no simulation was made";
+  const what = `rule "${rule.id}" needs a simulation of this signature's outcome, and ${why}`;
+  return rule.effect === "deny"
+    ? { effect: "deny", ruleId: rule.id, message: `Refused by the signing policy: ${what}` }
+    : {
+        effect: "needs_approval",
+        ruleId: rule.id,
+        message: `Held by the signing policy until an app admin approves it: ${what}`,
+      };
 }
 
 function ruleDecision(rule: SigningPolicyRule): PolicyDecision {
@@ -214,9 +291,18 @@ function approvalOf(data: `0x${string}`): { spender: `0x${string}`; amount: bigi
   return { spender: `0x${d.slice(34, 74)}`, amount: BigInt(`0x${d.slice(74)}`) };
 }
 
-/** Whether the rule matches the call; with `anyValue`, whatever its `valueAboveWei` says. */
-function matches(rule: SigningPolicyRule, subject: Subject, opts: { anyValue?: boolean } = {}): boolean {
+/**
+ * Whether the rule matches the call; with `anyValue`, whatever its `valueAboveWei` says. A rule on the
+ * simulated outcome (`netOutflowAbove`) is decided for the whole signature (decideCalls), never per call,
+ * unless `outcome` asks whether the call meets its other conditions.
+ */
+function matches(
+  rule: SigningPolicyRule,
+  subject: Subject,
+  opts: { anyValue?: boolean; outcome?: boolean } = {},
+): boolean {
   const { call: tx, chainId } = subject;
+  if (rule.netOutflowAbove && !opts.outcome) return false;
   if (rule.primaryTypes) {
     if (!subject.primaryType || !rule.primaryTypes.includes(subject.primaryType)) return false;
   } else if (subject.typedDataOnly) return false;
@@ -238,5 +324,29 @@ function matches(rule: SigningPolicyRule, subject: Subject, opts: { anyValue?: b
     if (rule.spenders && !rule.spenders.includes(approval.spender)) return false;
     if (rule.amountAbove !== undefined && !(approval.amount > BigInt(rule.amountAbove))) return false;
   }
+  if (rule.args && !argsMatch(rule.args, tx, subject.delegates ?? [])) return false;
+  return true;
+}
+
+/** Whether the call's decoded arguments (callArgs.ts) meet every condition of a rule's `args`. */
+function argsMatch(
+  args: NonNullable<SigningPolicyRule["args"]>,
+  call: Call,
+  delegates: readonly string[],
+): boolean {
+  const read = argsOf(call);
+  if (args.recipientIn && !read.recipients.some((r) => args.recipientIn?.includes(r as never))) return false;
+  if (args.recipientNotIn && !read.recipients.some((r) => !args.recipientNotIn?.includes(r as never)))
+    return false;
+  if (args.amountAbove) {
+    const { token, amount } = args.amountAbove;
+    if (!read.amounts.some((a) => a.token === token && a.amount > BigInt(amount))) return false;
+  }
+  if (args.spenderIn && !read.spenders.some((r) => args.spenderIn?.includes(r as never))) return false;
+  if (args.spenderNotIn && !read.spenders.some((r) => !args.spenderNotIn?.includes(r as never))) return false;
+  if (args.delegateIn && !delegates.some((d) => args.delegateIn?.includes(d.toLowerCase() as never)))
+    return false;
+  if (args.delegateNotIn && !delegates.some((d) => !args.delegateNotIn?.includes(d.toLowerCase() as never)))
+    return false;
   return true;
 }

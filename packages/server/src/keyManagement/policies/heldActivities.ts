@@ -5,7 +5,8 @@ import type { ActivitiesTable } from "../../db/schema";
 import { ApiError, apiError } from "../../errors";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "../defineActivity";
 import { findSigningAccount } from "../signing";
-import { evaluatePolicy } from "./evaluatePolicy";
+import { approvalsOf } from "../toActivity";
+import { decideSigning } from "./decideSigning";
 
 const HELD: ActivityStatus = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 
@@ -78,11 +79,11 @@ async function settle(
 export async function approveHeldActivity(
   ctx: ActivityContext,
   params: {
-    admin: AppAdminKey;
+    admin: ApprovingAdmin;
     ref: HeldActivityRef;
     handlers: Readonly<Partial<Record<ActivityType, ActivityHandler<ActivityType, unknown>>>>;
   },
-): Promise<{ activityId: string; status: ActivityStatus }> {
+): Promise<ApprovalOutcome> {
   const { admin } = params;
   const row = await findHeld(ctx, admin, params.ref);
   const type = row.type as ActivityType;
@@ -96,7 +97,14 @@ export async function approveHeldActivity(
   } as ActivityInput<ActivityType>;
   const audit = { appId: admin.appId, userId: row.user_id };
   const decision = handler.signingRequest
-    ? evaluatePolicy(await ctx.apps.signingPolicyOf(admin.appId), handler.signingRequest(input))
+    ? (
+        await decideSigning(ctx, {
+          appId: admin.appId,
+          type,
+          params: input.params,
+          signingRequest: handler.signingRequest(input),
+        })
+      ).decision
     : { effect: "allow" as const };
   if (decision.effect === "deny") {
     if (
@@ -112,11 +120,15 @@ export async function approveHeldActivity(
     });
     return { activityId: row.id, status: "ACTIVITY_STATUS_REJECTED" };
   }
+  // `approvals.required` distinct admins release it: each approval is recorded (an admin twice, once).
+  const required = (await ctx.apps.signingPolicyOf(admin.appId))?.approvals.required ?? 1;
+  const counted = await countApproval(ctx, row, admin, required);
+  if (counted.approved < required) return { activityId: row.id, status: HELD, approvals: counted };
   if (await isSplitSigner(ctx, row.org_id, input.params)) {
     // Split custody (docs/split-custody.md §7): the user's share came with the request and was never
     // kept, so the service alone cannot sign. The approval is recorded; the activity stays held until
     // the user's key holder completes it (complete_activity) with its share, before the approval expires.
-    return recordApproval(ctx, row, admin);
+    return { ...(await recordApproval(ctx, row, admin)), approvals: counted };
   }
   if (!(await settle(ctx, row, { status: "ACTIVITY_STATUS_PENDING" })))
     throw notPending(row.id, "decided by someone else");
@@ -134,15 +146,75 @@ export async function approveHeldActivity(
       ...audit,
       details: { activityId: row.id, admin: admin.name, failed: failure.code },
     });
-    return { activityId: row.id, status: "ACTIVITY_STATUS_FAILED" };
+    return { activityId: row.id, status: "ACTIVITY_STATUS_FAILED", approvals: counted };
   }
   await settle(ctx, claimed, {
     status: "ACTIVITY_STATUS_COMPLETED",
     result: JSON.stringify({ [entry.result]: result }),
     failure: null,
   });
-  await ctx.audit("signing.approved", { ...audit, details: { activityId: row.id, admin: admin.name } });
-  return { activityId: row.id, status: "ACTIVITY_STATUS_COMPLETED" };
+  await ctx.audit("signing.approved", {
+    ...audit,
+    details: { activityId: row.id, admin: admin.name, approvals: `${counted.approved} of ${required}` },
+  });
+  return { activityId: row.id, status: "ACTIVITY_STATUS_COMPLETED", approvals: counted };
+}
+
+/** An admin who decides a held signature: an admin key, or a console admin (`consoleAdminId`). */
+export type ApprovingAdmin = AppAdminKey & { consoleAdminId?: string | undefined };
+
+/** What an approval answers: the activity's status and, once counted, `approved` of `required`. */
+export interface ApprovalOutcome {
+  activityId: string;
+  status: ActivityStatus;
+  approvals?: { approved: number; required: number; duplicate: boolean };
+}
+
+/** Who an admin is, for counting approvals: a console admin by id, an admin key by its public key. */
+export function adminIdentity(admin: ApprovingAdmin): string {
+  return admin.consoleAdminId ? `console:${admin.consoleAdminId}` : `key:${admin.publicKey}`;
+}
+
+/**
+ * Records an admin's approval of a held signature (activities.approvals), once per admin: approving
+ * again counts nothing (`duplicate`). Compare-and-set on the list, so two admins approving at once are
+ * both counted, or the later one is asked to try again (409). Each approval is a security-log event.
+ */
+async function countApproval(
+  ctx: Pick<ActivityContext, "db" | "now" | "audit">,
+  row: HeldRow,
+  admin: ApprovingAdmin,
+  required: number,
+): Promise<{ approved: number; required: number; duplicate: boolean }> {
+  const list = approvalsOf(row);
+  const id = adminIdentity(admin);
+  const audit = { appId: admin.appId, userId: row.user_id };
+  if (list.some((a) => a.id === id)) {
+    await ctx.audit("signing.approval_repeated", {
+      ...audit,
+      details: { activityId: row.id, admin: admin.name, approvals: `${list.length} of ${required}` },
+    });
+    return { approved: list.length, required, duplicate: true };
+  }
+  const next = [...list, { id, name: admin.name, at: ctx.now() }];
+  let update = ctx.db
+    .updateTable("activities")
+    .set({ approvals: JSON.stringify(next) })
+    .where("id", "=", row.id)
+    .where("status", "=", HELD);
+  update =
+    row.approvals == null
+      ? update.where("approvals", "is", null)
+      : update.where("approvals", "=", row.approvals);
+  const updated = await update.executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw notPending(row.id, "decided by someone else");
+  row.approvals = JSON.stringify(next);
+  if (next.length < required)
+    await ctx.audit("signing.approval_recorded", {
+      ...audit,
+      details: { activityId: row.id, admin: admin.name, approvals: `${next.length} of ${required}` },
+    });
+  return { approved: next.length, required, duplicate: false };
 }
 
 /** How long the user's device has to complete a split wallet's approved signature (docs/split-custody.md §7). */
@@ -156,7 +228,7 @@ export const APPROVAL_TTL_MS = 24 * 60 * 60 * 1000;
 async function recordApproval(
   ctx: Pick<ActivityContext, "db" | "now" | "audit">,
   row: HeldRow,
-  admin: AppAdminKey,
+  admin: ApprovingAdmin,
 ): Promise<{ activityId: string; status: ActivityStatus }> {
   const now = ctx.now();
   if (row.approved_at != null && Number(row.approval_expires_at) > now) {
@@ -208,7 +280,7 @@ export const REJECTED_BY_ADMIN_MESSAGE = "An app admin rejected this signature";
 /** An app admin rejects a held signature: REJECTED, never signed. */
 export async function rejectHeldActivity(
   ctx: ActivityContext,
-  params: { admin: AppAdminKey; ref: HeldActivityRef },
+  params: { admin: ApprovingAdmin; ref: HeldActivityRef },
 ): Promise<{ activityId: string; status: ActivityStatus }> {
   const { admin } = params;
   const row = await findHeld(ctx, admin, params.ref);
@@ -281,7 +353,14 @@ export async function prepareCompletion(
   } as ActivityInput<ActivityType>;
   const audit = { appId: caller.user.appId, userId: row.user_id };
   const decision = handler.signingRequest
-    ? evaluatePolicy(await ctx.apps.signingPolicyOf(caller.user.appId), handler.signingRequest(input))
+    ? (
+        await decideSigning(ctx, {
+          appId: caller.user.appId,
+          type,
+          params: input.params,
+          signingRequest: handler.signingRequest(input),
+        })
+      ).decision
     : { effect: "allow" as const };
   if (decision.effect === "deny") {
     const failure = { code: ErrorCode.POLICY_DENIED, message: decision.message };

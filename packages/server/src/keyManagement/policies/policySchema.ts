@@ -21,6 +21,42 @@ const wei = z
   .regex(/^\d{1,78}$/, 'must be a decimal string of wei, e.g. "1000000000000000000"')
   .transform((v) => BigInt(v).toString());
 
+const units = z
+  .string({ error: 'must be a decimal string of the asset\'s smallest unit, e.g. "1000000"' })
+  .regex(/^\d{1,78}$/, 'must be a decimal string of the asset\'s smallest unit, e.g. "1000000"')
+  .transform((v) => BigInt(v).toString());
+const addressList = z.array(evmAddress).min(1, "must list at least one address").max(256);
+/** "native" (the chain's coin, in wei) or an ERC-20 token's address. */
+const asset = z.union([z.literal("native"), evmAddress], {
+  error: 'must be "native" or a token\'s address (0x followed by 40 hex digits)',
+});
+
+/**
+ * What a call's decoded arguments must be for a rule to match it (the call data read as the token
+ * standards write it: `transfer`, `transferFrom`, `safeTransferFrom`, `approve`, `increaseAllowance`,
+ * `setApprovalForAll`, and native value). Every condition set must hold:
+ * - recipientIn / recipientNotIn: the call sends native value or tokens to an address in / not in the list;
+ * - amountAbove: the call sends more than `amount` of `token` ("native": wei; a token: its smallest unit);
+ * - spenderIn / spenderNotIn: the call approves a spender (or operator) in / not in the list;
+ * - delegateIn / delegateNotIn: the signature delegates the account (EIP-7702) to an address in / not in the list.
+ */
+export const ruleArgsSchema = z
+  .object({
+    recipientIn: addressList.optional(),
+    recipientNotIn: addressList.optional(),
+    amountAbove: z.object({ token: asset, amount: units }).strict().optional(),
+    spenderIn: addressList.optional(),
+    spenderNotIn: addressList.optional(),
+    delegateIn: addressList.optional(),
+    delegateNotIn: addressList.optional(),
+  })
+  .strict()
+  .refine((a) => Object.values(a).some((v) => v !== undefined), {
+    message:
+      "args must set at least one of recipientIn, recipientNotIn, amountAbove, spenderIn, spenderNotIn, delegateIn, delegateNotIn",
+  });
+export type RuleArgs = z.infer<typeof ruleArgsSchema>;
+
 export const SIGNING_POLICY_EFFECTS = ["allow", "deny", "needs_approval"] as const;
 export type SigningPolicyEffect = (typeof SIGNING_POLICY_EFFECTS)[number];
 
@@ -64,6 +100,15 @@ export const signingPolicyRuleSchema = z
       .regex(/^\d{1,78}$/, 'must be a decimal string of the token\'s smallest unit, e.g. "1000000"')
       .transform((v) => BigInt(v).toString())
       .optional(),
+    /** What a call's decoded arguments must be (recipient, amount, spender, delegate): RuleArgs. */
+    args: ruleArgsSchema.optional(),
+    /**
+     * The signature's simulation (simulation/simulate.ts) shows the signer losing more than `amount` of
+     * `asset` ("native": wei; a token: its smallest unit). Decided on the service before signing; when
+     * no simulation can be had (no RPC, a timeout, a node without simulation), a deny rule refuses and a
+     * needs_approval rule holds: it fails closed, naming the rule. An allow rule then does not apply.
+     */
+    netOutflowAbove: z.object({ asset, amount: units }).strict().optional(),
   })
   .strict();
 export type SigningPolicyRule = z.infer<typeof signingPolicyRuleSchema>;
@@ -132,6 +177,14 @@ const signingPolicyObject = z
      * besides the app's console admins.
      */
     adminKeys: z.array(adminKeySchema).max(32).default([]),
+    /**
+     * How many distinct admins (admin keys and console admins, each counted once) must approve a held
+     * signature before it is made; 1 by default. A reject by any one admin refuses it.
+     */
+    approvals: z
+      .object({ required: z.number().int().min(1, "approvals.required is at least 1").max(16) })
+      .strict()
+      .default({ required: 1 }),
   })
   .strict();
 

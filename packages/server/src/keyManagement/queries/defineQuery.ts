@@ -4,7 +4,10 @@ import type { StampedCaller } from "../../auth/stamps/authenticateStamp";
 import type { ServiceContext } from "../../context";
 import { wireTimestamp } from "../toActivity";
 
-export type QueryContext = Pick<ServiceContext, "db" | "apps">;
+export type QueryContext = Pick<ServiceContext, "db" | "apps" | "caches"> & {
+  /** The chains the service reads (preview_signing simulates on them); absent in contexts that have none. */
+  chains?: ServiceContext["chains"];
+};
 
 /** One read-only key-management query (`POST /public/v1/query/<name>`), its body and answer typed from protocol. */
 export interface QueryHandler<N extends QueryName> {

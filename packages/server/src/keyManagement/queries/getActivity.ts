@@ -13,6 +13,7 @@ export const getActivity = defineQuery({
       .where("org_id", "=", caller.user.orgId)
       .executeTakeFirst();
     if (!row) throw apiError(ErrorCode.ACTIVITY_NOT_FOUND, `No activity ${body.activityId}`);
-    return { activity: toActivity(row) };
+    const policy = await ctx.apps.signingPolicyOf(caller.user.appId);
+    return { activity: toActivity(row, { required: policy?.approvals.required ?? 1 }) };
   },
 });

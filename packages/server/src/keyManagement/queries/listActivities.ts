@@ -54,6 +54,6 @@ export const listActivities = defineQuery({
       .limit(limit)
       .execute();
     if (up) rows.reverse();
-    return { activities: rows.map(toActivity) };
+    return { activities: rows.map((row) => toActivity(row)) };
   },
 });

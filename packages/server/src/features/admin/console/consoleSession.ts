@@ -6,6 +6,8 @@ import { apiError } from "../../../errors";
 /** An admin who stamps the admin API: an app admin key, or a console session (`consoleSessionId`). */
 export interface AdminStamper extends AppAdminKey {
   consoleSessionId?: string;
+  /** The console admin the session is of: who an approval counts as (one per admin, not per session). */
+  consoleAdminId?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function consoleSessionKey(
       "console_sessions.expires_at",
       "console_sessions.revoked_at",
       "console_admins.name",
+      "console_admins.id as admin_id",
       "console_admins.app_id",
       "console_admins.revoked_at as admin_revoked_at",
       "apps.org_id",
@@ -44,5 +47,6 @@ export async function consoleSessionKey(
     name: row.name,
     publicKey: row.public_key,
     consoleSessionId: row.id,
+    consoleAdminId: row.admin_id,
   };
 }

@@ -41,6 +41,11 @@ export const chainConfigSchema = z.object({
   paymaster: evmAddressSchema.optional(),
   /** An ERC-4337 bundler for the chain: where the service sends user operations an app's backend asks for. */
   bundlerUrl: z.string().url().optional(),
+  /**
+   * How long the node has to simulate a signature before it is made (simulation/simulate.ts), in ms;
+   * past it the preview says `timeout` and the signature is not held up (default 2000).
+   */
+  simulationTimeoutMs: z.number().int().min(100).max(30_000).default(2000),
 });
 /** A chain as written in a config file. */
 export type ChainConfig = z.input<typeof chainConfigSchema>;

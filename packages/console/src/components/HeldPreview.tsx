@@ -44,10 +44,13 @@ export function balanceChangeText(change: PreviewBalanceChange): string {
 
 /** What the simulation says, in one sentence (the balance changes are listed apart). */
 export function simulationText(simulation: PreviewSimulation): string {
-  if (simulation.status === "unavailable")
+  if (simulation.status === "unavailable") {
+    // The node's own words help where the reason alone does not say what went wrong.
+    const detail = simulation.reason === "error" || simulation.reason === "unsupported";
     return `Simulation unavailable: ${UNAVAILABLE[simulation.reason] ?? simulation.reason}${
-      simulation.message ? ` (${simulation.message})` : ""
+      detail && simulation.message ? ` (${simulation.message})` : ""
     }`;
+  }
   if (simulation.reverts)
     return `Simulated: it reverts${simulation.revertReason ? ` (${simulation.revertReason})` : ""}`;
   return simulation.balanceChanges.length ? "Simulated balance changes:" : "Simulated: no balance changes";

@@ -72,12 +72,23 @@ describe("the confirmation step", () => {
     await expect.poll(() => result.textContent()).toContain("(USER_REJECTED)");
     expect(await signings()).toEqual([]);
 
+    // The service's preview: the dev app's policy refuses the burn address, and the step says so first.
+    await card.getByRole("button", { name: "Sign 0.01 ETH to the burn address" }).click();
+    await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
+    await dialog.getByText("The app's signing policy will refuse this.").waitFor();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(await signings()).toEqual([]);
+
     await card.getByRole("button", { name: "Sign 0.01 ETH to a friend" }).click();
     await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
     expect(await dialog.locator(".lk-confirm-lines li").allTextContents()).toEqual([
       "Send 0.01 ETH to 0x7099…79C8",
     ]);
     expect(await dialog.getByRole("alert").count()).toBe(0);
+    // No chain is configured in this stack: the service says why there is no simulation.
+    await dialog.getByText("Simulation unavailable: this app has no node for the chain").waitFor();
+    expect(await dialog.getByText("The app's signing policy will refuse this.").count()).toBe(0);
     await dialog.getByRole("button", { name: "Confirm" }).click();
     await dialog.waitFor({ state: "detached" });
     await expect.poll(() => result.textContent()).toContain("✓ Signed: the transfer to a friend is allowed.");

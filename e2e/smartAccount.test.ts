@@ -1,4 +1,4 @@
-import { getAddress, type Hex, isHex } from "viem";
+import { getAddress, type Hex, isHex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
@@ -109,6 +109,19 @@ describe("demo: smart account", () => {
     await expect.poll(() => page.getByTestId("smart-account-balance").textContent()).toBe("0 ETH");
     expect(await page.getByTestId("user-operation-error").count()).toBe(0);
     await shot(page, "32-sponsored-batch");
+
+    // A transaction from the embedded wallet, once it holds ETH: the confirmation step shows what the
+    // service's simulation on the chain says it costs, before anything is signed (then Cancel).
+    await chain.fund(address, parseEther("1"));
+    const policyCard = page.getByTestId("policy-card");
+    await policyCard.scrollIntoViewIfNeeded();
+    await policyCard.getByRole("button", { name: "Sign 0.01 ETH to a friend" }).click();
+    await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
+    const changes = dialog.getByRole("list", { name: "Balance changes" }).getByRole("listitem");
+    await expect.poll(() => changes.allTextContents()).toEqual([expect.stringMatching(/^-0\.01\d* ETH$/)]);
+    await shot(page, "33-confirm-balance-changes");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
     await context.close();
   });
 });

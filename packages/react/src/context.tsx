@@ -12,7 +12,6 @@ import { type ResolvedUiConfig, resolveUiConfig } from "./config";
 import { checkService } from "./flow/checkService";
 import { externalWalletsWarning } from "./flow/configWarnings";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
-import { flowInternals } from "./flow/internals";
 import { watchForMissingAuthModal } from "./flow/modalPresence";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
 import { requestSigningConfirmation } from "./flow/transitions/confirm";
@@ -164,7 +163,7 @@ export function LatchkeyProvider({
   }, [own.signer, own.flow]);
   useEffect(
     // The modal confirms this signer's signatures (when `ui.confirmTransactions` or the call asks).
-    () => setSigningConfirmation(own.signer, (c) => requestSigningConfirmation(flowInternals(own.flow), c)),
+    () => setSigningConfirmation(own.signer, (c) => requestSigningConfirmation(own.flow, c)),
     [own.signer, own.flow],
   );
   useEffect(() => {

@@ -1,15 +1,16 @@
 import type { SigningConfirmation } from "@latchkey/core";
-import type { PendingConfirmation } from "../createAuthFlow";
+import type { AuthFlow, PendingConfirmation } from "../createAuthFlow";
 import type { FlowInternals } from "../internals";
 
 /**
  * The signer's confirmation handler (`setSigningConfirmation`), as the modal answers it: when the app's
  * `ui.confirmTransactions` is on or the call asked (`confirm: true`), the modal opens at confirm_signing
  * and the answer is the user's (Confirm → true; Cancel, Close, Escape or another request → false);
- * otherwise true at once. One confirmation at a time: a newer one refuses the older.
+ * otherwise true at once. One confirmation at a time: a newer one refuses the older. It takes the flow
+ * itself, not its internals: the provider sets it, and the provider's first load stays small.
  */
 export function requestSigningConfirmation(
-  flow: FlowInternals,
+  flow: Pick<AuthFlow, "store" | "getUi" | "confirmations">,
   { request, requested }: SigningConfirmation,
 ): Promise<boolean> {
   if (!requested && !flow.getUi().confirmTransactions) return Promise.resolve(true);
@@ -25,7 +26,7 @@ export function requestSigningConfirmation(
       },
     };
     confirmations.pending = settle;
-    flow.open({ type: "confirm_signing", request });
+    store.setState({ isOpen: true, step: { type: "confirm_signing", request } });
     // Leaving the step any other way (Close, Escape, a backdrop click, another step) refuses.
     off = store.subscribe(() => {
       if (confirmations.pending !== settle) return;

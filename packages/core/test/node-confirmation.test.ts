@@ -8,7 +8,7 @@ import {
   toViemAccount,
   withSigningConfirmation,
 } from "@latchkey/core";
-import { parseEther, parseGwei, recoverTransactionAddress, toHex, verifyMessage } from "viem";
+import { type Hex, parseEther, parseGwei, recoverTransactionAddress, toHex, verifyMessage } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
@@ -43,7 +43,7 @@ function handler(answer: boolean): SigningConfirmation[] {
 const activities = async () =>
   (await svc.service.ctx.db.selectFrom("activities").select(["type", "status"]).execute()).length;
 
-const friend = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const friend = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" as const;
 const tx = {
   type: "eip1559" as const,
   chainId: 1,
@@ -100,7 +100,7 @@ describe("confirming a signature", () => {
     const asked = handler(true);
     const account = toViemAccount(signer);
     const signed = await account.signTransaction(tx);
-    expect(await recoverTransactionAddress({ serializedTransaction: signed })).toBe(account.address);
+    expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(account.address);
     const request = asked[0]?.request;
     expect(request).toMatchObject({
       kind: "transaction",
@@ -136,7 +136,7 @@ describe("confirming a signature", () => {
     handler(false);
     const provider = createEip1193Provider(signer);
     const error = (await provider
-      .request({ method: "personal_sign", params: [toHex("hello"), signer.user?.address] })
+      .request({ method: "personal_sign", params: [toHex("hello"), signer.user?.address as Hex] })
       .catch((e: unknown) => e)) as { code: number; data: { code: string } };
     expect([error.code, error.data.code]).toEqual([4001, "USER_REJECTED"]);
   });

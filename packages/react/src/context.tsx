@@ -14,7 +14,6 @@ import { externalWalletsWarning } from "./flow/configWarnings";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { watchForMissingAuthModal } from "./flow/modalPresence";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
-import { requestSigningConfirmation } from "./flow/transitions/confirm";
 import { en } from "./texts/en";
 import { loadLocale, mergeTexts } from "./texts/resolve";
 import type { Locale, LocaleCode, TextOverrides, Texts } from "./texts/types";
@@ -163,7 +162,13 @@ export function LatchkeyProvider({
   }, [own.signer, own.flow]);
   useEffect(
     // The modal confirms this signer's signatures (when `ui.confirmTransactions` or the call asks).
-    () => setSigningConfirmation(own.signer, (c) => requestSigningConfirmation(own.flow, c)),
+    () =>
+      setSigningConfirmation(own.signer, async (c) => {
+        // Off (the default) answers at once; the step's code loads with the first confirmation shown.
+        if (!c.requested && !own.flow.getUi().confirmTransactions) return true;
+        const { requestSigningConfirmation } = await import("./flow/transitions/confirm");
+        return requestSigningConfirmation(own.flow, c);
+      }),
     [own.signer, own.flow],
   );
   useEffect(() => {

@@ -1,6 +1,6 @@
 /**
  * Bundle budget of the sign-in modal as app developers get it. Builds and packs @latchkey/protocol,
- * keystore, core and react, installs the tarballs into a throw-away app outside the repository (with
+ * keystore, decoder, core and react, installs the tarballs into a throw-away app outside the repository (with
  * React, the peers, vite@7 and esbuild), and builds its entry (bench/bundle-size/login.tsx: the provider,
  * the modal with the email, passkey and one social section, a "Log in" button) and a React-only
  * baseline for production, with Vite (Rollup) and with esbuild (splitting). It reports initial JS (the
@@ -31,7 +31,7 @@ import { REPO_ROOT, RESULTS_DIR } from "./lib/paths";
 const TARGET_INITIAL_GZIP = 25 * 1024;
 /** esbuild may load up to this much more initially than Vite does. */
 const ESBUILD_SLACK_GZIP = 10 * 1024;
-const PACKAGES = ["protocol", "keystore", "core", "react"];
+const PACKAGES = ["protocol", "keystore", "decoder", "core", "react"];
 /** What the throw-away app installs beside the tarballs (majors that run on Node 20). */
 const APP_DEPENDENCIES = [
   "react@19",
@@ -226,7 +226,7 @@ try {
   const report = {
     date: new Date().toISOString(),
     app: "LatchkeyProvider + AuthModal (email, passkey and Google sections) + a Log in button (bench/bundle-size/login.tsx)",
-    how: "npm pack of protocol, keystore, core, react → npm install in a fresh app outside the repository; vite 7 (rollup) and esbuild 0.25 (bundle, splitting, esm), minified, es2022; gzip level 9, brotli quality 11; beyond a React-only baseline built the same way",
+    how: "npm pack of protocol, keystore, decoder, core, react → npm install in a fresh app outside the repository; vite 7 (rollup) and esbuild 0.25 (bundle, splitting, esm), minified, es2022; gzip level 9, brotli quality 11; beyond a React-only baseline built the same way",
     published: {
       vite: {
         modal: lines.vite,

@@ -87,11 +87,17 @@ describe("demo app", () => {
     expect(await page.getByTestId("solana-address").textContent()).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
     await shot(page, "07-signed-in");
 
+    // The demo asks before every signature (`ui.confirmTransactions`): the message, then the typed data.
     await page.getByRole("button", { name: "Sign message" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByText("Hello from Latchkey!").waitFor();
+    await dialog.getByRole("button", { name: "Confirm" }).click();
     await page.getByTestId("message-signature").waitFor();
     const signature = (await page.getByTestId("message-signature").textContent()) as Hex;
     expect(await verifyMessage({ address, message: "Hello from Latchkey!", signature })).toBe(true);
     await page.getByRole("button", { name: "Sign typed data" }).click();
+    await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
+    await dialog.getByRole("button", { name: "Confirm" }).click();
     await page.getByTestId("typed-signature").waitFor();
     await expect
       .poll(() => page.getByTestId("verdict").allTextContents())

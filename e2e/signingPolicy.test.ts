@@ -5,6 +5,7 @@ import { type Stack, shot, signUpInDemo, startStack } from "./helpers/stack";
 
 // The demo's "Signing policy" card against the real service, whose dev app refuses transactions to the
 // burn address (packages/server/src/dev/devSigningPolicy.ts): what a person sees when a policy stops one.
+// The demo asks before every signature (`ui.confirmTransactions`): each is confirmed in the modal first.
 let s: Stack;
 let context: BrowserContext;
 let page: Page;
@@ -23,6 +24,14 @@ afterAll(async () => {
   await s?.close();
 });
 
+/** Confirms the signature the modal's confirmation step shows. */
+async function confirmInModal(): Promise<void> {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await dialog.waitFor({ state: "detached" });
+}
+
 describe("signing policy in the demo", () => {
   it("signs a transfer the policy allows, and shows the refusal of one it stops", async () => {
     await signUpInDemo(s, page, "policy@example.com");
@@ -31,12 +40,14 @@ describe("signing policy in the demo", () => {
     await card.scrollIntoViewIfNeeded();
 
     await card.getByRole("button", { name: "Sign 0.01 ETH to a friend" }).click();
+    await confirmInModal();
     const result = card.getByTestId("policy-result");
     await expect.poll(() => result.textContent()).toContain("✓ Signed: the transfer to a friend is allowed.");
     const signed = (await result.locator("pre").textContent()) as Hex;
     expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(address);
 
     await card.getByRole("button", { name: "Sign 0.01 ETH to the burn address" }).click();
+    await confirmInModal();
     const alert = card.getByRole("alert");
     await alert.waitFor();
     // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, line break included

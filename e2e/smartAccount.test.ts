@@ -1,4 +1,4 @@
-import { type Hex, isHex } from "viem";
+import { getAddress, type Hex, isHex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
@@ -73,7 +73,16 @@ describe("demo: smart account", () => {
       chainId: `0x${chain.chainId.toString(16)}`,
     });
 
+    // The demo asks before every signature (`ui.confirmTransactions`): the operation's calls, decoded.
     await page.getByRole("button", { name: "Increment (sponsored)" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
+    await dialog.getByText(`Smart account operation on chain ${chain.chainId}`).waitFor();
+    expect(await dialog.locator(".lk-confirm-lines li").allTextContents()).toEqual([
+      `A call to ${getAddress(chain.counter).slice(0, 6)}…${getAddress(chain.counter).slice(-4)} (function 0xd09de08a)`,
+    ]);
+    await shot(page, "30-confirm-user-operation");
+    await dialog.getByRole("button", { name: "Confirm" }).click();
     await page.getByTestId("user-operation-result").waitFor();
     const txHash = (await page.getByTestId("transaction-hash").textContent()) as Hex;
     expect(isHex(txHash) && txHash.length === 66).toBe(true);
@@ -88,6 +97,8 @@ describe("demo: smart account", () => {
     await shot(page, "31-sponsored-operation");
 
     await page.getByRole("button", { name: "Batch: +1 and +10" }).click();
+    await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
+    await dialog.getByRole("button", { name: "Confirm" }).click();
     // Until the bundler includes it: seconds on a busy machine, past expect.poll's 1 s default.
     await expect
       .poll(() => page.getByTestId("counter-value").textContent(), { timeout: 30_000 })
@@ -98,6 +109,19 @@ describe("demo: smart account", () => {
     await expect.poll(() => page.getByTestId("smart-account-balance").textContent()).toBe("0 ETH");
     expect(await page.getByTestId("user-operation-error").count()).toBe(0);
     await shot(page, "32-sponsored-batch");
+
+    // A transaction from the embedded wallet, once it holds ETH: the confirmation step shows what the
+    // service's simulation on the chain says it costs, before anything is signed (then Cancel).
+    await chain.fund(address, parseEther("1"));
+    const policyCard = page.getByTestId("policy-card");
+    await policyCard.scrollIntoViewIfNeeded();
+    await policyCard.getByRole("button", { name: "Sign 0.01 ETH to a friend" }).click();
+    await dialog.getByRole("heading", { name: "Review the request" }).waitFor();
+    const changes = dialog.getByRole("list", { name: "Balance changes" }).getByRole("listitem");
+    await expect.poll(() => changes.allTextContents()).toEqual([expect.stringMatching(/^-0\.01\d* ETH$/)]);
+    await shot(page, "33-confirm-balance-changes");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
     await context.close();
   });
 });

@@ -50,6 +50,9 @@ function Root() {
           ],
           supportUrl: "https://example.com/support",
           addPasskeyOnSignup: true,
+          // Every signature is shown first: what it does, its warnings, and Confirm or Cancel.
+          confirmTransactions: true,
+          confirmation: { valueThreshold: 10n ** 18n },
           onEvent: ({ name }) => console.info("[latchkey event]", name),
         },
       }}

@@ -1,5 +1,5 @@
 export { toSolanaSigner } from "./accounts/toSolanaSigner";
-export { toViemAccount } from "./accounts/toViemAccount";
+export { type ToViemAccountOptions, toViemAccount } from "./accounts/toViemAccount";
 export {
   type AddMfaErrorType,
   type AddMfaParameters,
@@ -118,6 +118,11 @@ export {
   type PreparePopupOauthReturnType,
   preparePopupOauth,
 } from "./actions/preparePopupOauth";
+export {
+  type PreviewSigningErrorType,
+  type PreviewSigningParameters,
+  previewSigning,
+} from "./actions/previewSigning";
 export {
   type ProtectWalletErrorType,
   type ProtectWalletParameters,
@@ -298,6 +303,13 @@ export {
 } from "./session/sessionManager";
 export { createMemoryStorage, type SessionStorageLike } from "./session/storage";
 export type { Session, SessionType, TemporarySession, User } from "./session/types";
+export {
+  type SigningConfirmation,
+  type SigningConfirmationHandler,
+  type SigningRequest,
+  setSigningConfirmation,
+  withSigningConfirmation,
+} from "./signer/confirmation";
 export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
 export { SignerStatus } from "./signer/status";
 export type { StepUp } from "./signer/stepUp";

@@ -110,6 +110,7 @@ describe("SSR safety", () => {
         "listAuthMethods",
         "listGrants",
         "preparePopupOauth",
+        "previewSigning",
         "protectWallet",
         "readAuthUrlParams",
         "removeEmail",
@@ -123,6 +124,7 @@ describe("SSR safety", () => {
         "sendUserOperation",
         "sendVerificationCode",
         "setEmail",
+        "setSigningConfirmation",
         "signInWithEthereum",
         "signRawMessage",
         "stepUpMethodsOf",
@@ -135,6 +137,7 @@ describe("SSR safety", () => {
         "waitForActivity",
         "waitForUserOperationTransaction",
         "watchWalletConnectors",
+        "withSigningConfirmation",
       ]
     `);
   });

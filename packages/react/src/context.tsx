@@ -4,6 +4,7 @@ import {
   type Signer,
   type SignerOptions,
   type SmartAccountChainConfig,
+  setSigningConfirmation,
 } from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
@@ -159,6 +160,17 @@ export function LatchkeyProvider({
     // First contact: a service that is down or refuses this page is said at once, not after a code screen.
     void checkService(own.flow).catch(() => {});
   }, [own.signer, own.flow]);
+  useEffect(
+    // The modal confirms this signer's signatures (when `ui.confirmTransactions` or the call asks).
+    () =>
+      setSigningConfirmation(own.signer, async (c) => {
+        // Off (the default) answers at once; the step's code loads with the first confirmation shown.
+        if (!c.requested && !own.flow.getUi().confirmTransactions) return true;
+        const { requestSigningConfirmation } = await import("./flow/transitions/confirm");
+        return requestSigningConfirmation(own.flow, c);
+      }),
+    [own.signer, own.flow],
+  );
   useEffect(() => {
     // Development builds only (dropped from production ones): the modal opened with no <AuthModal /> to show it.
     if (process.env.NODE_ENV !== "production") return watchForMissingAuthModal(own.store);

@@ -54,6 +54,7 @@ export type { Locale, LocaleCode, TextOverrides, Texts } from "./texts/types";
 export type {
   AuthEventName,
   AuthSection,
+  ConfirmationConfig,
   EmailSection,
   ExternalWalletsSection,
   IllustrationStyle,

@@ -88,6 +88,16 @@ export interface Theme {
   zIndex?: number;
 }
 
+/** What the confirmation step (`ui.confirmTransactions`) knows of the app, to warn of what it does not. */
+export interface ConfirmationConfig {
+  /** Native value (wei) above which a request is flagged, summed over its calls. */
+  valueThreshold?: bigint | string;
+  /** Spenders the app trusts (its router, its contracts): a permit to another one is flagged. */
+  knownSpenders?: readonly (string | { address: string; name: string })[];
+  /** EIP-7702 delegates the app allows (Simple7702Account always): a delegation to another one is flagged. */
+  allowedDelegates?: readonly (string | { address: string; name: string })[];
+}
+
 /** The modal's look and behaviour (spec §3 "UI config", defaults in §2). */
 export interface UiConfig {
   illustrationStyle?: IllustrationStyle;
@@ -112,6 +122,18 @@ export interface UiConfig {
   hideBack?: boolean;
   hideClose?: boolean;
   theme?: Theme;
+  /**
+   * Show every signature to the user before it is made: the modal's confirmation step decodes it (what it
+   * sends, approves or permits), warns of what can drain the wallet (an unlimited approval, a permit to an
+   * unknown spender, a delegation to a delegate not allowed, a transfer to the zero address, a value above
+   * `confirmation.valueThreshold`) and shows the simulated balance changes; Confirm signs, Cancel refuses
+   * (USER_REJECTED; 4001 from the EIP-1193 provider). Off by default; a call can ask for it with
+   * `confirm: true`. It runs in the app's page: it protects users from an app's mistakes, not from a
+   * script that already runs in the page (README "What you sign is what you see").
+   */
+  confirmTransactions?: boolean;
+  /** What the confirmation step warns of. */
+  confirmation?: ConfirmationConfig;
   /** Called when sign-in completes (the `complete` step). */
   onAuthSuccess?: () => void;
   /** Analytics: called with each event of spec §7 the modal tracks. */

@@ -1,13 +1,16 @@
 import { useState } from "react";
 import { ConfirmButton } from "../components/ConfirmButton";
+import { HeldPreview } from "../components/HeldPreview";
 import { Pager } from "../components/Pager";
 import { usePaged, useSession } from "../components/session";
 import { ErrorBanner, formatTime, Notice, PageHead, shortType } from "../components/ui";
 import { Link } from "../router";
 
 /**
- * Signatures the app's signing policy holds for an admin (ACTIVITY_STATUS_CONSENSUS_NEEDED): approve one
- * (the policy is asked again, then it is signed) or reject it (never signed). A split-custody wallet's
+ * Signatures the app's signing policy holds for an admin (ACTIVITY_STATUS_CONSENSUS_NEEDED), each with what
+ * it does (the decoded summary, its warnings, the simulated balance changes or why there are none), the
+ * rule that held it and how many of the approvals it needs it has ("1 of 2 approvals"): approve one (the
+ * policy is asked again; once enough distinct admins approved, it is signed) or reject it (never signed). A split-custody wallet's
  * approved signature stays listed until the user's device completes it (docs/split-custody.md §7).
  */
 export function Approvals() {
@@ -17,7 +20,11 @@ export function Approvals() {
   const [error, setError] = useState<unknown>();
   const paged = usePaged(
     (cursor) =>
-      call("list_activities", { status: "ACTIVITY_STATUS_CONSENSUS_NEEDED", ...(cursor ? { cursor } : {}) }),
+      call("list_activities", {
+        status: "ACTIVITY_STATUS_CONSENSUS_NEEDED",
+        locale: "en",
+        ...(cursor ? { cursor } : {}),
+      }),
     String(tick),
   );
   const decide = async (activityId: string, decision: "approve_activity" | "reject_activity") => {
@@ -25,10 +32,15 @@ export function Approvals() {
     setDone(undefined);
     try {
       const r = await call(decision, { activityId });
+      const a = r.approvals;
       setDone(
-        r.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
-          ? `Activity ${r.activityId}: approved. The user's device completes the signature (split custody).`
-          : `Activity ${r.activityId}: ${r.status.replace("ACTIVITY_STATUS_", "")}`,
+        a && r.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED" && a.approved < a.required
+          ? `Activity ${r.activityId}: ${
+              a.duplicate ? "you approved it already" : "approved"
+            } (${a.approved} of ${a.required} approvals). It needs ${a.required - a.approved} more from another admin.`
+          : r.status === "ACTIVITY_STATUS_CONSENSUS_NEEDED"
+            ? `Activity ${r.activityId}: approved. The user's device completes the signature (split custody).`
+            : `Activity ${r.activityId}: ${r.status.replace("ACTIVITY_STATUS_", "")}`,
       );
     } catch (e) {
       setError(e);
@@ -50,6 +62,7 @@ export function Approvals() {
                 <th>Type</th>
                 <th>User</th>
                 <th>Activity</th>
+                <th>What it does</th>
                 <th />
               </tr>
             </thead>
@@ -62,6 +75,9 @@ export function Approvals() {
                     <Link to={`/users/${encodeURIComponent(a.userId)}`}>{a.userId.slice(0, 8)}</Link>
                   </td>
                   <td className="mono">{a.activityId}</td>
+                  <td>
+                    <HeldPreview preview={a.preview} approvals={a.approvals} />
+                  </td>
                   <td>
                     <span className="c-row">
                       {a.approval && a.approval.expiresAt > Date.now() ? (

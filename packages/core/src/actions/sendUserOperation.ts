@@ -3,6 +3,7 @@ import type { SignerError } from "../errors";
 import { ExternalWalletError } from "../errors/externalWallet";
 import type { SmartAccountError } from "../errors/smartAccount";
 import { loadExternalWallets } from "../externalWallets/load";
+import { withSigningConfirmation } from "../signer/confirmation";
 import type { SignerBase } from "../signer/types";
 import { chainConfigFor } from "../smartAccounts/chainConfig";
 import { toUserOperationRequest } from "../smartAccounts/userOperation";
@@ -24,6 +25,11 @@ export interface SendUserOperationParameters {
   paymasterService?: PaymasterServiceInput;
   /** How long `waitForTxn` waits, in ms (viem's default otherwise). */
   timeout?: number;
+  /**
+   * Show the operation to the user before it is signed (the modal's confirmation step), whatever the
+   * app's `ui.confirmTransactions`; a refusal is a SignerError USER_REJECTED.
+   */
+  confirm?: boolean;
 }
 /**
  * The operation's hash (its transaction's hash with `waitForTxn`) and the signed operation sent; from an
@@ -34,7 +40,7 @@ export type SendUserOperationReturnType =
   | { kind: "transaction"; hash: Hex; request: EoaTransactionRequest };
 /** The errors `sendUserOperation` may throw (discriminate on `code`). */
 export type SendUserOperationErrorType =
-  | SignerError<"NOT_AUTHENTICATED">
+  | SignerError<"NOT_AUTHENTICATED" | "USER_REJECTED" | "CONFIRMATION_UNAVAILABLE">
   | SmartAccountError
   | ExternalWalletError;
 
@@ -80,13 +86,15 @@ export async function sendUserOperation(
   const client = await getSmartAccountClient(signer, { chainId: params.chainId });
   const config = chainConfigFor(signer, params.chainId);
   const { sendPreparedUserOperation, waitForTransaction } = await import("../smartAccounts/send");
-  const sent = await sendPreparedUserOperation(
-    signer,
-    client,
-    config,
-    toUserOperationRequest(params.uo),
-    params.policyId,
-    params.paymasterService,
+  const sent = await withSigningConfirmation(signer, params.confirm, () =>
+    sendPreparedUserOperation(
+      signer,
+      client,
+      config,
+      toUserOperationRequest(params.uo),
+      params.policyId,
+      params.paymasterService,
+    ),
   );
   if (!params.waitForTxn) return { kind: "userOperation", ...sent };
   return {

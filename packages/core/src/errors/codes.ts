@@ -27,6 +27,9 @@ export const SignerErrorMessages = {
   PASSKEY_PRF_UNSUPPORTED: "This passkey has no PRF: use a recovery code",
   SPLIT_CUSTODY_UNSUPPORTED_HOLDER: "This key holder cannot hold a split wallet's part",
   NO_SPLIT_WALLET: "The user has no split wallet",
+  USER_REJECTED: "User rejected the request.",
+  CONFIRMATION_UNAVAILABLE:
+    "A confirmation was asked for but nothing can show it: render <AuthModal /> inside <LatchkeyProvider>, or set one with setSigningConfirmation",
 } as const;
 /** Codes of the signer's own errors (`SignerError`), each with the spec's message. */
 export type SignerErrorCode = keyof typeof SignerErrorMessages;

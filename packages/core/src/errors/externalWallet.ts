@@ -28,7 +28,7 @@ export class ExternalWalletError<
  */
 export function isUserRejected(error: unknown): boolean {
   for (let e = error, depth = 0; e && depth < 8; depth++) {
-    if (e instanceof ExternalWalletError && e.code === "USER_REJECTED") return true;
+    if (e instanceof LatchkeyError && e.code === "USER_REJECTED") return true;
     const code = typeof e === "object" ? (e as { code?: unknown }).code : undefined;
     if (code === 4001 || code === 5000) return true;
     e = (e as { cause?: unknown }).cause;

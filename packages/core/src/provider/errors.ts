@@ -79,6 +79,7 @@ export const unauthorizedAddress = (address: string) =>
 /** Which code a Latchkey error becomes. */
 function codeOf(error: LatchkeyError): number {
   if (error instanceof SignerError) {
+    if (error.code === "USER_REJECTED") return ProviderRpcErrorCode.USER_REJECTED;
     return error.code === "NOT_AUTHENTICATED" ||
       error.code === "MUST_BE_AUTHENTICATED" ||
       error.code === "NOT_CONNECTED"

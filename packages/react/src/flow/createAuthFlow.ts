@@ -14,6 +14,11 @@ export interface PendingGrant {
   reject(reason: Error): void;
 }
 
+/** A signing confirmation waiting for the confirmation step's answer (transitions/confirm.ts). */
+export interface PendingConfirmation {
+  resolve(confirmed: boolean): void;
+}
+
 export interface PasskeyRequest {
   /** Create a new passkey and account with it (sign-up), instead of signing in with one. */
   createNew?: boolean;
@@ -57,6 +62,8 @@ export interface AuthFlow {
   emailMode: Promise<EmailMode> | undefined;
   /** The grant request the consent step answers, while it waits (transitions/grant.ts). */
   readonly grants: { pending?: PendingGrant };
+  /** The signature the confirmation step answers, while it waits (transitions/confirm.ts). */
+  readonly confirmations: { pending?: PendingConfirmation };
   /**
    * Starts the triggers (flow/triggers.ts) unless running already; the returned release stops them
    * once every holder has released. AuthModal and AuthCard both hold them.
@@ -92,6 +99,7 @@ export function createAuthFlow({
     last: {},
     emailMode: undefined,
     grants: {},
+    confirmations: {},
     holdTriggers() {
       if (triggers) triggers.holders++;
       else triggers = { holders: 1, release: registerTriggers({ signer, store, getUi }) };

@@ -28,6 +28,8 @@ export interface FlowInternals {
   readonly last: AuthFlow["last"];
   /** The grant request the consent step answers, while it waits. */
   readonly grants: AuthFlow["grants"];
+  /** The signature the confirmation step answers, while it waits. */
+  readonly confirmations: AuthFlow["confirmations"];
   readonly step: AuthStep;
   go(step: AuthStep): void;
   /** Opens the modal at `step`. */
@@ -59,7 +61,7 @@ export interface FlowInternals {
 
 /** The flow with the shared moves, over its own state: no state of its own, so binding again is free. */
 export function flowInternals(flow: AuthFlow): FlowInternals {
-  const { signer, store, attempts, getUi, getTexts, setTimer, last, grants } = flow;
+  const { signer, store, attempts, getUi, getTexts, setTimer, last, grants, confirmations } = flow;
   const internals: FlowInternals = {
     signer,
     store,
@@ -68,6 +70,7 @@ export function flowInternals(flow: AuthFlow): FlowInternals {
     setTimer,
     last,
     grants,
+    confirmations,
     get step() {
       return store.getState().step;
     },

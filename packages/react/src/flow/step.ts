@@ -1,4 +1,4 @@
-import type { StepUpMethod, WalletConnectorInfo } from "@latchkey/core";
+import type { SigningRequest, StepUpMethod, WalletConnectorInfo } from "@latchkey/core";
 import type { GrantPermissionsInput } from "@latchkey/protocol";
 import type { OauthConfig } from "../types";
 
@@ -69,6 +69,12 @@ export type AuthStep =
     }
   /** Split custody, on a new device: the passkey or the recovery code puts this device's part back. */
   | { type: "wallet_restore"; status?: AuthStepStatus; error?: Error }
+  /**
+   * What the signed-in user is asked to sign, decoded (the summary, the warnings, the balance changes when
+   * the service can simulate): Confirm signs it, Cancel (or Close) refuses it (`ui.confirmTransactions`, or
+   * a call's `confirm: true`).
+   */
+  | { type: "confirm_signing"; request: SigningRequest }
   | { type: "complete" };
 
 /** Steps of the modal (spec §2). */

@@ -5,6 +5,8 @@ import type { Hex, SignableMessage } from "viem";
 /** The message to sign (EIP-191). */
 export interface SignMessageVariables {
   message: SignableMessage;
+  /** Show the message to the user first (the modal's confirmation step), whatever `ui.confirmTransactions`. */
+  confirm?: boolean;
 }
 
 /**
@@ -18,6 +20,6 @@ export function signMessageMutationOptions(
 ): MutationOptions<Hex, Error, SignMessageVariables> {
   return {
     mutationKey: ["latchkey", "signMessage"],
-    mutationFn: ({ message }) => toViemAccount(signer).signMessage({ message }),
+    mutationFn: ({ message, confirm }) => toViemAccount(signer, { confirm }).signMessage({ message }),
   };
 }

@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import type { AuthStepType } from "../flow/step";
+import { ConfirmSigningStep } from "./confirm";
 import { WalletProtectStep, WalletRestoreStep } from "./custody";
 import { EmailCompletingStep } from "./EmailCompleting";
 import { EmailVerifyStep } from "./EmailVerify";
@@ -38,6 +39,7 @@ export const STEP_VIEWS: {
   grant_consent: GrantConsentStep,
   wallet_protect: WalletProtectStep,
   wallet_restore: WalletRestoreStep,
+  confirm_signing: ConfirmSigningStep,
   // `complete` closes the modal: it has no view.
   complete: undefined,
 };

@@ -8,7 +8,8 @@ import { walletCss } from "./wallets";
 // the same in the browser and in server-rendered HTML (a second copy of the same rules changes nothing).
 const HOISTS_STYLES = Number.parseInt(version, 10) >= 19;
 
-function Sheet({ name, css }: { name: string; css: string }) {
+/** One stylesheet, hoisted once (React 19) or rendered in place (React 18). */
+export function Sheet({ name, css }: { name: string; css: string }) {
   return HOISTS_STYLES ? (
     <style href={name} precedence="default">
       {css}

@@ -1,5 +1,6 @@
 import type { AuthFlow } from "../createAuthFlow";
 import { flowInternals } from "../internals";
+import { confirmTransitions } from "./confirm";
 import { custodyTransitions } from "./custody";
 import { emailTransitions } from "./email";
 import { eoaTransitions } from "./eoa";
@@ -28,6 +29,7 @@ export function authTransitions(instance: AuthFlow) {
     eoa: eoaTransitions(flow),
     grant: grantTransitions(flow),
     custody: custodyTransitions(flow),
+    confirm: confirmTransitions(flow),
   };
 }
 

@@ -87,6 +87,9 @@ export function setSigningConfirmation(signer: SignerBase, handler: SigningConfi
 /**
  * Runs `fn` with every signature it makes confirmed by the user (the per-call `confirm: true`). While it
  * runs, another signature of the same signer is confirmed too: the safe side.
+ *
+ * @example
+ * const hash = await withSigningConfirmation(signer, true, () => walletClient.sendTransaction(tx));
  */
 export async function withSigningConfirmation<T>(
   signer: SignerBase,

@@ -1,6 +1,6 @@
 import { previewSigning, type SigningRequest } from "@latchkey/core";
 import type { PreviewBalanceChange, SigningPreview } from "@latchkey/protocol";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { formatUnits } from "viem";
 import { useLatchkeyContext } from "../../context";
 import { MethodStyles, Sheet } from "../../styles/Styles";
@@ -90,9 +90,6 @@ function Simulation({ preview, texts }: { preview: SigningPreview | "failed" | n
   );
 }
 
-// The signer's chain nodes, to read a token's symbol and decimals: one reader per signer.
-const readers = new WeakMap<object, ReturnType<typeof rpcTokenReader>>();
-
 /**
  * confirm_signing: what the user is asked to sign, as @latchkey/decoder reads it — a title, one line per
  * action, the warnings first in red, each with its label ('Unlimited approval: …') — and Confirm (signs)
@@ -106,6 +103,14 @@ export function ConfirmSigningStep({ transitions, step, ui }: StepProps<"confirm
     null,
   );
   const request = step.request;
+  // The signer's chain nodes, to read a token's symbol and decimals (cached by the reader while shown).
+  const tokens = useMemo(() => {
+    const chains = signer._internal.options.chains ?? [];
+    return rpcTokenReader((id) => {
+      const c = chains.find((x) => x.chain.id === id);
+      return c?.rpcUrl ?? c?.chain.rpcUrls.default.http[0];
+    });
+  }, [signer]);
   const [preview, setPreview] = useState<{
     request: SigningRequest;
     value: SigningPreview | "failed";
@@ -125,22 +130,13 @@ export function ConfirmSigningStep({ transitions, step, ui }: StepProps<"confirm
   }, [request, signer, code]);
   useEffect(() => {
     let live = true;
-    let tokens = readers.get(signer);
-    if (!tokens) {
-      const chains = signer._internal.options.chains ?? [];
-      tokens = rpcTokenReader((id) => {
-        const c = chains.find((x) => x.chain.id === id);
-        return c?.rpcUrl ?? c?.chain.rpcUrls.default.http[0];
-      });
-      readers.set(signer, tokens);
-    }
     void describeRequest(request, decodeOptionsOf(ui.confirmation, tokens), code).then((value) => {
       if (live) setDescription({ request, value });
     });
     return () => {
       live = false;
     };
-  }, [request, signer, ui.confirmation, code]);
+  }, [request, tokens, ui.confirmation, code]);
   const shown = description?.request === request ? description.value : null;
   const simulated = preview?.request === request ? preview.value : null;
   return (

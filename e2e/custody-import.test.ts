@@ -86,6 +86,8 @@ describe("import into a split-custody app", () => {
 
     // The imported address signs: the auth frame attaches the imported wallet's share.
     await page.getByRole("button", { name: "Sign message" }).click();
+    // The demo asks before every signature (`ui.confirmTransactions`).
+    await page.getByRole("dialog").getByRole("button", { name: "Confirm" }).click();
     await page.getByTestId("message-signature").waitFor();
     const signature = (await page.getByTestId("message-signature").textContent()) as Hex;
     expect(await recoverMessageAddress({ message: "Hello from Latchkey!", signature })).toBe(evm?.address);

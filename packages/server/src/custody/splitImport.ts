@@ -13,7 +13,7 @@ import type { ServiceContext } from "../context";
 import type { DerivedAccount } from "../crypto/wallet";
 import type { Db } from "../db";
 import { apiError } from "../errors";
-import { addressKey, checkAccounts, publicOf } from "../keyManagement/activities/createSplitWallet";
+import { checkAccounts, insertSplitAccounts, publicOf } from "../keyManagement/activities/createSplitWallet";
 import { IMPORTED_WALLET_NAME } from "../users/importedWallet";
 import { isSplitUser } from "../users/userStore";
 import { openRequestShare, type RequestShare, splitUnsupported } from "./shareKey";
@@ -163,23 +163,5 @@ export async function insertSplitImportedWallet(
       imported: wallet.kind,
     })
     .execute();
-  await tx.db
-    .insertInto("wallet_accounts")
-    .values(
-      wallet.accounts.map((a, i) => ({
-        id: tx.random.uuid(),
-        wallet_id: wallet.id,
-        org_id: orgId,
-        curve: a.curve,
-        path: a.path,
-        address_format: a.addressFormat,
-        address: a.address,
-        address_key: addressKey(a),
-        public_key: a.publicKey,
-        sealed_private_key: "",
-        secret_index: i,
-        created_at: now,
-      })),
-    )
-    .execute();
+  await insertSplitAccounts(tx, { walletId: wallet.id, orgId, accounts: wallet.accounts, now });
 }

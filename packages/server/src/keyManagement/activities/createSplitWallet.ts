@@ -106,22 +106,12 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
       sealed_service_share: prepared.sealedServiceShare,
       created_at: now,
     });
-    for (const [i, a] of prepared.accounts.entries()) {
-      await insertAccount(tx.db, {
-        id: tx.random.uuid(),
-        wallet_id: prepared.walletId,
-        org_id: user.orgId,
-        curve: a.curve,
-        path: a.path,
-        address_format: a.addressFormat,
-        address: a.address,
-        address_key: addressKey(a),
-        public_key: a.publicKey,
-        sealed_private_key: "",
-        secret_index: i,
-        created_at: now,
-      });
-    }
+    await insertSplitAccounts(tx, {
+      walletId: prepared.walletId,
+      orgId: user.orgId,
+      accounts: prepared.accounts,
+      now,
+    });
     const addresses = prepared.accounts.map((a) => a.address);
     await tx.audit(
       "wallet.created",
@@ -193,6 +183,32 @@ const insertAccount = prepared((db, $) =>
       ] as const),
     ),
 );
+
+/**
+ * A split wallet's public accounts, each with its place in the secret (`secret_index`) and no key (`""`):
+ * made by a key holder (`create_split_wallet`) or split in the import frame (custody/splitImport.ts).
+ */
+export async function insertSplitAccounts(
+  tx: { db: Db; random: { uuid(): string } },
+  params: { walletId: string; orgId: string; accounts: readonly PublicAccount[]; now: number },
+): Promise<void> {
+  for (const [i, a] of params.accounts.entries()) {
+    await insertAccount(tx.db, {
+      id: tx.random.uuid(),
+      wallet_id: params.walletId,
+      org_id: params.orgId,
+      curve: a.curve,
+      path: a.path,
+      address_format: a.addressFormat,
+      address: a.address,
+      address_key: addressKey(a),
+      public_key: a.publicKey,
+      sealed_private_key: "",
+      secret_index: i,
+      created_at: params.now,
+    });
+  }
+}
 
 async function hasWallet(db: Db, orgId: string): Promise<boolean> {
   return (await walletOfOrg(db, { orgId })).length > 0;

@@ -9,6 +9,7 @@ import {
   ActivityError,
   completeApprovedActivities,
   createMemoryKeyHolder,
+  importWallet,
   type LatchkeyError,
   type Signer,
   signRawMessage,
@@ -22,6 +23,7 @@ import {
   toHex,
 } from "@latchkey/protocol";
 import { type Hex, keccak256, recoverAddress, toHex as viemHex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startService, type TestService } from "./helpers/service";
 import { signInWithOtp } from "./helpers/signIn";
@@ -144,5 +146,18 @@ describe("held signatures of a split wallet, from Node", () => {
     expect(await completeApprovedActivities(signer)).toEqual([]);
     const early = await waitForActivity(signer, { activityId, timeoutMs: 0 }).catch((e: unknown) => e);
     expect((early as ActivityError).activityStatus).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+  });
+  it("a held signature of an imported wallet: the device completes it with that wallet's share", async () => {
+    const words = "legal winner thank year wave sausage worth useful legal winner thank yellow";
+    const imported = mnemonicToAccount(words).address;
+    await (await importWallet(signer, { secret: words })).submit();
+    expect(signer.user?.address).toBe(imported);
+    const digest = keccak256(viemHex("held, imported, then approved"));
+    const activityId = await held(digest);
+    const waiting = waitForActivity(signer, { activityId });
+    await approve(activityId);
+    const { activity, signature } = await waiting;
+    expect(activity.status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect(await recoverAddress({ hash: digest, signature: signature as Hex })).toBe(imported);
   });
 });

@@ -229,6 +229,13 @@ describe.each(["sqlite", "postgres"] as const)("held signatures of a split walle
       parameters: { activityId: activity.id, extra: 1 },
     });
     expect(bad.status).toBe(400);
+    // The account the device names (its key holder picks the share by it) must be the held one's.
+    const otherAccount = await holder.submit("complete_activity", {
+      type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
+      parameters: { activityId: activity.id, signWith: stranger.address },
+    });
+    expect([otherAccount.status, otherAccount.json.code]).toEqual([400, "INVALID_REQUEST"]);
+    expect(otherAccount.json.message).toContain("is not the account");
 
     const row = await rowOf(activity.id);
     expect([row.status, row.result]).toEqual(["ACTIVITY_STATUS_CONSENSUS_NEEDED", "{}"]);
@@ -240,8 +247,11 @@ describe.each(["sqlite", "postgres"] as const)("held signatures of a split walle
       .where("org_id", "in", [holder.orgId, stranger.orgId])
       .execute();
     expect(completions).toEqual([]);
-    // With the share, it completes.
-    const done = await complete(holder, activity.id);
+    // With the share, naming the held account (any case), it completes.
+    const done = await holder.submit("complete_activity", {
+      type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
+      parameters: { activityId: activity.id, signWith: holder.address.toLowerCase() },
+    });
     expect(done.status).toBe(200);
   });
 

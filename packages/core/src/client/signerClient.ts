@@ -288,7 +288,7 @@ export class SignerClient {
       const approvedAt = approval && `${approval.approvedAt.seconds}.${approval.approvedAt.nanos}`;
       if (approvedAt && approvedAt !== completedFor) {
         completedFor = approvedAt;
-        if (await this.#completeApproved(params.organizationId, activity.id)) continue;
+        if (await this.#completeApproved(params.organizationId, activity.id, signWithOf(activity))) continue;
       }
       if (this.#now() >= deadline) {
         throw new ActivityError(activity, {
@@ -300,12 +300,17 @@ export class SignerClient {
   }
 
   /** `complete_activity` of an approved held signature: true once done (the next poll reads it). */
-  async #completeApproved(organizationId: string, activityId: string): Promise<boolean> {
+  async #completeApproved(
+    organizationId: string,
+    activityId: string,
+    signWith: string | undefined,
+  ): Promise<boolean> {
     try {
       await this.submit("complete_activity", {
         type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
         organizationId,
-        parameters: { activityId },
+        // The key holder picks the share of the wallet that signs (a user may hold several).
+        parameters: { activityId, ...(signWith ? { signWith } : {}) },
       });
       return true;
     } catch (e) {
@@ -315,6 +320,15 @@ export class SignerClient {
       throw e;
     }
   }
+}
+
+/** The account a held signing activity signs with, as its intent names it. */
+function signWithOf(activity: Activity): string | undefined {
+  for (const value of Object.values(activity.intent ?? {})) {
+    const signWith = (value as { signWith?: unknown } | null)?.signWith;
+    if (typeof signWith === "string") return signWith;
+  }
+  return undefined;
 }
 
 /** A completion refused because this device does not hold the wallet's share: waiting will not help. */

@@ -236,7 +236,17 @@ export const activityDecisionParametersSchema = z
  * `complete_activity` (split custody, docs/split-custody.md §7): the user's own held signature, approved
  * by an app admin, made now with the user share this request carries (sealed to this body).
  */
-export const completeActivityParametersSchema = z.object({ activityId: idSchema(128) }).strict();
+export const completeActivityParametersSchema = z
+  .object({
+    activityId: idSchema(128),
+    /**
+     * The account the held activity signs with, as its intent names it: the device's key holder picks that
+     * wallet's share by it (a user with an imported wallet holds one share per wallet). The service checks
+     * that it is the held activity's own.
+     */
+    signWith: z.string().min(1).max(128).optional(),
+  })
+  .strict();
 
 /** What `approve_activity` and `reject_activity` answer: the decided activity's id and its new status. */
 export interface ActivityDecisionResult {

@@ -21,6 +21,12 @@ const holdable = {
 export const completeActivity = defineActivity<"ACTIVITY_TYPE_COMPLETE_ACTIVITY", PreparedCompletion>({
   type: "ACTIVITY_TYPE_COMPLETE_ACTIVITY",
   prepare: (ctx, { caller, params, share }) =>
-    prepareCompletion(ctx, { caller, activityId: params.activityId, share, handlers: holdable }),
+    prepareCompletion(ctx, {
+      caller,
+      activityId: params.activityId,
+      signWith: params.signWith,
+      share,
+      handlers: holdable,
+    }),
   run: (tx, { caller, prepared }) => settleCompletion(tx, { prepared, appId: caller.user.appId }),
 });

@@ -317,6 +317,8 @@ export async function prepareCompletion(
   params: {
     caller: ActivityInput<ActivityType>["caller"];
     activityId: string;
+    /** The account the completing device named (its key holder chose the share by it); checked below. */
+    signWith?: string | undefined;
     share: ActivityInput<ActivityType>["share"];
     handlers: Readonly<Partial<Record<ActivityType, ActivityHandler<ActivityType, unknown>>>>;
   },
@@ -352,6 +354,16 @@ export async function prepareCompletion(
     params: entry.parameters.parse(intent[entry.intent]),
     share: params.share,
   } as ActivityInput<ActivityType>;
+  const heldSignWith = (input.params as { signWith?: unknown }).signWith;
+  if (
+    params.signWith !== undefined &&
+    (typeof heldSignWith !== "string" || !sameAccount(params.signWith, heldSignWith))
+  ) {
+    throw apiError(
+      ErrorCode.INVALID_REQUEST,
+      `signWith ${params.signWith} is not the account activity ${row.id} signs with`,
+    );
+  }
   const audit = { appId: caller.user.appId, userId: row.user_id };
   const decision = handler.signingRequest
     ? (
@@ -422,4 +434,9 @@ export async function settleCompletion(
     tx.db,
   );
   return { activityId: row.id, result: prepared.result };
+}
+
+/** EVM addresses compare without case; other accounts (Solana's base58) exactly. */
+function sameAccount(a: string, b: string): boolean {
+  return a.startsWith("0x") && b.startsWith("0x") ? a.toLowerCase() === b.toLowerCase() : a === b;
 }

@@ -12,14 +12,7 @@ import {
 } from "@latchkey/core";
 import type { AppConfig } from "@latchkey/server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import {
-  encodeFunctionData,
-  type Hex,
-  parseEther,
-  parseGwei,
-  recoverTransactionAddress,
-  serializeTransaction,
-} from "viem";
+import { encodeFunctionData, type Hex, parseEther, recoverTransactionAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addVirtualAuthenticator } from "../packages/core/test/browser/virtualAuthenticator";
 import {
@@ -30,6 +23,7 @@ import { type ChainStack, counterAbi, smartAccountChainOf } from "../test-suppor
 import { sharedChainStack } from "../test-support/chain/shared";
 import { sharedChromium } from "../test-support/chromium";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
+import { submitHeldTransfer } from "./helpers/heldTransfer";
 import { shot } from "./helpers/stack";
 
 // The admin console (/admin) in Chromium against the real service and a real local chain: an admin enrols
@@ -127,36 +121,6 @@ async function chartSpendToday(): Promise<string | null> {
   return (await cell.count()) ? await cell.textContent() : null;
 }
 
-/** Submits a transaction the shop's policy holds (2 ETH > 1 ETH), stamped by the user's session. */
-async function submitHeldTransaction(): Promise<string> {
-  const state = user.getState().user as { orgId: string; address: string };
-  const unsignedTransaction = serializeTransaction({
-    type: "eip1559",
-    chainId: 1,
-    nonce: 0,
-    to: FRIEND,
-    value: parseEther("2"),
-    gas: 21000n,
-    maxFeePerGas: parseGwei("20"),
-    maxPriorityFeePerGas: parseGwei("1"),
-  });
-  const text = JSON.stringify({
-    type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-    timestampMs: String(Date.now()),
-    organizationId: state.orgId,
-    parameters: { signWith: state.address, unsignedTransaction, type: "TRANSACTION_TYPE_ETHEREUM" },
-  });
-  const { stampHeaderName, stampHeaderValue } = await user.client.keyHolder.stamp(text);
-  const res = await fetch(`${svc.url}/public/v1/submit/sign_transaction`, {
-    method: "POST",
-    headers: { "content-type": "application/json", [stampHeaderName]: stampHeaderValue },
-    body: text,
-  });
-  const { activity } = (await res.json()) as { activity: { id: string; status: string } };
-  expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
-  return activity.id;
-}
-
 describe("the admin console", () => {
   it("enrols a passkey from a link, signs in, sees spend move, approves a held signature, revokes a user's sessions", async () => {
     // 1. The link `latchkey admin create` prints; opened, it enrols a passkey; the passkey signs in.
@@ -199,7 +163,7 @@ describe("the admin console", () => {
     await shot(page, "console-01-overview");
 
     // 3. A held signature, approved in the queue: it is signed, by the user's key.
-    const activityId = await submitHeldTransaction();
+    const activityId = await submitHeldTransfer(user, svc.url, FRIEND);
     await nav("Approvals").click();
     const row = page.locator(`tr[data-activity-id="${activityId}"]`);
     await row.getByRole("button", { name: "Approve" }).click();

@@ -4,15 +4,16 @@ import { join } from "node:path";
 import { createMemoryKeyHolder, createMemoryStorage, createSigner, type Signer } from "@latchkey/core";
 import type { AppConfig } from "@latchkey/server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { type Hex, parseEther, parseGwei, recoverTransactionAddress, serializeTransaction } from "viem";
+import { type Hex, parseEther, recoverTransactionAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addVirtualAuthenticator } from "../packages/core/test/browser/virtualAuthenticator";
 import {
   createEnrolmentLink,
   enrolmentUrl,
 } from "../packages/server/src/features/admin/console/consoleAdmins";
-import { launchChromium } from "../test-support/chromium";
+import { sharedChromium } from "../test-support/chromium";
 import { devMailbox, startTestService, type TestService } from "../test-support/service";
+import { submitHeldTransfer } from "./helpers/heldTransfer";
 import { shot } from "./helpers/stack";
 
 // The approver sees what they approve, and never alone (issue 46): the shop's policy holds a transfer
@@ -33,7 +34,7 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "latchkey-approvals-"));
-  browser = await launchChromium();
+  browser = await sharedChromium();
   const shop = {
     id: "shop",
     name: "Shop",
@@ -95,36 +96,6 @@ async function signedInAdmin(name: string): Promise<Page> {
   return page;
 }
 
-/** Submits a 2 ETH transfer, which the shop's policy holds, stamped by the user's session. */
-async function submitHeldTransfer(): Promise<string> {
-  const state = user.getState().user as { orgId: string; address: string };
-  const unsignedTransaction = serializeTransaction({
-    type: "eip1559",
-    chainId: 1,
-    nonce: 0,
-    to: FRIEND,
-    value: parseEther("2"),
-    gas: 21000n,
-    maxFeePerGas: parseGwei("20"),
-    maxPriorityFeePerGas: parseGwei("1"),
-  });
-  const text = JSON.stringify({
-    type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
-    timestampMs: String(Date.now()),
-    organizationId: state.orgId,
-    parameters: { signWith: state.address, unsignedTransaction, type: "TRANSACTION_TYPE_ETHEREUM" },
-  });
-  const { stampHeaderName, stampHeaderValue } = await user.client.keyHolder.stamp(text);
-  const res = await fetch(`${svc.url}/public/v1/submit/sign_transaction`, {
-    method: "POST",
-    headers: { "content-type": "application/json", [stampHeaderName]: stampHeaderValue },
-    body: text,
-  });
-  const { activity } = (await res.json()) as { activity: { id: string; status: string } };
-  expect(activity.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
-  return activity.id;
-}
-
 const statusOf = async (id: string) =>
   (
     await svc.service.ctx.db
@@ -141,7 +112,7 @@ const preview = (page: Page, id: string) =>
 describe("the console's Approvals page", () => {
   it("shows a held transfer's decoded summary and rule, and signs it only after two admins approve", async () => {
     const [ada, bob] = [await signedInAdmin("ada"), await signedInAdmin("bob")];
-    const id = await submitHeldTransfer();
+    const id = await submitHeldTransfer(user, svc.url, FRIEND);
 
     await ada.reload();
     await ada.locator(`tr[data-activity-id="${id}"]`).waitFor();

@@ -10,9 +10,7 @@
 import { randomBytes } from "node:crypto";
 import {
   generateP256PrivateKey,
-  openExportBundle,
   p256PublicKeyFromPrivate,
-  SPLIT_EXPORT_PREFIX,
   stampWithPrivateKey,
   toHex,
 } from "@latchkey/protocol";
@@ -33,7 +31,14 @@ import { type Hex, keccak256, recoverAddress, verifyTypedData, toHex as viemHex 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
 import { AdminClient } from "./helpers/adminClient";
-import { fetchShareKey, makeSplitWallet, SPLIT, SPLIT_APP, signRawBody } from "./helpers/splitKeyHolder";
+import {
+  exportServiceShare,
+  fetchShareKey,
+  makeSplitWallet,
+  SPLIT,
+  SPLIT_APP,
+  signRawBody,
+} from "./helpers/splitKeyHolder";
 
 const ADMIN_KEY = generateP256PrivateKey();
 /** A split app whose policy holds raw payloads for an admin, who may also pregenerate users. */
@@ -472,33 +477,7 @@ describe.each(["sqlite", "postgres"] as const)("split custody (%s)", (kind) => {
 
   it("export: the bundle carries split:v1:<service share>; with the user's share it is the phrase", async () => {
     const { holder } = await holderOf("export");
-    const privateKey = generateP256PrivateKey();
-    const publicKey = toHex(p256PublicKeyFromPrivate(privateKey, false));
-    const res = await holder.submit(
-      "export_wallet",
-      {
-        type: "ACTIVITY_TYPE_EXPORT_WALLET",
-        parameters: { walletId: holder.walletId, targetPublicKey: publicKey },
-      },
-      { share: "none" },
-    );
-    expect(res.status).toBe(200);
-    const activity = res.json.activity as { result: { exportWalletResult: { exportBundle: string } } };
-    const html = await (await fetch(`${h.url}/frames/export?appId=${SPLIT_APP.id}`)).text();
-    const signer = /name="latchkey-export-signer" content="([0-9a-f]+)"/.exec(html)?.[1] ?? "";
-    const plaintext = new TextDecoder().decode(
-      await openExportBundle({
-        exportBundle: activity.result.exportWalletResult.exportBundle,
-        targetPrivateKey: privateKey,
-        targetPublicKey: publicKey,
-        organizationId: holder.orgId,
-        signerPublicKey: signer,
-      }),
-    );
-    expect(plaintext.startsWith(SPLIT_EXPORT_PREFIX)).toBe(true);
-    const serviceShare = new Uint8Array(
-      Buffer.from(plaintext.slice(SPLIT_EXPORT_PREFIX.length), "base64url"),
-    );
+    const serviceShare = await exportServiceShare(h.url, holder, holder.walletId);
     const secret = decodeWalletSecret(await combineShares(holder.userShare, serviceShare));
     expect(mnemonicOfSecret(secret)).toBe(holder.mnemonic);
   });

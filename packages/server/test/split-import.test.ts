@@ -8,12 +8,8 @@
 import { randomBytes } from "node:crypto";
 import {
   encodeImportSecret,
-  generateP256PrivateKey,
   type ImportSecret,
-  openExportBundle,
-  p256PublicKeyFromPrivate,
   parseImportSecret,
-  SPLIT_EXPORT_PREFIX,
   stampWithPrivateKey,
   toHex,
 } from "@latchkey/protocol";
@@ -38,6 +34,7 @@ import { isBip39Mnemonic } from "../src/users/importedWallet";
 import { type Harness, post, signUpByEmail, startHarness, TEST_APP } from "./helpers";
 import {
   type ConvertedHolder,
+  exportServiceShare,
   importSplit,
   makeSplitWallet,
   SPLIT,
@@ -93,30 +90,8 @@ describe.each(["sqlite", "postgres"] as const)("import into a split app (%s)", (
     return signer === address;
   }
 
-  async function exportShare(holder: ConvertedHolder, walletId: string): Promise<Uint8Array> {
-    const privateKey = generateP256PrivateKey();
-    const publicKey = toHex(p256PublicKeyFromPrivate(privateKey, false));
-    const res = await holder.submit(
-      "export_wallet",
-      { type: "ACTIVITY_TYPE_EXPORT_WALLET", parameters: { walletId, targetPublicKey: publicKey } },
-      { share: "none" },
-    );
-    expect(res.json.code ?? "").toBe("");
-    const activity = res.json.activity as { result: { exportWalletResult: { exportBundle: string } } };
-    const html = await (await fetch(`${h.url}/frames/export?appId=${SPLIT_APP.id}`)).text();
-    const signer = /name="latchkey-export-signer" content="([0-9a-f]+)"/.exec(html)?.[1] ?? "";
-    const plaintext = new TextDecoder().decode(
-      await openExportBundle({
-        exportBundle: activity.result.exportWalletResult.exportBundle,
-        targetPrivateKey: privateKey,
-        targetPublicKey: publicKey,
-        organizationId: holder.orgId,
-        signerPublicKey: signer,
-      }),
-    );
-    expect(plaintext.startsWith(SPLIT_EXPORT_PREFIX)).toBe(true);
-    return new Uint8Array(Buffer.from(plaintext.slice(SPLIT_EXPORT_PREFIX.length), "base64url"));
-  }
+  const exportShare = (holder: ConvertedHolder, walletId: string) =>
+    exportServiceShare(h.url, holder, walletId);
 
   it("a phrase: split in the frame, stored as a split wallet with no phrase and no key; it signs, exports and is recovered", async () => {
     const { user, first } = await splitUser("phrase");

@@ -9,7 +9,9 @@ import {
   encryptToImportKey,
   generateP256PrivateKey,
   type ImportSecret,
+  openExportBundle,
   p256PublicKeyFromPrivate,
+  SPLIT_EXPORT_PREFIX,
   stampWithPrivateKey,
   toHex,
   verifyImportBundle,
@@ -357,4 +359,38 @@ export async function importSplit(
     accounts,
     holder: holderOfShare(h, user, { walletId, userShare, shareKey }),
   };
+}
+
+/**
+ * A split wallet's export as the export frame receives it: `export_wallet` (no share: the service never
+ * combines), the bundle opened with a fresh target key and the frame's signer key, `split:v1:` checked;
+ * answers the service share it carries.
+ */
+export async function exportServiceShare(
+  url: string,
+  holder: Pick<SplitKeyHolder, "orgId" | "submit">,
+  walletId: string,
+): Promise<Uint8Array> {
+  const privateKey = generateP256PrivateKey();
+  const publicKey = toHex(p256PublicKeyFromPrivate(privateKey, false));
+  const res = await holder.submit(
+    "export_wallet",
+    { type: "ACTIVITY_TYPE_EXPORT_WALLET", parameters: { walletId, targetPublicKey: publicKey } },
+    { share: "none" },
+  );
+  if (res.status !== 200) throw new Error(`export_wallet answered ${res.status}: ${res.text}`);
+  const activity = res.json.activity as { result: { exportWalletResult: { exportBundle: string } } };
+  const html = await (await fetch(`${url}/frames/export?appId=${SPLIT_APP.id}`)).text();
+  const signer = /name="latchkey-export-signer" content="([0-9a-f]+)"/.exec(html)?.[1] ?? "";
+  const plaintext = new TextDecoder().decode(
+    await openExportBundle({
+      exportBundle: activity.result.exportWalletResult.exportBundle,
+      targetPrivateKey: privateKey,
+      targetPublicKey: publicKey,
+      organizationId: holder.orgId,
+      signerPublicKey: signer,
+    }),
+  );
+  if (!plaintext.startsWith(SPLIT_EXPORT_PREFIX)) throw new Error("the export bundle is not split:v1:");
+  return new Uint8Array(Buffer.from(plaintext.slice(SPLIT_EXPORT_PREFIX.length), "base64url"));
 }

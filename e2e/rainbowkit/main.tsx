@@ -2,16 +2,17 @@
 // Latchkey wallet in RainbowKit's list (latchkeyWallet). One signer is shared by <LatchkeyProvider> (the
 // sign-in modal) and wagmi. The signer has no `chains`: no bundler, the plain wallet (the user's EOA), on
 // the wagmi config's chain through its http() transport. RainbowKit's ConnectButton → "Latchkey" opens the
-// Latchkey modal (email code); "Sign message" signs with wagmi's signMessage and verifies with viem;
+// Latchkey modal (email code): <LatchkeyProvider signer={signer}> lends the signer its modal, so
+// latchkeyWallet needs no `requestAccounts`. "Sign message" signs with wagmi's signMessage and verifies with viem;
 // "Send 0.01 ETH" sends a plain transaction with wagmi's sendTransaction and waits for its receipt.
 
 import "@rainbow-me/rainbowkit/styles.css";
 import { createSigner } from "@latchkey/core";
 import { latchkeyWallet } from "@latchkey/core/rainbowkit";
-import { AuthModal, LatchkeyProvider, useAuthModal, useUser } from "@latchkey/react";
+import { AuthModal, LatchkeyProvider, useUser } from "@latchkey/react";
 import { ConnectButton, connectorsForWallets, RainbowKitProvider } from "@rainbow-me/rainbowkit";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { createRoot } from "react-dom/client";
 import { type Address, createPublicClient, defineChain, type Hex, parseEther } from "viem";
 import { createConfig, http, useAccount, useSendTransaction, useSignMessage, WagmiProvider } from "wagmi";
@@ -35,31 +36,9 @@ const publicClient = createPublicClient({ chain, transport: http(e2eChain.rpcUrl
 // One signer for both <LatchkeyProvider> and wagmi; no chains, no bundler: the plain wallet.
 const signer = createSigner({ baseUrl: serviceUrl, apiKey: devApiKey });
 
-/** The modal, as `requestAccounts` opens it: set by <ModalBridge> inside the provider. */
-const modal: { open?: () => void; closed: Set<() => void> } = { closed: new Set() };
-
-/** While signed out, connecting waits here: the modal opens; signing in resolves, closing it rejects. */
-const requestAccounts = () =>
-  new Promise<void>((resolve, reject) => {
-    const done = () => {
-      offConnected();
-      modal.closed.delete(onClosed);
-    };
-    const offConnected = signer.on("connected", () => {
-      done();
-      resolve();
-    });
-    const onClosed = () => {
-      done();
-      reject(new Error("The sign-in modal was closed"));
-    };
-    modal.closed.add(onClosed);
-    modal.open?.();
-  });
-
 // Only the Latchkey wallet: no WalletConnect wallet, so nothing phones home (the projectId is unused).
 const connectors = connectorsForWallets(
-  [{ groupName: "Recommended", wallets: [latchkeyWallet({ signer, requestAccounts })] }],
+  [{ groupName: "Recommended", wallets: [latchkeyWallet({ signer })] }],
   { appName: "Latchkey e2e", projectId: "unused" },
 );
 const config = createConfig({
@@ -68,17 +47,6 @@ const config = createConfig({
   transports: { [chain.id]: http(e2eChain.rpcUrl) },
 });
 const queryClient = new QueryClient();
-
-function ModalBridge() {
-  const { isOpen, openAuthModal } = useAuthModal();
-  useEffect(() => {
-    modal.open = () => openAuthModal();
-  }, [openAuthModal]);
-  useEffect(() => {
-    if (!isOpen) for (const listener of [...modal.closed]) listener();
-  }, [isOpen]);
-  return null;
-}
 
 function App() {
   const account = useAccount();
@@ -150,7 +118,6 @@ createRoot(document.getElementById("root") as HTMLElement).render(
     <WagmiProvider config={config}>
       <QueryClientProvider client={queryClient}>
         <RainbowKitProvider>
-          <ModalBridge />
           <App />
           <AuthModal />
         </RainbowKitProvider>

@@ -311,6 +311,7 @@ export {
   withSigningConfirmation,
 } from "./signer/confirmation";
 export type { SignerEventName, SignerEvents, SignerStateError } from "./signer/events";
+export { setSignInPrompt } from "./signer/signInPrompt";
 export { SignerStatus } from "./signer/status";
 export type { StepUp } from "./signer/stepUp";
 export type { Store, StoreListener } from "./signer/store";

@@ -22,13 +22,14 @@ export interface LatchkeyRainbowWallet {
 
 /**
  * The Latchkey wallet for RainbowKit's `connectorsForWallets`: picking it runs the `latchkey()` wagmi
- * connector (its `requestAccounts` opens the sign-in modal). Takes what `latchkey()` takes.
+ * connector: connecting while signed out opens the modal of the `<LatchkeyProvider signer={signer}>` holding
+ * the same signer (or awaits `requestAccounts`). Takes what `latchkey()` takes.
  *
  * @example
  * import { connectorsForWallets } from "@rainbow-me/rainbowkit";
  * import { latchkeyWallet } from "@latchkey/core/rainbowkit";
  * const connectors = connectorsForWallets(
- *   [{ groupName: "Recommended", wallets: [latchkeyWallet({ signer, requestAccounts })] }],
+ *   [{ groupName: "Recommended", wallets: [latchkeyWallet({ signer })] }],
  *   { appName: "My app", projectId: "unused" },
  * );
  * const config = createConfig({ chains: [base], connectors, transports: { [base.id]: http() } });

@@ -23,8 +23,9 @@ export interface LatchkeyParameters {
   /** The signer of `createSigner` (the same one the app signs in with). */
   signer: SignerBase;
   /**
-   * Called by `connect()` while nobody is signed in, e.g. to open the sign-in modal; `connect` goes on once
-   * it resolves with a user signed in. Without it, connecting while signed out fails (4100).
+   * Called by `connect()` while nobody is signed in, e.g. to open a sign-in page of your own; `connect`
+   * goes on once it resolves with a user signed in. Without it, connecting opens the modal of the mounted
+   * `<LatchkeyProvider signer={signer}>` (see `setSignInPrompt`), and with neither it fails (4100).
    */
   requestAccounts?: () => Promise<void>;
   /**

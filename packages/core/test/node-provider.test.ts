@@ -11,6 +11,7 @@ import {
   type LatchkeyEip1193Provider,
   ProviderRpcError,
   type Signer,
+  setSignInPrompt,
 } from "@latchkey/core";
 import {
   type Address,
@@ -548,6 +549,45 @@ describe("signing in and out", () => {
       requestAccounts: () => Promise.reject(new Error("modal closed")),
     });
     expect((await failure(cancelled, "eth_requestAccounts")).code).toBe(4001);
+  });
+
+  it("with no requestAccounts, eth_requestAccounts awaits the signer's sign-in prompt (<LatchkeyProvider>'s modal) while one is set", async () => {
+    const email = "prompt@example.com";
+    const other = await signInWithOtp(svc, email, { chains: chainsOf(chain) });
+    const [address] = (await createEip1193Provider(other).request({ method: "eth_accounts" })) as Address[];
+    await other.disconnect();
+
+    const p = createEip1193Provider(other);
+    // Nothing set: 4100, and the message names the three ways.
+    const unset = await failure(p, "eth_requestAccounts");
+    expect(unset.code).toBe(4100);
+    expect(unset.message).toContain("<LatchkeyProvider signer={signer}>");
+
+    let prompts = 0;
+    const off = setSignInPrompt(other, async () => {
+      prompts++;
+      const sent = mailCount(svc, email);
+      await other.authenticate({ type: "email", email, emailMode: "otp" });
+      await other.authenticate({ type: "otp", otpCode: await svc.otpCode(email, sent) });
+    });
+    expect(await p.request({ method: "eth_requestAccounts" })).toEqual([address]);
+    expect(prompts).toBe(1);
+
+    // The provider's own option wins over the signer's prompt; a closed modal is 4001.
+    await other.disconnect();
+    const own = createEip1193Provider(other, {
+      requestAccounts: () => Promise.reject(new Error("modal closed")),
+    });
+    expect((await failure(own, "eth_requestAccounts")).code).toBe(4001);
+    expect(prompts).toBe(1);
+
+    // Taken away (the provider unmounted): 4100 again, and a later prompt's `off` leaves the newer one.
+    off();
+    expect((await failure(p, "eth_requestAccounts")).code).toBe(4100);
+    const newer = setSignInPrompt(other, () => Promise.reject(new Error("closed")));
+    off();
+    expect((await failure(p, "eth_requestAccounts")).code).toBe(4001);
+    newer();
   });
 });
 

@@ -4,6 +4,7 @@ import {
   type Signer,
   type SignerOptions,
   type SmartAccountChainConfig,
+  setSignInPrompt,
   setSigningConfirmation,
 } from "@latchkey/core";
 import type { QueryClient } from "@tanstack/react-query";
@@ -13,6 +14,7 @@ import { checkService } from "./flow/checkService";
 import { externalWalletsWarning } from "./flow/configWarnings";
 import { type AuthFlow, createAuthFlow } from "./flow/createAuthFlow";
 import { watchForMissingAuthModal } from "./flow/modalPresence";
+import { modalSignInPrompt } from "./flow/signInPrompt";
 import { type AuthUiStore, createAuthUiStore } from "./flow/store";
 import { en } from "./texts/en";
 import { loadLocale, mergeTexts } from "./texts/resolve";
@@ -170,6 +172,11 @@ export function LatchkeyProvider({
         return requestSigningConfirmation(own.flow, c);
       }),
     [own.signer, own.flow],
+  );
+  // A dapp connecting while signed out (wagmi, RainbowKit, eth_requestAccounts) opens this modal.
+  useEffect(
+    () => setSignInPrompt(own.signer, modalSignInPrompt(own.signer, own.store)),
+    [own.signer, own.store],
   );
   useEffect(() => {
     // Development builds only (dropped from production ones): the modal opened with no <AuthModal /> to show it.

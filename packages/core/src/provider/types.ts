@@ -34,7 +34,8 @@ export interface CreateEip1193ProviderOptions {
   /**
    * Called by `eth_requestAccounts` while nobody is signed in, e.g. to open the sign-in modal; the request
    * answers once it resolves with a user signed in (4001, user rejected, when it rejects or resolves
-   * without one). Without it, a signed-out `eth_requestAccounts` fails with 4100.
+   * without one). Without it, the signer's sign-in prompt is awaited (the modal of a mounted
+   * `<LatchkeyProvider signer={signer}>`, see `setSignInPrompt`); with neither, it fails with 4100.
    */
   requestAccounts?: () => Promise<void>;
   /**

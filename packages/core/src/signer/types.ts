@@ -292,6 +292,11 @@ export interface SignerInternals {
   readonly returnHandlers: readonly ReturnHandler[];
   /** Parts loaded on first use: the external wallets' engine (wagmi and the connectors). */
   readonly lazy: { externalWallets?: Promise<ExternalWalletsEngine> };
+  /**
+   * Opens the sign-in (the modal of a mounted `<LatchkeyProvider>`): what `eth_requestAccounts` awaits
+   * while signed out when its provider got no `requestAccounts`. Set by `setSignInPrompt`.
+   */
+  signInPrompt?: () => Promise<void>;
 }
 
 /**

@@ -53,18 +53,19 @@ async function promptSignIn(ctx: ProviderContext, prompt: () => Promise<void>): 
 }
 
 /**
- * `eth_requestAccounts`: the smart account; while signed out, the `requestAccounts` option is awaited
- * first (e.g. the sign-in modal), else 4100.
+ * `eth_requestAccounts`: the smart account; while signed out, the `requestAccounts` option (else the
+ * signer's sign-in prompt: the modal of a mounted `<LatchkeyProvider>`) is awaited first, else 4100.
  */
 export const ethRequestAccounts: MethodHandler = async (ctx) => {
   if (!(await isSignedIn(ctx.signer))) {
     // A misconfiguration (no chain, no RPC URL) fails here, before the sign-in modal opens.
     ctx.rpcUrl(ctx.chain());
-    const prompt = ctx.options.requestAccounts;
+    // The provider's own option, else the modal of a mounted <LatchkeyProvider> holding this signer.
+    const prompt = ctx.options.requestAccounts ?? ctx.signer._internal.signInPrompt;
     if (!prompt) {
       throw new ProviderRpcError(
         ProviderRpcErrorCode.UNAUTHORIZED,
-        "Nobody is signed in: sign in with Latchkey first (or give the provider a requestAccounts option)",
+        "Nobody is signed in: sign in with Latchkey first, render <LatchkeyProvider signer={signer}> so connecting opens its modal, or give the provider a requestAccounts option",
       );
     }
     await promptSignIn(ctx, prompt);

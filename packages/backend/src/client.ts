@@ -1,4 +1,4 @@
-import { fromHex, type Grant, stampWithPrivateKey } from "@latchkey/protocol";
+import { fromHex, type Grant, stampWithPrivateKey, unreachableService } from "@latchkey/protocol";
 import {
   type BackendEndpointName,
   type BackendRequestInput,
@@ -129,10 +129,13 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     const endpoint = backendApi[name];
     const body = json({ type: endpoint.type, appId: options.appId, timestampMs: timestampMs(), ...params });
     const stamp = stampWithPrivateKey(body, key);
-    const res = await doFetch(`${base}${endpoint.path}`, {
+    const url = `${base}${endpoint.path}`;
+    const res = await doFetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", [stamp.stampHeaderName]: stamp.stampHeaderValue },
       body,
+    }).catch((error: unknown) => {
+      throw unreachableService(url, error);
     });
     const text = await res.text();
     let answer: unknown;

@@ -338,3 +338,22 @@ export const MFA_REQUIRED_MESSAGE = "MFA is required for this user";
 
 // The JSON-RPC codes of /rpc/v1 and the sponsorship refusals live beside: rpcErrors.ts.
 export * from "./rpcErrors";
+
+/**
+ * A fetch to the service that got no answer, said so that a developer can act: the URL and the cause
+ * (Node's own error is a bare "fetch failed"). Still a TypeError, as every fetch's network failure is, so
+ * whoever tells "never reached the service" apart by it still does. Anything else is returned as it was.
+ *
+ * @example
+ * const res = await fetch(url, init).catch((e) => {
+ *   throw unreachableService(url, e);
+ * });
+ */
+export function unreachableService(url: string, error: unknown): unknown {
+  if (!(error instanceof TypeError)) return error;
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const why = typeof cause?.code === "string" ? cause.code : error.message;
+  return new TypeError(`Could not reach the Latchkey service at ${url} (${why}): is it running there?`, {
+    cause: error,
+  });
+}

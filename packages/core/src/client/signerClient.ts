@@ -11,6 +11,7 @@ import {
   SDK_VERSION_HEADER,
   type StampedRequest,
   type StampedRoute,
+  unreachableService,
 } from "@latchkey/protocol/wire";
 import { ActivityError, SignerApiError } from "../errors";
 import type { KeyHolder, KeyHolderStamp } from "../keyHolders/types";
@@ -93,7 +94,8 @@ export class SignerClient {
 
   async #post<T>(path: string, body: string, headers: Record<string, string> = {}): Promise<T> {
     const doFetch = this.#fetch ?? globalThis.fetch;
-    const response = await doFetch(`${this.baseUrl}${path}`, {
+    const url = `${this.baseUrl}${path}`;
+    const response = await doFetch(url, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -102,6 +104,8 @@ export class SignerClient {
         ...headers,
       },
       body,
+    }).catch((error: unknown) => {
+      throw unreachableService(url, error);
     });
     const text = await response.text();
     if (!response.ok) throw new SignerApiError({ status: response.status, path, responseText: text });

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Db, migrate, type OpenedDatabase, openDatabase } from "../db/index";
 import { Keyring, loadMasterKey, parseMasterKey } from "./keyring";
+import { loadKeyWrapper } from "./keyWrap/loadKeyWrapper";
 import { LocalKeyWrapper, localKeyId } from "./keyWrap/localKey";
 
 const KEY_A = Buffer.alloc(32, 1);
@@ -170,5 +172,37 @@ describe("master key", () => {
       Buffer.alloc(32, 0xef),
     );
     expect(() => loadMasterKey({ env: {}, dev: true })).toThrow("No master key");
+  });
+
+  it("refusing another key, says which key was tried and where the database's own key is", async () => {
+    const file = join(dir, ".latchkey", "master.key");
+    const first = await loadKeyWrapper({ env: {}, keyFile: file, dev: true });
+    await new Keyring(db, first).init();
+    const firstKey = readFileSync(file, "utf8").trim();
+    // The id the message gives is the one it explains how to compute.
+    expect(first.id).toBe(
+      createHash("sha256")
+        .update("latchkey-kek-id")
+        .update(Buffer.from(firstKey, "hex"))
+        .digest("hex")
+        .slice(0, 16),
+    );
+    // A dev whose .latchkey/master.key went away: a new one is written, and the database refuses it.
+    rmSync(file);
+    const fresh = await loadKeyWrapper({ env: {}, keyFile: file, dev: true });
+    await expect(new Keyring(db, fresh).init()).rejects.toThrow(
+      `This database's data keys were wrapped by a different master key (${first.id}), not a new master key, just written to ${file} because no key file was there (${fresh.id}). Start with the master key this database was created with: the LATCHKEY_MASTER_KEY or LATCHKEY_MASTER_KEY_FILE it ran with`,
+    );
+    const fromEnv = await loadKeyWrapper({ env: { LATCHKEY_MASTER_KEY: "ab".repeat(32) }, dev: false });
+    await expect(new Keyring(db, fromEnv).init()).rejects.toThrow(
+      `not the master key in LATCHKEY_MASTER_KEY (${fromEnv.id}). Start with`,
+    );
+    const fromFile = await loadKeyWrapper({ env: {}, keyFile: file, dev: false });
+    await expect(new Keyring(db, fromFile).init()).rejects.toThrow(
+      `not the master key in the key file ${file} (`,
+    );
+    // With the right key back, it opens.
+    writeFileSync(file, firstKey);
+    await new Keyring(db, await loadKeyWrapper({ env: {}, keyFile: file, dev: false })).init();
   });
 });

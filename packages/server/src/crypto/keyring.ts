@@ -52,8 +52,9 @@ export class Keyring {
     const rows = await this.db.selectFrom("data_keys").select(["id", "kek_id"]).execute();
     const foreign = rows.filter((r) => r.kek_id !== this.#wrapper.id);
     if (foreign.length > 0 && foreign.length === rows.length) {
+      const ids = [...new Set(foreign.map((r) => r.kek_id))];
       throw new KeyWrapperError(
-        `This database's data keys were wrapped by a different master key (${[...new Set(foreign.map((r) => r.kek_id))].join(", ")}), not ${this.#wrapper.description} (${this.#wrapper.id})`,
+        `This database's data keys were wrapped by a different master key (${ids.join(", ")}), not ${this.#wrapper.description} (${this.#wrapper.id}). ${whereTheKeyIs(ids)}`,
       );
     }
     if (foreign.length > 0) {
@@ -211,6 +212,14 @@ export function parseMasterKey(text: string): Buffer {
  * The master key from `LATCHKEY_MASTER_KEY`, else from a key file. In dev mode a missing key file is
  * created with 0600 permissions; elsewhere a missing key is an error (never silently a new key).
  */
+/** Where the master key a database needs is, by its id, for the message that refuses another one. */
+function whereTheKeyIs(ids: readonly string[]): string {
+  if (ids.every((id) => id.startsWith("p11-"))) {
+    return "Start with the HSM that holds it: LATCHKEY_KEY_BACKEND=pkcs11 and the LATCHKEY_PKCS11_* settings (module, token, PIN, key label) the database was created with";
+  }
+  return 'Start with the master key this database was created with: the LATCHKEY_MASTER_KEY or LATCHKEY_MASTER_KEY_FILE it ran with (a restored backup needs the key in use when it was made), or, for a `serve --dev` database, the .latchkey/master.key file in the directory it first ran in. A key\'s id is the first 16 hex digits of SHA-256("latchkey-kek-id" ‖ key); `latchkey rotate-master-key` moves a database from one key to another';
+}
+
 export function loadMasterKey(opts: { env: NodeJS.ProcessEnv; keyFile?: string; dev: boolean }): Buffer {
   if (opts.env.LATCHKEY_MASTER_KEY) return parseMasterKey(opts.env.LATCHKEY_MASTER_KEY);
   const file = opts.env.LATCHKEY_MASTER_KEY_FILE ?? opts.keyFile;

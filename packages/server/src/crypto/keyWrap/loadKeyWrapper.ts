@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { loadMasterKey } from "../keyring";
 import { type KeyWrapper, KeyWrapperError } from "./keyWrapper";
 import { LocalKeyWrapper } from "./localKey";
@@ -27,7 +29,17 @@ export async function loadKeyWrapper(opts: {
     const { Pkcs11KeyWrapper, pkcs11SettingsFromEnv } = await import("./pkcs11");
     return Pkcs11KeyWrapper.open(pkcs11SettingsFromEnv(opts.env));
   }
+  const file = opts.env.LATCHKEY_MASTER_KEY_FILE ?? opts.keyFile;
+  // Said before loading: in dev a missing key file is written now, and a message must tell them apart.
+  const source = opts.env.LATCHKEY_MASTER_KEY
+    ? "the master key in LATCHKEY_MASTER_KEY"
+    : file && existsSync(file)
+      ? `the master key in the key file ${resolve(file)}`
+      : file
+        ? `a new master key, just written to ${resolve(file)} because no key file was there`
+        : undefined;
   return new LocalKeyWrapper(
     loadMasterKey({ env: opts.env, dev: opts.dev, ...(opts.keyFile ? { keyFile: opts.keyFile } : {}) }),
+    source,
   );
 }

@@ -12,10 +12,12 @@ export function localKeyId(masterKey: Buffer): string {
  */
 export class LocalKeyWrapper implements KeyWrapper {
   readonly id: string;
-  readonly description = "the master key from LATCHKEY_MASTER_KEY or its key file";
+  readonly description: string;
   readonly #key: Buffer;
 
-  constructor(masterKey: Buffer) {
+  /** `description` says where the key came from, for messages (e.g. "the key file /srv/master.key"). */
+  constructor(masterKey: Buffer, description = "the master key from LATCHKEY_MASTER_KEY or its key file") {
+    this.description = description;
     if (masterKey.length !== 32) throw new Error("The master key must be 32 bytes");
     this.#key = Buffer.from(masterKey);
     this.id = localKeyId(masterKey);

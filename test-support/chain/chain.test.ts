@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -113,6 +114,28 @@ describe("the local chain stack", () => {
     await expect(
       stack.publicClient.readContract({ address: stack.counter, abi: counterAbi, functionName: "fail" }),
     ).rejects.toThrow(/Counter: fail/);
+  });
+
+  it("listens on loopback only: hardhat and alto (which asks for 0.0.0.0)", () => {
+    // /proc/net/tcp{,6}: local address and port in hex, state 0A = LISTEN.
+    const listeners = ["/proc/net/tcp", "/proc/net/tcp6"].flatMap((file) =>
+      readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/))
+        .filter((cols) => cols[3] === "0A")
+        .map((cols) => {
+          const [address = "", port = ""] = (cols[1] ?? "").split(":");
+          return { address, port: Number.parseInt(port, 16) };
+        }),
+    );
+    for (const url of [stack.rpcUrl, stack.bundlerUrl]) {
+      const port = Number(new URL(url).port);
+      const bound = listeners.filter((l) => l.port === port).map((l) => l.address);
+      expect(bound.length, url).toBeGreaterThan(0);
+      expect(bound, url).toEqual(bound.map(() => "0100007F")); // 127.0.0.1, little-endian
+    }
   });
 
   it("fails clearly, and leaves no process behind, when it cannot start", async () => {

@@ -39,6 +39,7 @@ import { defaultKeyHolder } from "./keyHolders/default";
 import type { KeyHolder } from "./keyHolders/types";
 import { type SessionEventTarget, SessionManager } from "./session/sessionManager";
 import type { User } from "./session/types";
+import { checkSignerOptions } from "./signer/checkOptions";
 import { Emitter, type SignerEvents } from "./signer/events";
 import { createLifecycle } from "./signer/lifecycle";
 import { deriveEvents, initialSignerState } from "./signer/state";
@@ -85,6 +86,7 @@ export class Signer implements SignerBase {
   readonly _internal: SignerInternals;
 
   constructor(options: SignerOptions) {
+    checkSignerOptions(options);
     const win = options.window === undefined ? browserWindow() : options.window;
     this.keyHolder = options.keyHolder ?? defaultKeyHolder(options, win);
     this.sessionManager = new SessionManager({

@@ -5,11 +5,9 @@ import type { ServiceContext } from "../../context";
 import { openSignInWalletShares } from "../../custody/shareKey";
 import { apiError, ErrorCode } from "../../errors";
 import {
-  hasWallet,
   prepareSplitWallet,
   recordSplitWallet,
   type SplitWalletRows,
-  walletExists,
 } from "../../keyManagement/activities/createSplitWallet";
 import { checkCode, consumeCode, invalidOtp, limitCodeAttempts } from "../../otp/checkCode";
 import { issueSession } from "../../sessions/issueSession";
@@ -90,11 +88,17 @@ export async function verifyEmailOtp(
     return { status: "MFA_REQUIRED", encryptedPayload, multiFactors: factors };
   }
   await ctx.audit("user.signin", { appId: app.id, userId: user.id, ip, details: { method: "otp" } });
-  // Who signed in, as whoami answers: the client connects without a stamped whoami round trip.
-  const [addresses, custody] = await Promise.all([
-    userAddresses(ctx.db, user.orgId),
-    userCustody(ctx, { orgId: user.orgId, appId: app.id, appCustody: app.custody }),
-  ]);
+  // Who signed in, as whoami answers: the client connects without a stamped whoami round trip. A wallet
+  // made by this sign-in is the user's only one, with no recovery factor yet: answered as recorded.
+  const [addresses, custody] = wallet
+    ? [
+        addressesOf(wallet),
+        { custody: "split" as const, walletState: "ready" as const, walletId: wallet.walletId, recovery: [] },
+      ]
+    : await Promise.all([
+        userAddresses(ctx.db, user.orgId),
+        userCustody(ctx, { orgId: user.orgId, appId: app.id, appCustody: app.custody }),
+      ]);
   return {
     status: "SUCCESS",
     credentialBundle: bundle,
@@ -129,7 +133,6 @@ async function prepareSignInWallet(
       "This app's wallets are made by the service (custody: service): a sign-in carries no wallet",
     );
   }
-  if (await hasWallet(ctx.db, params.orgId)) throw walletExists();
   const { userShare, serviceShare } = await openSignInWalletShares(ctx, {
     sealed: params.splitWallet.sealed,
     organizationId: params.orgId,
@@ -142,4 +145,11 @@ async function prepareSignInWallet(
     userShare.fill(0);
     serviceShare.fill(0);
   }
+}
+
+/** The addresses whoami answers for a wallet just made (its first EVM and Solana accounts). */
+function addressesOf(wallet: SplitWalletRows): { address?: string; solanaAddress?: string } {
+  const evm = wallet.accounts.find((a) => a.addressFormat === "ADDRESS_FORMAT_ETHEREUM");
+  const sol = wallet.accounts.find((a) => a.addressFormat === "ADDRESS_FORMAT_SOLANA");
+  return { ...(evm ? { address: evm.address } : {}), ...(sol ? { solanaAddress: sol.address } : {}) };
 }

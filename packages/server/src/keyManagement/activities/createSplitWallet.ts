@@ -23,7 +23,7 @@ export interface SplitWalletRows {
 }
 type Prepared = SplitWalletRows;
 
-export const walletExists = () =>
+const walletExists = () =>
   apiError(ErrorCode.WALLET_EXISTS, "This user has a wallet already: a user has one wallet");
 
 const mismatch = (what: string) =>
@@ -241,7 +241,7 @@ export async function insertSplitAccounts(
   }
 }
 
-export async function hasWallet(db: Db, orgId: string): Promise<boolean> {
+async function hasWallet(db: Db, orgId: string): Promise<boolean> {
   return (await walletOfOrg(db, { orgId })).length > 0;
 }
 

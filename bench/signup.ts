@@ -15,13 +15,14 @@
  * (the sustained runs keep no reserve). It also reports how fast an idle service fills the reserve.
  *
  * Split custody (issue 44): with one service process, the same service also serves a split-custody app
- * (bench/lib/split.ts). A split user's sign-up is two requests to the service: the sign-up (no wallet)
- * and create_split_wallet (the key holder's wallet: two HPKE opens, the Shamir combine, the service's own
- * derivation of the accounts from the entropy, the sealed share). Each is measured at 1 and 16
- * connections, in rounds interleaved with service sign-ups of the same size (the machine's other load
- * drifts; a service figure taken minutes earlier compared that drift); the split sign-up's rate is
- * 1 / (1/rate₁ + 1/rate₂) and its p50 the sum, each round's ratio to the service sign-up's taken and the
- * median of the rounds reported (target: within 1.5×). `--split-only` measures that alone.
+ * (bench/lib/split.ts). A sign-up is two requests in either app: the email's (`/v1/signup`: a service
+ * app's derives and seals the wallet; a split app's makes the user alone) and the code's (`/v1/otp`, which
+ * issues the session; a split user's carries the wallet the key holder made: one HPKE open, the Shamir
+ * combine, the service's own derivation of the accounts from the entropy, the sealed share, recorded in
+ * the code's transaction). Both pairs are measured at 1 and 16 connections, in interleaved rounds (the
+ * machine's other load drifts; a service figure taken minutes earlier compared that drift); a pair's rate
+ * is 1 / (1/rate₁ + 1/rate₂) and its p50 the sum, each round's split/service ratio taken and the median of
+ * the rounds reported (target: within 1.5×). `--split-only` measures that alone.
  *
  *   npm run bench:signup [-- --scale=0.1] [-- --db=sqlite,postgres] [-- --spike=20000] [-- --spike-only] [-- --split-only] [-- --cpu-prof[=dir]]
  */
@@ -41,19 +42,25 @@ import {
   table,
 } from "./lib/report";
 import { type ServiceHandle, withService } from "./lib/service";
-import { createSplitSession, createWalletRequest, SPLIT_API_KEY, SPLIT_APP, shareKeyOf } from "./lib/split";
+import { SPLIT_API_KEY, SPLIT_APP, shareKeyOf, signInWalletOf } from "./lib/split";
 
 /** Split custody's target: a split sign-up (sign-up + create_split_wallet) within 1.5× of a service one. */
 const TARGET_SPLIT_RATIO = 1.5;
 
 interface SplitRound {
-  /** The service app's sign-up (its wallet derived in the same request), measured just before the split pair. */
+  /** The service app's sign-up (its wallet derived in the sign-up request), then its code's sign-in. */
   service: LoadResult;
+  serviceOtp: LoadResult;
+  /** The split app's sign-up (no wallet), then its code's sign-in carrying the key holder's wallet. */
   signup: LoadResult;
-  createWallet: LoadResult;
-  /** 1 / (1/signup.rps + 1/createWallet.rps): split users made ready per second by the two requests. */
+  otpWallet: LoadResult;
+  /** 1 / (1/service.rps + 1/serviceOtp.rps): service users signed up and in per second. */
+  serviceRps: number;
+  /** service.p50 + serviceOtp.p50. */
+  serviceP50Ms: number;
+  /** 1 / (1/signup.rps + 1/otpWallet.rps): split users made ready (wallet and session) per second. */
   rps: number;
-  /** signup.p50 + createWallet.p50. */
+  /** signup.p50 + otpWallet.p50. */
   p50Ms: number;
   rateRatio: number;
   p50Ratio: number;
@@ -81,9 +88,76 @@ const median = (xs: number[]) => {
 };
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+/** A sign-up's answer, by the email it was made for (the load's validate sees each request and its answer). */
+type SignedUp = Map<string, { orgId: string; otpId: string }>;
+const captureSignup =
+  (into: SignedUp) =>
+  (status: number, body: string, request: PreparedRequest): string | undefined => {
+    if (status !== 200) return `status ${status}`;
+    const { email } = JSON.parse(request.body.toString("utf8")) as { email: string };
+    const { orgId, otpId } = JSON.parse(body) as { orgId?: string; otpId?: string };
+    if (!orgId || !otpId) return "no orgId/otpId";
+    into.set(email, { orgId, otpId });
+    return undefined;
+  };
+
+/** The codes of the dev mailbox (it keeps the last 500 mails: read after each sign-up run), by address. */
+async function otpCodes(svc: ServiceHandle): Promise<Map<string, string>> {
+  const mails = (await (await fetch(`${svc.baseUrl}/dev/mailbox.json`)).json()) as {
+    to: string;
+    subject: string;
+  }[];
+  const codes = new Map<string, string>();
+  for (const m of mails) {
+    const code = /\b(\d{6})\b/.exec(m.subject)?.[1];
+    if (code) codes.set(m.to, code);
+  }
+  return codes;
+}
+
+/**
+ * The code's sign-in of each user signed up (in the order of `emails`), as the client sends it; for a
+ * split app with the wallet its key holder made (both shares sealed to the share key for this sign-in):
+ * the key holder's work is the user's device's, done before the timed run.
+ */
+async function otpRequests(
+  svc: ServiceHandle,
+  signedUp: SignedUp,
+  emails: string[],
+  shareKey?: string,
+): Promise<PreparedRequest[]> {
+  const codes = await otpCodes(svc);
+  const out: PreparedRequest[] = [];
+  for (const email of emails) {
+    const made = signedUp.get(email);
+    const otpCode = codes.get(email);
+    if (!made || !otpCode) throw new Error(`no sign-up or code for ${email}`);
+    const binding = { organizationId: made.orgId, otpId: made.otpId, targetPublicKey };
+    const splitWallet = shareKey ? await signInWalletOf(binding, shareKey) : undefined;
+    out.push({
+      path: "/signer/v1/otp",
+      body: Buffer.from(
+        JSON.stringify({
+          orgId: made.orgId,
+          otpId: made.otpId,
+          otpCode,
+          targetPublicKey,
+          ...(splitWallet ? { splitWallet } : {}),
+        }),
+      ),
+    });
+  }
+  return out;
+}
+
+const emailsOf = (requests: PreparedRequest[]) =>
+  requests.map((r) => (JSON.parse(r.body.toString("utf8")) as { email: string }).email);
+
 /**
  * A split sign-up against a service one, side by side: at 1 and 16 connections, SPLIT_ROUNDS rounds of
- * (service sign-ups, split sign-ups, split wallets made), each round's ratio taken, the median reported.
+ * (service sign-ups, their codes' sign-ins, split sign-ups, their codes' sign-ins carrying the wallets),
+ * each round's ratio taken, the median reported. A sign-up is both requests: the email's, and the code's
+ * that issues the session (and, for a split user, records the wallet).
  */
 async function measureSplitSignup(svc: ServiceHandle): Promise<SplitSignup[]> {
   const runId = Date.now().toString(36);
@@ -91,78 +165,64 @@ async function measureSplitSignup(svc: ServiceHandle): Promise<SplitSignup[]> {
   const serviceHeaders = { authorization: `Bearer ${svc.apiKey}` };
   const shareKey = await shareKeyOf(svc);
   const out: SplitSignup[] = [];
+  const otpValidate = (status: number, body: string) =>
+    status === 200 && body.includes('"SUCCESS"') && body.includes('"address"')
+      ? undefined
+      : `status ${status}: ${body.slice(0, 120)}`;
   for (const connections of [1, 16]) {
     const n = Math.max(40, Math.round((connections === 1 ? 100 : 400) * scale));
-    const m = Math.max(30, Math.round((connections === 1 ? 60 : 150) * scale));
-    const warm = Math.min(20, Math.round(m / 5));
-    // Fresh split users signed in (no wallet), each one's wallet request made as its key holder makes it:
-    // the key holder's work is the user's device's, done before the timed runs.
-    process.stdout.write(
-      `\nsplit, ${connections} connection(s): ${m * SPLIT_ROUNDS + warm} users signing in… `,
-    );
-    const wallets: PreparedRequest[] = [];
-    const total = m * SPLIT_ROUNDS + warm;
-    for (let i = 0; i < total; i += 8) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(8, total - i) }, async (_, j) => {
-          const session = await createSplitSession(
-            svc,
-            `split-wallet-${runId}-c${connections}-${i + j}@bench.test`,
-          );
-          return (await createWalletRequest(session, shareKey)).request;
-        }),
-      );
-      wallets.push(...batch);
-    }
-    process.stdout.write("done\n");
-    const walletValidate = (status: number, body: string) =>
-      status === 200 && body.includes('"walletId"') ? undefined : `status ${status}: ${body.slice(0, 120)}`;
-    const signupValidate = (status: number) => (status === 200 ? undefined : `status ${status}`);
+    const warm = 20;
+    process.stdout.write(`\nsplit, ${connections} connection(s), ${n} users per run:\n`);
     const rounds: SplitRound[] = [];
-    for (let r = 0; r < SPLIT_ROUNDS; r++) {
-      const tag = `${runId}-c${connections}-r${r}`;
-      const service = await runLoad({
-        baseUrl: svc.baseUrl,
-        ...(r === 0 ? { warmup: buildRequests(`svc-warm-${tag}`, WARMUP) } : {}),
-        requests: buildRequests(`svc-${tag}`, n),
-        connections,
-        headers: serviceHeaders,
-        validate,
-        servicePid: svc.pid,
-      });
+    // One mode's pair of runs: the sign-ups, then (their codes read, the client's work done) the codes.
+    const pair = async (mode: "svc" | "split", r: number) => {
+      const tag = `${mode}-${runId}-c${connections}-r${r}`;
+      const headers = mode === "svc" ? serviceHeaders : splitHeaders;
+      const signedUp: SignedUp = new Map();
+      const warmups = buildRequests(`${tag}-warm`, warm);
+      const requests = buildRequests(tag, n);
       const signup = await runLoad({
         baseUrl: svc.baseUrl,
-        ...(r === 0 ? { warmup: buildRequests(`split-warm-${tag}`, WARMUP) } : {}),
-        requests: buildRequests(`split-${tag}`, n),
+        warmup: warmups,
+        requests,
         connections,
-        headers: splitHeaders,
-        validate: signupValidate,
+        headers,
+        validate: captureSignup(signedUp),
         servicePid: svc.pid,
       });
-      const createWallet = await runLoad({
+      const key = mode === "split" ? shareKey : undefined;
+      const otp = await runLoad({
         baseUrl: svc.baseUrl,
-        ...(r === 0 ? { warmup: wallets.slice(0, warm) } : {}),
-        requests: wallets.slice(warm + r * m, warm + (r + 1) * m),
+        warmup: await otpRequests(svc, signedUp, emailsOf(warmups), key),
+        requests: await otpRequests(svc, signedUp, emailsOf(requests), key),
         connections,
-        headers: splitHeaders,
-        validate: walletValidate,
+        headers,
+        validate: otpValidate,
         servicePid: svc.pid,
       });
-      for (const run of [service, signup, createWallet]) printErrors(run);
-      const rps = 1 / (1 / signup.rps + 1 / createWallet.rps);
-      const p50Ms = signup.p50Ms + createWallet.p50Ms;
-      const round = {
-        service,
-        signup,
-        createWallet,
-        rps: Math.round(rps * 10) / 10,
-        p50Ms: round2(p50Ms),
-        rateRatio: round2(service.rps / rps),
-        p50Ratio: round2(p50Ms / service.p50Ms),
+      for (const run of [signup, otp]) printErrors(run);
+      return { signup, otp, rps: 1 / (1 / signup.rps + 1 / otp.rps), p50Ms: signup.p50Ms + otp.p50Ms };
+    };
+    for (let r = 0; r < SPLIT_ROUNDS; r++) {
+      const service = await pair("svc", r);
+      const split = await pair("split", r);
+      const round: SplitRound = {
+        service: service.signup,
+        serviceOtp: service.otp,
+        signup: split.signup,
+        otpWallet: split.otp,
+        serviceRps: Math.round(service.rps * 10) / 10,
+        serviceP50Ms: round2(service.p50Ms),
+        rps: Math.round(split.rps * 10) / 10,
+        p50Ms: round2(split.p50Ms),
+        rateRatio: round2(service.rps / split.rps),
+        p50Ratio: round2(split.p50Ms / service.p50Ms),
       };
       rounds.push(round);
+      const fig = (x: LoadResult) =>
+        `${x.rps}/s p50 ${x.p50Ms} ms (CPU ${x.serviceCpuUsPerRequest} µs, loop ${x.eventLoopCpuUsPerRequest} µs)`;
       process.stdout.write(
-        `  round ${r + 1}: service ${service.rps}/s p50 ${service.p50Ms} ms (CPU ${service.serviceCpuUsPerRequest} µs); split sign-up ${signup.rps}/s p50 ${signup.p50Ms} ms (CPU ${signup.serviceCpuUsPerRequest} µs) + wallet ${createWallet.rps}/s p50 ${createWallet.p50Ms} ms (CPU ${createWallet.serviceCpuUsPerRequest} µs): rate ×${round.rateRatio}, p50 ×${round.p50Ratio}\n`,
+        `  round ${r + 1}: service sign-up ${fig(service.signup)} + code ${fig(service.otp)}; split sign-up ${fig(split.signup)} + code with wallet ${fig(split.otp)}: rate ×${round.rateRatio}, p50 ×${round.p50Ratio}\n`,
       );
     }
     out.push({
@@ -170,8 +230,8 @@ async function measureSplitSignup(svc: ServiceHandle): Promise<SplitSignup[]> {
       rounds,
       rps: median(rounds.map((x) => x.rps)),
       p50Ms: median(rounds.map((x) => x.p50Ms)),
-      serviceRps: median(rounds.map((x) => x.service.rps)),
-      serviceP50Ms: median(rounds.map((x) => x.service.p50Ms)),
+      serviceRps: median(rounds.map((x) => x.serviceRps)),
+      serviceP50Ms: median(rounds.map((x) => x.serviceP50Ms)),
       rateRatio: median(rounds.map((x) => x.rateRatio)),
       p50Ratio: median(rounds.map((x) => x.p50Ratio)),
     });
@@ -346,7 +406,7 @@ async function main() {
       services.push({ database, workers, runs, ...(split ? { split } : {}) });
       for (const sp of split ?? []) {
         process.stdout.write(
-          `${database}: split sign-up (sign-up + create_split_wallet) at ${sp.connections} connection(s), median of ${sp.rounds.length} interleaved rounds: ${sp.rps}/s, p50 ${sp.p50Ms} ms; service ${sp.serviceRps}/s, p50 ${sp.serviceP50Ms} ms: rate ×${sp.rateRatio}, p50 ×${sp.p50Ratio} (target ≤ ×${TARGET_SPLIT_RATIO}: ${Math.max(sp.rateRatio, sp.p50Ratio) <= TARGET_SPLIT_RATIO ? "MET" : "MISSED"})\n`,
+          `${database}: split sign-up (sign-up + the code's sign-in with the wallet) against a service one (sign-up + the code's sign-in) at ${sp.connections} connection(s), median of ${sp.rounds.length} interleaved rounds: ${sp.rps}/s, p50 ${sp.p50Ms} ms; service ${sp.serviceRps}/s, p50 ${sp.serviceP50Ms} ms: rate ×${sp.rateRatio}, p50 ×${sp.p50Ratio} (target ≤ ×${TARGET_SPLIT_RATIO}: ${Math.max(sp.rateRatio, sp.p50Ratio) <= TARGET_SPLIT_RATIO ? "MET" : "MISSED"})\n`,
         );
       }
       process.stdout.write(
@@ -407,17 +467,21 @@ async function main() {
         runs: runs.map(runRecord),
         ...(split
           ? {
-              // Split custody (issue 44), same service and run: sign-up + create_split_wallet.
+              // Split custody (issue 44), same service and run: sign-up + the code's sign-in carrying the
+              // wallet, against the service app's sign-up + the code's sign-in.
               split: split.map(({ rounds, ...sp }) => ({
                 ...sp,
                 rounds: rounds.map((r) => ({
                   rps: r.rps,
                   p50Ms: r.p50Ms,
+                  serviceRps: r.serviceRps,
+                  serviceP50Ms: r.serviceP50Ms,
                   rateRatio: r.rateRatio,
                   p50Ratio: r.p50Ratio,
                   service: runRecord(r.service),
+                  serviceOtp: runRecord(r.serviceOtp),
                   signup: runRecord(r.signup),
-                  createWallet: runRecord(r.createWallet),
+                  otpWallet: runRecord(r.otpWallet),
                 })),
               })),
             }

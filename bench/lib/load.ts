@@ -20,7 +20,7 @@ export interface LoadOptions {
   /** Headers sent with every request (content-type and content-length are added). */
   headers?: Record<string, string>;
   /** Optional check of a 2xx answer; returning a string marks the request as an error with that reason. */
-  validate?: (status: number, body: string) => string | undefined;
+  validate?: (status: number, body: string, request: PreparedRequest) => string | undefined;
   timeoutMs?: number;
   /** The service's pid: the result then carries its CPU time per measured request (serviceCpuMs). */
   servicePid?: number;
@@ -152,7 +152,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
         completions?.push(t1);
         if (status < 200 || status >= 300) fail(String(status), body);
         else {
-          const problem = opts.validate?.(status, body);
+          const problem = opts.validate?.(status, body, req);
           if (problem) fail("invalid", `${problem} — ${body}`);
         }
       } catch (e) {

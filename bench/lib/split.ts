@@ -9,7 +9,10 @@
 import {
   encodeWalletSecret,
   newWalletSecret,
+  type PublicAccount,
+  type SignInBinding,
   sealServiceShare,
+  sealSignInWallet,
   sealUserShare,
   splitWalletSecret,
   wipeWalletSecret,
@@ -115,6 +118,27 @@ export async function createWalletRequest(
     userShare,
     address: accounts[0]?.address ?? "",
   };
+}
+
+/**
+ * The key holder's side of a new user's wallet carried by the code's sign-in (`/v1/otp`'s `splitWallet`):
+ * both shares sealed to the share key for that sign-in, and the public accounts.
+ */
+export async function signInWalletOf(
+  binding: SignInBinding,
+  shareKey: string,
+): Promise<{ sealed: string; accounts: PublicAccount[] }> {
+  const { secret, accounts } = await newWalletSecret();
+  const encoded = encodeWalletSecret(secret);
+  wipeWalletSecret(secret);
+  const { userShare, serviceShare } = await splitWalletSecret(encoded);
+  encoded.fill(0);
+  try {
+    return { sealed: await sealSignInWallet({ userShare, serviceShare, shareKey, ...binding }), accounts };
+  } finally {
+    userShare.fill(0);
+    serviceShare.fill(0);
+  }
 }
 
 /** A split user ready to sign: session, wallet made, the user share kept. */

@@ -276,6 +276,7 @@ export type {
   KeyHolderStorage,
   ProtectedShare,
   RecoveryInput,
+  SignInWallet,
   SplitCustodyKeyHolder,
 } from "./keyHolders/types";
 export { createWebCryptoKeyHolder, type WebCryptoKeyHolderOptions } from "./keyHolders/webCrypto";

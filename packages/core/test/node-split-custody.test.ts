@@ -50,6 +50,24 @@ describe("a split-custody app, from Node", () => {
     address = first.user?.address as `0x${string}`;
     expect(address).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(Object.keys(kept)).toEqual([first.user?.orgId]);
+    // The wallet came with the code's sign-in (docs/split-custody.md §3): no create_split_wallet after it.
+    const db = svc.service.ctx.db;
+    const made = await db
+      .selectFrom("activities")
+      .select("type")
+      .where("user_id", "=", first.user?.userId ?? "")
+      .execute();
+    expect(made.map((a) => a.type)).not.toContain("ACTIVITY_TYPE_CREATE_SPLIT_WALLET");
+    const created = await db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("user_id", "=", first.user?.userId ?? "")
+      .where("event", "=", "wallet.created")
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(created.details ?? "{}")).toMatchObject({
+      custody: "split",
+      walletId: first.user?.walletId,
+    });
 
     const account = toViemAccount(first);
     const signature = await account.signMessage({ message: "split custody" });

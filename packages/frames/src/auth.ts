@@ -89,6 +89,22 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
         organizationId: organizationIdOf(params),
         shareKey: shareKey(),
       });
+    case "prepareSignInWallet":
+      if (typeof params?.otpId !== "string") throw new TypeError("otpId must be a string");
+      if (typeof params?.targetPublicKey !== "string")
+        throw new TypeError("targetPublicKey must be a string");
+      return sharesOf(keys).prepareSignInWallet({
+        organizationId: organizationIdOf(params),
+        shareKey: shareKey(),
+        otpId: params.otpId,
+        targetPublicKey: params.targetPublicKey,
+      });
+    case "keepSignInWallet":
+      if (typeof params?.address !== "string") throw new TypeError("address must be a string");
+      return sharesOf(keys).keepSignInWallet({
+        organizationId: organizationIdOf(params),
+        address: params.address,
+      });
     case "beginSplit":
       return sharesOf(keys).beginSplit({ organizationId: organizationIdOf(params) });
     case "acceptSplitShare":

@@ -22,6 +22,7 @@ export {
   putWalletShare,
   type RecoveryInput,
   type ShareHolder,
+  type SignInWallet,
   type UserShareStorage,
   type WalletShareEntry,
   walletShareEntries,

@@ -9,11 +9,58 @@ import {
   combineShares,
   decodeWalletSecret,
   mnemonicOfSecret,
+  openSignInWallet,
   openUserShare,
   sealSplitShare,
 } from "@latchkey/protocol/custody";
 import { describe, expect, it } from "vitest";
 import { createShareHolder, memoryUserShares, walletShareName } from "./userShares";
+
+// A new user's wallet carried by the code's sign-in (docs/split-custody.md §3), the key holder's part.
+describe("a sign-in's wallet, in the key holder", () => {
+  const shareKeyPrivate = generateP256PrivateKey();
+  const shareKey = {
+    privateKey: shareKeyPrivate,
+    publicKey: toHex(p256PublicKeyFromPrivate(shareKeyPrivate, false)),
+  };
+  const binding = { organizationId: "org-1", otpId: "otp-1", targetPublicKey: shareKey.publicKey };
+
+  it("seals both shares for that sign-in and keeps the user share only once the service answered its address", async () => {
+    const stored = memoryUserShares();
+    const holder = createShareHolder(stored);
+    const made = await holder.prepareSignInWallet({ ...binding, shareKey: shareKey.publicKey });
+    expect(made.accounts.map((a) => a.addressFormat)).toEqual([
+      "ADDRESS_FORMAT_ETHEREUM",
+      "ADDRESS_FORMAT_SOLANA",
+    ]);
+    const { userShare, serviceShare } = await openSignInWallet({ sealed: made.sealed, shareKey, ...binding });
+    const secret = decodeWalletSecret(await combineShares(userShare, serviceShare));
+    expect(mnemonicOfSecret(secret)?.split(" ")).toHaveLength(12);
+    // Pending: nothing stored until the answer.
+    expect(await stored.get("org-1")).toBeNull();
+    // Another wallet answered (the sign-in recorded none of this one): forgotten, nothing stored.
+    expect(
+      await holder.keepSignInWallet({
+        organizationId: "org-1",
+        address: "0x0000000000000000000000000000000000000001",
+      }),
+    ).toBe(false);
+    expect(await stored.get("org-1")).toBeNull();
+    // Forgotten for good: even the right address finds nothing now.
+    const address = made.accounts[0]?.address ?? "";
+    expect(await holder.keepSignInWallet({ organizationId: "org-1", address })).toBe(false);
+
+    const again = await holder.prepareSignInWallet({ ...binding, shareKey: shareKey.publicKey });
+    const opened = await openSignInWallet({ sealed: again.sealed, shareKey, ...binding });
+    expect(
+      await holder.keepSignInWallet({
+        organizationId: "org-1",
+        address: (again.accounts[0]?.address ?? "").toLowerCase(),
+      }),
+    ).toBe(true);
+    expect(await stored.get("org-1")).toEqual(opened.userShare);
+  });
+});
 
 // Moving a whole wallet to split custody (docs/split-custody.md §3.1), the key holder's part.
 describe("a whole wallet's split, in the key holder", () => {

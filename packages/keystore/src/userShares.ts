@@ -118,6 +118,15 @@ export interface CreatedSplitWallet {
   accounts: PublicAccount[];
 }
 
+/**
+ * A new user's wallet for the sign-in that issues their first session (`/v1/otp`'s `splitWallet`): both
+ * shares sealed to the share key for that sign-in, and the public accounts.
+ */
+export interface SignInWallet {
+  sealed: string;
+  accounts: PublicAccount[];
+}
+
 /** A recovery factor's input: a passkey's PRF output, or a recovery code. */
 export type RecoveryInput =
   | { prfOutput: Uint8Array; code?: undefined }
@@ -137,6 +146,24 @@ export interface ProtectedShare {
 export interface ShareHolder {
   /** Makes a wallet, keeps the user share, answers the service share sealed to `shareKey` and the accounts. */
   createSplitWallet(args: { organizationId: string; shareKey: string }): Promise<CreatedSplitWallet>;
+  /**
+   * A new user's wallet carried by the sign-in that issues their first session (docs/split-custody.md
+   * §3): made here, both shares sealed to `shareKey` for that sign-in (organisation, code id, session
+   * key), the user share kept **pending** in memory until {@link ShareHolder.keepSignInWallet} (a wrong
+   * code, a sign-in refused: nothing is stored). A second call for the organisation replaces it.
+   */
+  prepareSignInWallet(args: {
+    organizationId: string;
+    shareKey: string;
+    otpId: string;
+    targetPublicKey: string;
+  }): Promise<SignInWallet>;
+  /**
+   * The sign-in answered: keeps the pending share as the organisation's first wallet's when the service
+   * recorded that wallet (`address`, the user's EVM address it answered, is the pending wallet's) and
+   * answers true; otherwise forgets it and answers false. The pending share is wiped either way.
+   */
+  keepSignInWallet(args: { organizationId: string; address: string }): Promise<boolean>;
   /** Whether the device keeps the share of the first wallet, or with `walletId`, of that further (imported) wallet. */
   hasUserShare(args: { organizationId: string; walletId?: string }): Promise<boolean>;
   /**
@@ -221,7 +248,47 @@ function organizationOf(body: string): string | null {
 export function createShareHolder(storage: UserShareStorage): ShareHolder {
   // Ephemeral keys of splits begun, by organisation (memory only: a reload begins again).
   const splits = new Map<string, { privateKey: CryptoKey; publicKey: string }>();
+  // Sign-in wallets waiting for the service's answer, by organisation (memory only).
+  const pending = new Map<string, { userShare: Uint8Array; address: string }>();
+  const forgetPending = (organizationId: string) => {
+    pending.get(organizationId)?.userShare.fill(0);
+    pending.delete(organizationId);
+  };
   return {
+    async prepareSignInWallet({ organizationId, shareKey, otpId, targetPublicKey }) {
+      const custody = await loadCustody();
+      const { secret, accounts } = await custody.newWalletSecret();
+      const encoded = custody.encodeWalletSecret(secret);
+      custody.wipeWalletSecret(secret);
+      const { userShare, serviceShare } = await custody.splitWalletSecret(encoded);
+      encoded.fill(0);
+      try {
+        const sealed = await custody.sealSignInWallet({
+          userShare,
+          serviceShare,
+          shareKey,
+          organizationId,
+          otpId,
+          targetPublicKey,
+        });
+        forgetPending(organizationId);
+        pending.set(organizationId, { userShare: userShare.slice(), address: accounts[0]?.address ?? "" });
+        return { sealed, accounts };
+      } finally {
+        userShare.fill(0);
+        serviceShare.fill(0);
+      }
+    },
+    async keepSignInWallet({ organizationId, address }) {
+      const made = pending.get(organizationId);
+      try {
+        if (!made?.address || made.address.toLowerCase() !== address.toLowerCase()) return false;
+        await storage.put(organizationId, made.userShare);
+        return true;
+      } finally {
+        forgetPending(organizationId);
+      }
+    },
     async beginSplit({ organizationId }) {
       const pair = (await globalThis.crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, false, [
         "deriveBits",

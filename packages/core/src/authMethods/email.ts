@@ -1,3 +1,4 @@
+import type { OtpResponse } from "@latchkey/protocol";
 import { signerRoutes } from "@latchkey/protocol/wire";
 import { MfaRequiredError, SignerApiError, SignerError } from "../errors";
 import { completeSession } from "../signer/completeSession";
@@ -45,6 +46,7 @@ async function sendEmail(signer: SignerBase, params: EmailAuthenticateParams): P
     let orgId: string;
     let otpId: string | undefined;
     let isNewUser = false;
+    let bringsWallet = false;
     if (existingOrgId) {
       try {
         ({ orgId, otpId } = await client.call(signerRoutes.auth, {
@@ -66,18 +68,22 @@ async function sendEmail(signer: SignerBase, params: EmailAuthenticateParams): P
     } else {
       // A magic link that makes an account comes back with the signup marker: the page then knows
       // the user is new, whichever tab opens it.
-      ({ orgId, otpId } = await client.call(
+      const made = await client.call(
         signerRoutes.signup,
         emailMode === "magicLink"
           ? { ...request, redirectParams: withSignupMarker(request.redirectParams) }
           : request,
-      ));
+      );
+      ({ orgId, otpId } = made);
       isNewUser = true;
+      // A split app makes no wallet at sign-up: the key holder brings it with the code (§3).
+      bringsWallet = emailMode === "otp" && !made.address;
     }
     const stillLinking = store.getState().authLinkingStatus;
     sessionManager.setTemporarySession({
       orgId,
       isNewUser,
+      ...(bringsWallet ? { bringsWallet } : {}),
       targetPublicKey,
       ...(otpId ? { otpId } : {}),
       ...(emailMode === "magicLink" ? { issuedAtMs } : {}),
@@ -110,14 +116,32 @@ async function submitOtpCode(signer: SignerBase, params: OtpAuthenticateParams):
     // The key the code was sent for: asking the key holder again costs a frame round trip, and the
     // frame answers only once the page has painted the step's change (tens of ms in a busy page).
     const targetPublicKey = temporary.targetPublicKey ?? (await keyHolder.initTargetKey());
-    const response = await client.call(signerRoutes.otp, {
+    const request = {
       orgId: temporary.orgId,
       otpId: temporary.otpId,
       otpCode: params.otpCode,
       targetPublicKey,
       expirationSeconds: _internal.expirationSeconds,
       ...(params.multiFactors ? { multiFactors: params.multiFactors } : {}),
+    };
+    // A split app's new user: the wallet rides on this sign-in (docs/split-custody.md §3), one request
+    // instead of create_split_wallet after it. Loaded for those users only.
+    const custody = temporary.bringsWallet ? await import("../signer/custody") : undefined;
+    const splitWallet = await custody?.signInWallet(signer, {
+      organizationId: temporary.orgId,
+      otpId: temporary.otpId,
+      targetPublicKey,
     });
+    let response: OtpResponse;
+    try {
+      response = await client.call(signerRoutes.otp, { ...request, ...(splitWallet ? { splitWallet } : {}) });
+    } catch (error) {
+      // A wallet the service refused (the code is not spent then): sign in without it, and the wallet
+      // is made after the sign-in as for every other way of signing in.
+      if (!splitWallet || !custody?.isSignInWalletRefusal(error)) throw error;
+      response = await client.call(signerRoutes.otp, request);
+    }
+    if (custody) await custody.keepSignInWallet(signer, temporary.orgId, response);
     if (response.status === "MFA_REQUIRED") {
       const mfaFactorId = response.multiFactors[0]?.multiFactorId;
       sessionManager.setTemporarySession({

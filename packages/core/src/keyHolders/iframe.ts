@@ -7,6 +7,7 @@ import type {
   KeyHolderStamp,
   KeyHolderStorage,
   ProtectedShare,
+  SignInWallet,
   WalletShareEntry,
 } from "./types";
 
@@ -102,6 +103,8 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
     // reads only the fields it knows of each request).
     custody: {
       createSplitWallet: (p) => call<CreatedSplitWallet>("createSplitWallet", p),
+      prepareSignInWallet: (p) => call<SignInWallet>("prepareSignInWallet", p),
+      keepSignInWallet: (p) => call<boolean>("keepSignInWallet", p),
       hasUserShare: (p) => call<boolean>("hasUserShare", p),
       beginSplit: (p) => call<{ targetPublicKey: string }>("beginSplit", p),
       acceptSplitShare: (p) => call<void>("acceptSplitShare", p),

@@ -25,6 +25,13 @@ export function lazyMemoryKeyHolder(): KeyHolder {
     clear: async (options) => (await get()).clear(options),
     custody: {
       createSplitWallet: async (args) => (await custodyOf(get)).createSplitWallet(args),
+      prepareSignInWallet: async (args) => {
+        const custody = await custodyOf(get);
+        if (!custody.prepareSignInWallet)
+          throw new Error("the memory key holder cannot make a sign-in wallet");
+        return custody.prepareSignInWallet(args);
+      },
+      keepSignInWallet: async (args) => (await custodyOf(get)).keepSignInWallet?.(args) ?? false,
       hasUserShare: async (args) => (await custodyOf(get)).hasUserShare(args),
       beginSplit: async (args) => (await custodyOf(get)).beginSplit(args),
       acceptSplitShare: async (args) => (await custodyOf(get)).acceptSplitShare(args),

@@ -21,6 +21,13 @@ export function shareHolderCustody(shareHolder: () => Promise<ShareHolder>): {
         shareKey = args.shareKey;
         return (await shareHolder()).createSplitWallet(args);
       },
+      async prepareSignInWallet(args) {
+        shareKey = args.shareKey;
+        return (await shareHolder()).prepareSignInWallet(args);
+      },
+      async keepSignInWallet(args) {
+        return (await shareHolder()).keepSignInWallet(args);
+      },
       async hasUserShare(args) {
         shareKey = args.shareKey;
         return (await shareHolder()).hasUserShare(args);

@@ -1,9 +1,21 @@
-import type { CreatedSplitWallet, ProtectedShare, RecoveryInput, WalletShareEntry } from "@latchkey/keystore";
+import type {
+  CreatedSplitWallet,
+  ProtectedShare,
+  RecoveryInput,
+  SignInWallet,
+  WalletShareEntry,
+} from "@latchkey/keystore";
 import type { ImportSecret, StampHeader } from "@latchkey/protocol";
 import type { PublicAccount } from "@latchkey/protocol/custody";
 import type { RecoveryShareRecord } from "@latchkey/protocol/wire";
 
-export type { CreatedSplitWallet, ProtectedShare, RecoveryInput, WalletShareEntry } from "@latchkey/keystore";
+export type {
+  CreatedSplitWallet,
+  ProtectedShare,
+  RecoveryInput,
+  SignInWallet,
+  WalletShareEntry,
+} from "@latchkey/keystore";
 
 /**
  * A stamp, and the user's share of a split-custody wallet sealed to the service for that exact body when
@@ -20,6 +32,19 @@ export type KeyHolderStamp = StampHeader & { userShare?: string };
 export interface SplitCustodyKeyHolder {
   /** Makes a wallet, keeps the user share and answers the sealed service share and the public accounts. */
   createSplitWallet(args: { organizationId: string; shareKey: string }): Promise<CreatedSplitWallet>;
+  /**
+   * A new user's wallet carried by the sign-in that issues their first session (docs/split-custody.md §3):
+   * both shares sealed to the share key for that sign-in; the user share stays pending until
+   * `keepSignInWallet`. Optional: without it, the wallet is made after the sign-in (create_split_wallet).
+   */
+  prepareSignInWallet?(args: {
+    organizationId: string;
+    shareKey: string;
+    otpId: string;
+    targetPublicKey: string;
+  }): Promise<SignInWallet>;
+  /** Keeps the pending sign-in wallet's share when the service answered its `address` (true); else forgets it. */
+  keepSignInWallet?(args: { organizationId: string; address: string }): Promise<boolean>;
   /**
    * Whether this holder keeps the share of the organisation's first wallet, or with `walletId` of that
    * further (imported) wallet (and, for holders that need it, learns the share key).

@@ -42,6 +42,11 @@ export interface TemporarySession {
    * submitting the code needs no second round trip to the key holder.
    */
   targetPublicKey?: string;
+  /**
+   * A split app's new user (the sign-up answered no address): their key holder makes the wallet, and the
+   * code's sign-in carries it (docs/split-custody.md §3).
+   */
+  bringsWallet?: boolean;
   /** When a magic link's session was issued: the link's session expires relative to it. */
   issuedAtMs?: number;
   /** A social sign-in waiting for the email code that links its provider (kept across a reload). */

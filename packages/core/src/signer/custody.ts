@@ -1,7 +1,7 @@
-import type { SignerConfigResponse, WhoamiResponse } from "@latchkey/protocol";
+import type { OtpResponse, SignerConfigResponse, WhoamiResponse } from "@latchkey/protocol";
 import { signerRoutes } from "@latchkey/protocol/wire";
-import { SignerError } from "../errors";
-import type { SplitCustodyKeyHolder } from "../keyHolders/types";
+import { SignerApiError, SignerError } from "../errors";
+import type { SignInWallet, SplitCustodyKeyHolder } from "../keyHolders/types";
 import type { User } from "../session/types";
 import type { SignerBase, WalletAccess } from "./types";
 
@@ -34,6 +34,47 @@ export function custodyOf(signer: SignerBase): SplitCustodyKeyHolder {
   if (!custody) throw new SignerError("SPLIT_CUSTODY_UNSUPPORTED_HOLDER");
   return custody;
 }
+
+/**
+ * A split app's new user's wallet for the code's sign-in (docs/split-custody.md §3): made by the key
+ * holder, both shares sealed to the share key for this sign-in, the user share pending in the holder.
+ * Undefined when the holder cannot (the wallet is then made after the sign-in) or anything fails.
+ */
+export async function signInWallet(
+  signer: SignerBase,
+  binding: { organizationId: string; otpId: string; targetPublicKey: string },
+): Promise<SignInWallet | undefined> {
+  const custody = signer.keyHolder.custody;
+  if (!custody?.prepareSignInWallet) return undefined;
+  try {
+    const { mode, shareKey } = await custodyConfig(signer);
+    if (mode !== "split") return undefined;
+    return await custody.prepareSignInWallet({ ...binding, shareKey });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sign-in answered: the holder keeps the pending share when the service recorded that wallet. */
+export async function keepSignInWallet(
+  signer: SignerBase,
+  organizationId: string,
+  response: OtpResponse,
+): Promise<void> {
+  const address = response.status === "SUCCESS" ? (response.user?.address ?? "") : "";
+  await signer.keyHolder.custody?.keepSignInWallet?.({ organizationId, address });
+}
+
+/** A refusal of the sign-in's wallet alone (the code is not spent): worth signing in without it. */
+export function isSignInWalletRefusal(error: unknown): boolean {
+  return error instanceof SignerApiError && SIGN_IN_WALLET_REFUSALS.has(error.code);
+}
+const SIGN_IN_WALLET_REFUSALS: ReadonlySet<string> = new Set([
+  "USER_SHARE_INVALID",
+  "WALLET_EXISTS",
+  "WALLET_HELD_BY_ANOTHER_USER",
+  "INVALID_REQUEST",
+]);
 
 /**
  * Right after a split user's whoami, before the session is CONNECTED: a split user without a wallet gets

@@ -15,12 +15,14 @@ import {
   newRecoveryCode,
   newWalletSecret,
   openServiceShare,
+  openSignInWallet,
   openSplitShare,
   openUserShare,
   publicKeyOf,
   RecoveryError,
   recoveryCodeBytes,
   sealServiceShare,
+  sealSignInWallet,
   sealSplitShare,
   sealUserShare,
   shareBearingOrganization,
@@ -131,6 +133,45 @@ describe("the sealed user share", () => {
     expect(await openSplitShare({ sealed, walletId: "w-1", key: shareKey })).toEqual(userShare);
     await expect(openSplitShare({ sealed, walletId: "w-2", key: shareKey })).rejects.toThrow(UserShareError);
     await expect(openUserShare({ sealed, body: "split:w-1", shareKey })).rejects.toThrow(UserShareError);
+  });
+
+  it("a sign-in's wallet: both shares in one envelope, opened for that organisation, code and session key only", async () => {
+    const userShare = new Uint8Array([1, 1, 2, 3, 5]);
+    const serviceShare = new Uint8Array([8, 13, 21, 34, 55]);
+    const binding = {
+      organizationId: "org-1",
+      otpId: "otp-1",
+      targetPublicKey: shareKey.publicKey.toUpperCase(),
+    };
+    const sealed = await sealSignInWallet({
+      userShare,
+      serviceShare,
+      shareKey: shareKey.publicKey,
+      ...binding,
+    });
+    // The target key is compared as the service compares keys: case does not matter.
+    expect(
+      await openSignInWallet({ sealed, shareKey, ...binding, targetPublicKey: shareKey.publicKey }),
+    ).toEqual({ userShare, serviceShare });
+    for (const other of [
+      { ...binding, organizationId: "org-2" },
+      { ...binding, otpId: "otp-2" },
+      { ...binding, targetPublicKey: toHex(p256PublicKeyFromPrivate(generateP256PrivateKey(), false)) },
+    ]) {
+      await expect(openSignInWallet({ sealed, shareKey, ...other })).rejects.toThrow(UserShareError);
+    }
+    // Not a user share of any body, and shares of different lengths are not a wallet's.
+    await expect(openUserShare({ sealed, body: "sign-in:org-1:otp-1", shareKey })).rejects.toThrow(
+      UserShareError,
+    );
+    await expect(
+      sealSignInWallet({
+        userShare,
+        serviceShare: serviceShare.subarray(1),
+        shareKey: shareKey.publicKey,
+        ...binding,
+      }),
+    ).rejects.toThrow(UserShareError);
   });
 
   it("names the organisation of the bodies a key holder attaches its share to", () => {

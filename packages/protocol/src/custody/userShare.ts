@@ -135,6 +135,63 @@ export function openServiceShare<K = Uint8Array | CryptoKey>(args: {
   );
 }
 
+const SIGN_IN_WALLET_INFO = "latchkey_sign_in_wallet_v1";
+
+/** What a sign-in's wallet is bound to: the organisation, the code's id and the session's target key. */
+export interface SignInBinding {
+  organizationId: string;
+  otpId: string;
+  targetPublicKey: string;
+}
+
+const signInAad = (b: SignInBinding) =>
+  utf8ToBytes(`sign-in:${b.organizationId}:${b.otpId}:${b.targetPublicKey.toLowerCase()}`);
+
+/**
+ * A new wallet's two shares for the sign-in that issues the user's first session (docs/split-custody.md
+ * §3): one HPKE envelope to the share key, user share ‖ service share (they are as long as each other),
+ * bound to that sign-in (aad: organisation, code id, target key), so it opens for that code and session
+ * key only, and a code is spent once.
+ */
+export async function sealSignInWallet(
+  args: { userShare: Uint8Array; serviceShare: Uint8Array; shareKey: string } & SignInBinding,
+): Promise<string> {
+  if (args.userShare.length !== args.serviceShare.length) {
+    throw new UserShareError("the two shares of a wallet are as long as each other");
+  }
+  const plaintext = concatBytes(args.userShare, args.serviceShare);
+  try {
+    return await seal(plaintext, args.shareKey, SIGN_IN_WALLET_INFO, signInAad(args));
+  } finally {
+    plaintext.fill(0);
+  }
+}
+
+/**
+ * Inverse of {@link sealSignInWallet} (the service): the two shares, copies the caller wipes; throws
+ * UserShareError when it does not open for this sign-in.
+ */
+export async function openSignInWallet<K = Uint8Array | CryptoKey>(
+  args: { sealed: string; shareKey: ShareKey<K>; hpkeOpen?: HpkeOpen<K> } & SignInBinding,
+): Promise<{ userShare: Uint8Array; serviceShare: Uint8Array }> {
+  const plaintext = await open(
+    args.sealed,
+    args.shareKey,
+    SIGN_IN_WALLET_INFO,
+    signInAad(args),
+    args.hpkeOpen,
+  );
+  try {
+    const half = plaintext.length / 2;
+    if (plaintext.length < 4 || !Number.isInteger(half)) {
+      throw new UserShareError("the sealed wallet is not two shares");
+    }
+    return { userShare: plaintext.slice(0, half), serviceShare: plaintext.slice(half) };
+  } finally {
+    plaintext.fill(0);
+  }
+}
+
 const SPLIT_SHARE_INFO = "latchkey_split_share_v1";
 const splitShareAad = (walletId: string) => utf8ToBytes(`split:${walletId}`);
 

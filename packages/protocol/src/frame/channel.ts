@@ -28,6 +28,13 @@ export type FrameMethod =
   | "clear"
   /** → `{ serviceShare, accounts }`: a new wallet made in the frame; it keeps the user share. */
   | "createSplitWallet"
+  /**
+   * → `{ sealed, accounts }`: a new user's wallet for the sign-in of code `otpId` to `targetPublicKey`
+   * (`/v1/otp`'s `splitWallet`), both shares sealed to the page's share key; the user share stays pending.
+   */
+  | "prepareSignInWallet"
+  /** → boolean: keeps the pending sign-in wallet's share when the service answered its `address`; else forgets it. */
+  | "keepSignInWallet"
   /** → boolean: whether the frame holds a share for `organizationId`'s first wallet, or for the imported `walletId`. */
   | "hasUserShare"
   /** → `[{ walletId, addresses }]`: the imported wallets whose shares the frame keeps (docs/split-custody.md §5). */
@@ -71,6 +78,11 @@ export interface FrameRequest {
     /** begin_split_wallet's `userShare`, sealed to the frame's split key (acceptSplitShare). */
     userShare?: string;
     blob?: FrameRecoveryBlob;
+    /** The emailed code's id and the session's target key a sign-in wallet is bound to (prepareSignInWallet). */
+    otpId?: string;
+    targetPublicKey?: string;
+    /** The user's EVM address the sign-in answered (keepSignInWallet). */
+    address?: string;
     /** An imported wallet's addresses (restoreShare). */
     addresses?: string[];
   };

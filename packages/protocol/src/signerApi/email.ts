@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  base64urlSchema,
   emailSchema,
   expirationSecondsSchema,
   idSchema,
@@ -8,6 +9,7 @@ import {
   textSchema,
   urlSchema,
 } from "../common";
+import { publicAccountSchema } from "../keyManagement/walletImport";
 import type { WhoamiResponse } from "./user";
 
 /** Email sign-in: lookup, signup, auth (existing users) and otp (DESIGN §3.1, §5). */
@@ -53,6 +55,18 @@ export const otpRequestSchema = z.object({
   targetPublicKey: p256PublicKeyHexSchema,
   expirationSeconds: expirationSecondsSchema.optional(),
   multiFactors: z.array(multiFactorSchema).max(5).optional(),
+  /**
+   * Split custody (docs/split-custody.md §3): a new user's wallet, made by their key holder, carried by the
+   * sign-in that issues their first session. `sealed` is both shares in one HPKE envelope to the share key,
+   * bound to this sign-in (`sealSignInWallet`: organisation, code id and `targetPublicKey`); the service
+   * records the wallet in the transaction that spends the code, when the user has none.
+   */
+  splitWallet: z
+    .object({
+      sealed: base64urlSchema.min(160).max(4096),
+      accounts: z.array(publicAccountSchema).min(1).max(16),
+    })
+    .optional(),
 });
 export type OtpRequest = z.input<typeof otpRequestSchema>;
 

@@ -1,6 +1,12 @@
 import type { ECDH } from "node:crypto";
 import { toHex, uncompressP256PublicKey } from "@latchkey/protocol";
-import { openServiceShare, openUserShare, UserShareError } from "@latchkey/protocol/custody";
+import {
+  openServiceShare,
+  openSignInWallet,
+  openUserShare,
+  type SignInBinding,
+  UserShareError,
+} from "@latchkey/protocol/custody";
 import type { ServiceContext } from "../context";
 import { apiError, ErrorCode } from "../errors";
 import { hpkeOpenP256, p256Ecdh } from "./hpkeOpen";
@@ -99,6 +105,30 @@ export async function openNewServiceShare(
         ErrorCode.USER_SHARE_INVALID,
         "The service share does not open: it must be sealed to the share key for this organization",
       );
+    }
+    throw e;
+  }
+}
+
+/**
+ * A new wallet's two shares carried by the sign-in that issues the first session (`/v1/otp`'s
+ * `splitWallet`), opened for exactly that sign-in; 400 USER_SHARE_INVALID when they do not open (sealed
+ * for another code, session key or organisation, or to another key). The caller wipes both.
+ */
+export async function openSignInWalletShares(
+  ctx: Pick<ServiceContext, "serviceKeys">,
+  params: { sealed: string } & SignInBinding,
+): Promise<{ userShare: Uint8Array; serviceShare: Uint8Array }> {
+  const publicKey = await shareKeyHex(ctx);
+  try {
+    return await openSignInWallet({
+      ...params,
+      shareKey: { privateKey: await sharePrivateKey(ctx), publicKey },
+      hpkeOpen: hpkeOpenP256,
+    });
+  } catch (e) {
+    if (e instanceof UserShareError) {
+      throw apiError(ErrorCode.USER_SHARE_INVALID, "The wallet's shares do not open for this sign-in");
     }
     throw e;
   }

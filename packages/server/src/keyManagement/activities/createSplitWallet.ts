@@ -15,11 +15,13 @@ import { prepared, rowSlots } from "../../db/prepared";
 import { apiError } from "../../errors";
 import { type ActivityContext, defineActivity } from "../defineActivity";
 
-interface Prepared {
+/** A checked split wallet, ready to record: its id, the service share sealed for it, its public accounts. */
+export interface SplitWalletRows {
   walletId: string;
   sealedServiceShare: string;
   accounts: PublicAccount[];
 }
+type Prepared = SplitWalletRows;
 
 const walletExists = () =>
   apiError(ErrorCode.WALLET_EXISTS, "This user has a wallet already: a user has one wallet");
@@ -44,87 +46,116 @@ export const createSplitWallet = defineActivity<"ACTIVITY_TYPE_CREATE_SPLIT_WALL
     requireShare(share);
     let userShare: Uint8Array | undefined;
     let serviceShare: Uint8Array | undefined;
-    let encoded: Uint8Array | undefined;
-    let secret: WalletSecret | undefined;
-    let derived: WalletSecret | undefined;
-    let derivedAccounts: DerivedAccount[] = [];
     try {
       serviceShare = await openNewServiceShare(ctx, {
         sealed: params.serviceShare,
         organizationId: caller.user.orgId,
       });
       userShare = await openRequestShare(ctx, share);
-      try {
-        encoded = await combineShares(userShare, serviceShare);
-        secret = decodeWalletSecret(encoded);
-      } catch (e) {
-        if (e instanceof WalletSecretError) {
-          throw apiError(ErrorCode.USER_SHARE_INVALID, "The two shares do not combine to a wallet secret");
-        }
-        throw e;
-      }
-      if (secret.entropy.length < 16 || secret.entropy.length > 32 || secret.entropy.length % 4 !== 0) {
-        throw mismatch("a split wallet is a BIP-39 phrase of 12 to 24 words");
-      }
-      // The service's own derivation (its wallet threads: native PBKDF2 and secp256k1), the one every
-      // service wallet is made with; protocol/custody's walletOfEntropy derives the same accounts.
-      derivedAccounts = await ctx.wallets.derive(entropyToMnemonic(secret.entropy));
-      derived = {
-        entropy: new Uint8Array(0),
-        accounts: derivedAccounts.map((a) => ({ curve: a.curve, privateKey: a.privateKey })),
-      };
-      checkAccounts(secret, derived, derivedAccounts.map(publicOf), params.accounts);
-      await assertUnheld(ctx.db, params.accounts);
-      const walletId = ctx.random.uuid();
-      return {
-        walletId,
-        sealedServiceShare: ctx.keyring.seal(serviceShare, `wallet_share:${walletId}`),
-        accounts: derivedAccounts.map(publicOf),
-      };
+      return await prepareSplitWallet(ctx, { userShare, serviceShare, accounts: params.accounts });
     } finally {
       userShare?.fill(0);
       serviceShare?.fill(0);
-      encoded?.fill(0);
-      if (secret) wipeWalletSecret(secret);
-      if (derived) wipeWalletSecret(derived);
-      for (const a of derivedAccounts) a.privateKey.fill(0);
     }
   },
   async run(tx, { caller, prepared }): Promise<CreateSplitWalletResult> {
-    const user = caller.user;
-    // Serialises two creations for one user (PostgreSQL takes the row's lock; SQLite has one writer).
-    await lockUser(tx.db, { id: user.id });
-    if (await hasWallet(tx.db, user.orgId)) throw walletExists();
-    const now = tx.now();
-    await insertWallet(tx.db, {
-      id: prepared.walletId,
-      org_id: user.orgId,
-      user_id: user.id,
-      name: "Default wallet",
-      sealed_mnemonic: "",
-      custody: "split",
-      sealed_service_share: prepared.sealedServiceShare,
-      created_at: now,
-    });
-    await insertSplitAccounts(tx, {
-      walletId: prepared.walletId,
-      orgId: user.orgId,
-      accounts: prepared.accounts,
-      now,
-    });
-    const addresses = prepared.accounts.map((a) => a.address);
-    await tx.audit(
-      "wallet.created",
-      {
-        appId: user.appId,
-        userId: user.id,
-        details: { walletId: prepared.walletId, custody: "split", addresses },
-      },
-      tx.db,
-    );
-    return { walletId: prepared.walletId, addresses };
+    return recordSplitWallet(tx, { user: caller.user, prepared });
   },
 });
+
+/**
+ * A new split wallet's checks, outside any transaction (docs/split-custody.md §3): the two opened shares
+ * combine to a wallet secret (400 USER_SHARE_INVALID); its entropy is a BIP-39 phrase's, its keys are
+ * exactly the ones the entropy derives and `accounts` exactly the derived ones (400 INVALID_REQUEST); no
+ * wallet holds one of them (409). Answers the service share sealed for the new wallet and its public rows.
+ * The combined secret and the derived keys are wiped here, whatever happens; the caller wipes the shares.
+ * Also the sign-in's wallet (`/v1/otp`'s `splitWallet`, features/email/verifyEmailOtp.ts).
+ */
+export async function prepareSplitWallet(
+  ctx: Pick<ActivityContext, "db" | "wallets" | "keyring" | "random">,
+  params: { userShare: Uint8Array; serviceShare: Uint8Array; accounts: PublicAccount[] },
+): Promise<SplitWalletRows> {
+  let encoded: Uint8Array | undefined;
+  let secret: WalletSecret | undefined;
+  let derived: WalletSecret | undefined;
+  let derivedAccounts: DerivedAccount[] = [];
+  try {
+    try {
+      encoded = await combineShares(params.userShare, params.serviceShare);
+      secret = decodeWalletSecret(encoded);
+    } catch (e) {
+      if (e instanceof WalletSecretError) {
+        throw apiError(ErrorCode.USER_SHARE_INVALID, "The two shares do not combine to a wallet secret");
+      }
+      throw e;
+    }
+    if (secret.entropy.length < 16 || secret.entropy.length > 32 || secret.entropy.length % 4 !== 0) {
+      throw mismatch("a split wallet is a BIP-39 phrase of 12 to 24 words");
+    }
+    // The service's own derivation (its wallet threads: native PBKDF2 and secp256k1), the one every
+    // service wallet is made with; protocol/custody's walletOfEntropy derives the same accounts.
+    derivedAccounts = await ctx.wallets.derive(entropyToMnemonic(secret.entropy));
+    derived = {
+      entropy: new Uint8Array(0),
+      accounts: derivedAccounts.map((a) => ({ curve: a.curve, privateKey: a.privateKey })),
+    };
+    checkAccounts(secret, derived, derivedAccounts.map(publicOf), params.accounts);
+    await assertUnheld(ctx.db, params.accounts);
+    const walletId = ctx.random.uuid();
+    return {
+      walletId,
+      sealedServiceShare: ctx.keyring.seal(params.serviceShare, `wallet_share:${walletId}`),
+      accounts: derivedAccounts.map(publicOf),
+    };
+  } finally {
+    encoded?.fill(0);
+    if (secret) wipeWalletSecret(secret);
+    if (derived) wipeWalletSecret(derived);
+    for (const a of derivedAccounts) a.privateKey.fill(0);
+  }
+}
+
+/**
+ * Records a prepared split wallet in the caller's transaction: the user's row locked (two creations at
+ * once: one wins, the other 409 WALLET_EXISTS), the wallet, its public accounts and `wallet.created`.
+ */
+export async function recordSplitWallet(
+  tx: Pick<ActivityContext, "db" | "now" | "random" | "audit">,
+  params: { user: { id: string; orgId: string; appId: string }; prepared: SplitWalletRows },
+): Promise<CreateSplitWalletResult> {
+  const { user, prepared } = params;
+  // Serialises two creations for one user (PostgreSQL takes the row's lock; SQLite has one writer).
+  await lockUser(tx.db, { id: user.id });
+  if (await hasWallet(tx.db, user.orgId)) throw walletExists();
+  const now = tx.now();
+  await insertWallet(tx.db, {
+    id: prepared.walletId,
+    org_id: user.orgId,
+    user_id: user.id,
+    name: "Default wallet",
+    sealed_mnemonic: "",
+    custody: "split",
+    sealed_service_share: prepared.sealedServiceShare,
+    created_at: now,
+  });
+  await insertSplitAccounts(tx, {
+    walletId: prepared.walletId,
+    orgId: user.orgId,
+    accounts: prepared.accounts,
+    now,
+  });
+  const addresses = prepared.accounts.map((a) => a.address);
+  await tx.audit(
+    "wallet.created",
+    {
+      appId: user.appId,
+      userId: user.id,
+      details: { walletId: prepared.walletId, custody: "split", addresses },
+    },
+    tx.db,
+  );
+  return { walletId: prepared.walletId, addresses };
+}
 
 export const publicOf = (a: DerivedAccount): PublicAccount => ({
   curve: a.curve,

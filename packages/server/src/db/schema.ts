@@ -1,4 +1,4 @@
-import type { ActivitiesTable, AuditLogTable, GrantsTable } from "./tables/activities";
+import type { ActivitiesTable, AuditLogTable, GrantsTable, GrantTokenSpendsTable } from "./tables/activities";
 import type { AppApiKeysTable, AppsTable } from "./tables/apps";
 import type {
   ConsoleAdminsTable,
@@ -87,6 +87,7 @@ export interface Database {
   contact_otps: ContactOtpsTable;
   activities: ActivitiesTable;
   grants: GrantsTable;
+  grant_token_spends: GrantTokenSpendsTable;
   rate_limits: RateLimitsTable;
   audit_log: AuditLogTable;
 }

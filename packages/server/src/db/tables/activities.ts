@@ -34,6 +34,19 @@ export interface ActivitiesTable {
  * A user's permission grant to the app's backend (features/grants). Its caps are counted here and
  * changed only by a compare-and-set on `version`.
  */
+/** One token amount a signature under a grant can move (features/grants/tokenLimits.ts). */
+export interface GrantTokenSpendsTable {
+  id: string;
+  grant_id: string;
+  chain_id: number;
+  /** Lower-case token address, or "native". */
+  token: string;
+  /** Decimal, in the token's smallest unit. */
+  amount: string;
+  reservation_id: string;
+  spent_at: number;
+}
+
 export interface GrantsTable {
   id: string;
   app_id: string;

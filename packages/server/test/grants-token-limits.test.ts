@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BackendApiError, createBackendClient } from "@latchkey/backend";
 import {
+  createEip1193Provider,
   createGrant,
   createMemoryKeyHolder,
   createMemoryStorage,
@@ -86,6 +87,29 @@ describe.each(["sqlite", "postgres"] as const)("a grant of 10 USDC per 24 hours 
   const backend = () =>
     createBackendClient({ url: svc.url, appId: "limits", serverKey: SERVER_KEY, now: () => clock.now });
 
+  /** Alice, signed in by email now (the clock's now): a fresh session, which a grant needs. */
+  async function signIn(): Promise<Signer> {
+    const signer = createSigner({
+      baseUrl: svc.url,
+      apiKey: API_KEY,
+      keyHolder: createMemoryKeyHolder(),
+      storage: createMemoryStorage(),
+      window: null,
+      // The service's clock, for the stamps and the session's expiry.
+      clock: {
+        now: () => clock.now,
+        setTimeout: (callback, ms) => setTimeout(callback, ms),
+        clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      },
+    });
+    const email = `alice-${kind}@limits.test`;
+    const mailbox = devMailbox(svc.service);
+    const sent = mailbox.count(email);
+    await signer.authenticate({ type: "email", email, emailMode: "otp" });
+    await signer.authenticate({ type: "otp", otpCode: await mailbox.otpCode(email, sent) });
+    return signer;
+  }
+
   beforeAll(async () => {
     database = await freshDatabase(kind);
     svc = await startTestService({
@@ -113,18 +137,7 @@ describe.each(["sqlite", "postgres"] as const)("a grant of 10 USDC per 24 hours 
       logLevel: "silent",
     });
     await stack.addPaymasterSigner(await svc.service.paymasterSignerAddress());
-    alice = createSigner({
-      baseUrl: svc.url,
-      apiKey: API_KEY,
-      keyHolder: createMemoryKeyHolder(),
-      storage: createMemoryStorage(),
-      window: null,
-    });
-    const email = `alice-${kind}@limits.test`;
-    const mailbox = devMailbox(svc.service);
-    const sent = mailbox.count(email);
-    await alice.authenticate({ type: "email", email, emailMode: "otp" });
-    await alice.authenticate({ type: "otp", otpCode: await mailbox.otpCode(email, sent) });
+    alice = await signIn();
   }, 90_000);
   afterAll(async () => {
     await svc?.close();
@@ -341,6 +354,139 @@ describe.each(["sqlite", "postgres"] as const)("a grant of 10 USDC per 24 hours 
       .execute();
     expect(ledger.reduce((sum, r) => sum + BigInt(r.amount), 0n)).toBe(usdc("11.5"));
   }, 120_000);
+
+  it("counts per transaction, per UTC day and in all; the day starts again at midnight", async () => {
+    const { userId, address } = alice.store.getState().user as { userId: string; address: Address };
+    // 23:00 UTC: an hour before the day turns.
+    clock.now = Date.UTC(2027, 2, 10, 23, 0);
+    alice = await signIn();
+    const grant = await createGrant(alice, {
+      chainIds: [stack.chainId],
+      typedData: true,
+      tokenLimits: [
+        {
+          chainId: stack.chainId,
+          token,
+          perTransaction: "2000000",
+          windows: [
+            { window: "day", amount: "3000000" },
+            { window: "total", amount: "5000000" },
+          ],
+        },
+      ],
+      expiresAt: clock.now + 30 * DAY,
+    });
+    const b = backend();
+    const pay = (value: bigint, nonce: number) =>
+      b.signTypedData({
+        userId,
+        grantId: grant.grantId,
+        typedData: {
+          domain: { name: "USD Coin", version: "2", chainId: stack.chainId, verifyingContract: token },
+          types: {
+            ReceiveWithAuthorization: fields(
+              "address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce",
+            ),
+          },
+          primaryType: "ReceiveWithAuthorization",
+          message: {
+            from: address,
+            to: bob,
+            value,
+            validAfter: 0n,
+            validBefore: 2n ** 40n,
+            nonce: `0x${nonce.toString(16).padStart(64, "0")}`,
+          },
+        },
+      });
+    expect(await refusal(pay(usdc("2.5"), 1))).toMatchObject({
+      code: "GRANT_LIMIT_EXCEEDED",
+      message: `The grant's limit of 2000000 per transaction for token ${token.toLowerCase()} on chain ${stack.chainId} does not cover 2500000: 2000000 left`,
+      data: { limit: "tokenPerTransaction", max: "2000000", left: "2000000", requested: "2500000" },
+    });
+    await pay(usdc("2"), 2);
+    await pay(usdc("1"), 3);
+    expect(await refusal(pay(1n, 4))).toMatchObject({
+      data: {
+        limit: "tokenPerWindow",
+        window: "day",
+        left: "0",
+        resetsAt: new Date(Date.UTC(2027, 2, 11)).toISOString(),
+      },
+    });
+    // Midnight UTC: a new day, but the grant's total still counts the 3 USDC.
+    clock.now = Date.UTC(2027, 2, 11, 0, 0);
+    await pay(usdc("2"), 5);
+    expect(await refusal(pay(1n, 6))).toMatchObject({
+      message: `The grant's limit of 5000000 in all for token ${token.toLowerCase()} on chain ${stack.chainId} does not cover 1: 0 left`,
+      data: { limit: "tokenPerWindow", window: "total", used: "5000000", left: "0" },
+    });
+    // Refusals count nothing.
+    const [listed] = (await b.listGrants(userId)).filter((g) => g.grantId === grant.grantId);
+    expect(listed?.operationsUsed).toBe(3);
+  });
+
+  it("ERC-7715: an erc20-token-transfer with an allowance per period is that limit, and the answer says so", async () => {
+    const { userId } = alice.store.getState().user as { userId: string };
+    clock.now = Date.UTC(2027, 3, 1, 12, 0);
+    alice = await signIn();
+    const provider = createEip1193Provider(alice, {
+      chains: [{ chain: stack.chain, rpcUrl: stack.rpcUrl }],
+      requestGrant: (permissions) => createGrant(alice, permissions),
+    });
+    const expiry = Math.floor(clock.now / 1000) + 7 * 86_400;
+    const answer = (await provider.request({
+      method: "wallet_grantPermissions",
+      params: [
+        {
+          expiry,
+          signer: { type: "key", data: { id: "backend" } },
+          permissions: [
+            {
+              type: "erc20-token-transfer",
+              data: { address: token, ticker: "USDC", allowance: "0x989680", period: 86_400 },
+              required: true,
+            },
+          ],
+        },
+      ],
+    } as never)) as { permissionsContext: string; grantedPermissions: unknown };
+    expect(answer.grantedPermissions).toEqual([
+      {
+        type: "erc20-token-transfer",
+        data: {
+          address: token.toLowerCase(),
+          allowance: "0x989680",
+          period: 86_400,
+          start: clock.now / 1000,
+        },
+        policies: [],
+      },
+      {
+        type: "contract-call",
+        data: { address: token.toLowerCase(), calls: ["0xa9059cbb"] },
+        policies: [],
+      },
+    ]);
+    const b = backend();
+    const under = { userId, grantId: answer.permissionsContext };
+    const sign = (data: Hex, nonce: number) =>
+      b.signTransaction({
+        ...under,
+        transaction: { chainId: stack.chainId, to: token, data, nonce, gas: 100_000n, maxFeePerGas: 1n },
+      });
+    await sign(transferData(bob, usdc("10")), 0);
+    expect(await refusal(sign(transferData(bob, 1n), 1))).toMatchObject({
+      code: "GRANT_LIMIT_EXCEEDED",
+      data: { limit: "tokenPerWindow", window: "24h", left: "0" },
+    });
+    // Only transfer: an approval of the token is outside what was granted.
+    const approve = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [bob, 1n] });
+    expect(await refusal(sign(approve, 1))).toMatchObject({
+      code: "GRANT_DENIED",
+      data: { ruleId: "grant.scope" },
+    });
+  });
 });
 
 describe.each(["sqlite", "postgres"] as const)(

@@ -5,7 +5,8 @@ import { stampedRequestSchema } from "./stampedRequest";
 
 /**
  * Permission grants: a user lets the app's backend sign for them within limits (chains, contracts,
- * functions, native value per transaction and per UTC day, a number of operations, an expiry). The user
+ * functions, native value per transaction and per UTC day, limits in tokens per transaction and per
+ * window, a number of operations, an expiry). The user
  * creates, lists and revokes their grants with stamped calls of their session (`/v1/grants/*`); the app's
  * backend signs under one with its server key (the backend API, `backendApi`).
  */

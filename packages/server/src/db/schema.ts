@@ -1,4 +1,11 @@
-import type { ActivitiesTable, AuditLogTable, GrantsTable, GrantTokenSpendsTable } from "./tables/activities";
+import type {
+  ActivitiesTable,
+  AuditLogTable,
+  GrantsTable,
+  GrantTokenSpendsTable,
+  UserTokenCountersTable,
+  UserTokenSpendsTable,
+} from "./tables/activities";
 import type { AppApiKeysTable, AppsTable } from "./tables/apps";
 import type {
   ConsoleAdminsTable,
@@ -88,6 +95,8 @@ export interface Database {
   activities: ActivitiesTable;
   grants: GrantsTable;
   grant_token_spends: GrantTokenSpendsTable;
+  user_token_spends: UserTokenSpendsTable;
+  user_token_counters: UserTokenCountersTable;
   rate_limits: RateLimitsTable;
   audit_log: AuditLogTable;
 }

@@ -30,5 +30,37 @@ export const m0035: Migration = {
       .on("grant_token_spends")
       .column("reservation_id")
       .execute();
+    // The same for each user under their app's signing policy (`signingPolicy.tokenLimits`:
+    // keyManagement/policies/policyTokenLimits.ts): their spends, and a row per user whose `version`
+    // is the compare-and-set the spends are written with. A spend names the activity it was counted for
+    // (its body's fingerprint), so a body sent again is not counted twice.
+    await db.schema
+      .createTable("user_token_spends")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("app_id", "text", (c) => c.notNull().references("apps.id").onDelete("cascade"))
+      .addColumn("org_id", "text", (c) => c.notNull())
+      .addColumn("chain_id", "bigint", (c) => c.notNull())
+      .addColumn("token", "text", (c) => c.notNull())
+      .addColumn("amount", "text", (c) => c.notNull())
+      .addColumn("fingerprint", "text", (c) => c.notNull())
+      .addColumn("spent_at", "bigint", (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex("user_token_spends_window")
+      .on("user_token_spends")
+      .columns(["app_id", "org_id", "chain_id", "token", "spent_at"])
+      .execute();
+    await db.schema
+      .createIndex("user_token_spends_fingerprint")
+      .on("user_token_spends")
+      .column("fingerprint")
+      .execute();
+    await db.schema
+      .createTable("user_token_counters")
+      .addColumn("app_id", "text", (c) => c.notNull().references("apps.id").onDelete("cascade"))
+      .addColumn("org_id", "text", (c) => c.notNull())
+      .addColumn("version", "integer", (c) => c.notNull())
+      .addPrimaryKeyConstraint("user_token_counters_pk", ["app_id", "org_id"])
+      .execute();
   },
 };

@@ -47,6 +47,26 @@ export interface GrantTokenSpendsTable {
   spent_at: number;
 }
 
+/** One token amount a user's signature can move, under the app's signing policy's token limits. */
+export interface UserTokenSpendsTable {
+  id: string;
+  app_id: string;
+  org_id: string;
+  chain_id: number;
+  token: string;
+  amount: string;
+  /** The activity's body fingerprint: a body sent again is not counted twice. */
+  fingerprint: string;
+  spent_at: number;
+}
+
+/** A user's compare-and-set row for their token spends under the app's signing policy. */
+export interface UserTokenCountersTable {
+  app_id: string;
+  org_id: string;
+  version: number;
+}
+
 export interface GrantsTable {
   id: string;
   app_id: string;

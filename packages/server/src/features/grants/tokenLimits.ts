@@ -8,6 +8,9 @@ import { tokenMovesOf } from "../../keyManagement/policies/tokenMoves";
 /** The rule id a refusal names for a call on a capped token that no limit can count. */
 export const TOKEN_LIMITS_RULE_ID = "grant.tokenLimits";
 
+/** Whose limits they are: a grant's, or the app's signing policy's (for each of its users). */
+export type LimitOwner = "grant" | "policy";
+
 /** What one signature moves of one limited token (summed over its calls). */
 export interface TokenSpend {
   limit: TokenLimit;
@@ -34,6 +37,7 @@ const matchesChain = (limit: TokenLimit, chainId: number | undefined) =>
 export function tokenSpendsOf(
   limits: readonly TokenLimit[] | undefined,
   request: SigningRequest,
+  owner: LimitOwner = "grant",
 ): { spends: TokenSpend[] } | { refusal: UncountedRefusal } {
   if (!limits?.length) return { spends: [] };
   const capped = new Set<string>(limits.map((l) => l.token).filter((t) => t !== "native"));
@@ -45,7 +49,7 @@ export function tokenSpendsOf(
       refusal: {
         ruleId: TOKEN_LIMITS_RULE_ID,
         message:
-          `The grant limits token ${u.token} on chain ${limit.chainId}, and ${u.what === "0x" ? "a call without data" : u.what} on it ` +
+          `${owner === "grant" ? "The grant" : "The signing policy"} limits token ${u.token} on chain ${limit.chainId}, and ${u.what === "0x" ? "a call without data" : u.what} on it ` +
           "is none of transfer, transferFrom, approve, increaseAllowance, a permit or a transfer authorization, whose amount the limit counts",
       },
     };
@@ -57,12 +61,11 @@ export function tokenSpendsOf(
       .reduce((sum, m) => sum + m.amount, 0n);
     if (amount === 0n) continue;
     if (limit.perTransaction !== undefined && amount > BigInt(limit.perTransaction))
-      throw tokenLimitExceeded(limit, {
-        limit: "tokenPerTransaction",
-        max: BigInt(limit.perTransaction),
-        used: 0n,
-        amount,
-      });
+      throw tokenLimitExceeded(
+        limit,
+        { limit: "tokenPerTransaction", max: BigInt(limit.perTransaction), used: 0n, amount },
+        owner,
+      );
     spends.push({ limit, amount });
   }
   return { spends };
@@ -84,12 +87,13 @@ function tokenLimitExceeded(
     amount: bigint;
     resetsAt?: number;
   },
+  owner: LimitOwner,
 ) {
   const left = over.max > over.used ? over.max - over.used : 0n;
   const per = over.window === undefined ? "per transaction" : WINDOW_TEXT[over.window];
   return apiError(
     ErrorCode.GRANT_LIMIT_EXCEEDED,
-    `The grant's limit of ${over.max} ${per} for ${tokenName(limit)} does not cover ${over.amount}: ${left} left` +
+    `${owner === "grant" ? "The grant's" : "The signing policy's"} limit of ${over.max} ${per} for ${tokenName(limit)} does not cover ${over.amount}: ${left} left` +
       (over.resetsAt === undefined ? "" : ` (more from ${new Date(over.resetsAt).toISOString()})`),
     {
       data: {
@@ -127,6 +131,12 @@ function windowStart(window: TokenLimitWindow, now: number): number {
   return now - TOKEN_WINDOW_MS[window] + 1;
 }
 
+/** The spends a ledger holds of one limit's token since `since` (its earliest window's start), oldest first. */
+export type LedgerReader = (
+  limit: TokenLimit,
+  since: number,
+) => Promise<{ amount: string; spent_at: number }[]>;
+
 /**
  * Refuses (403 GRANT_LIMIT_EXCEEDED, `data.limit: "tokenPerWindow"`, with what is left and when more
  * comes) spends the grant's windows have no room for now, summing the grant's ledger
@@ -139,18 +149,33 @@ export async function assertWindowRoom(
   spends: readonly TokenSpend[],
   now: number,
 ): Promise<void> {
+  await assertLedgerRoom(
+    (limit, since) =>
+      trx
+        .selectFrom("grant_token_spends")
+        .select(["amount", "spent_at"])
+        .where("grant_id", "=", grantId)
+        .where("chain_id", "=", limit.chainId)
+        .where("token", "=", limit.token)
+        .where("spent_at", ">=", since)
+        .orderBy("spent_at", "asc")
+        .execute(),
+    spends,
+    now,
+  );
+}
+
+/** assertWindowRoom over any ledger (a grant's, or a user's under the app's signing policy). */
+export async function assertLedgerRoom(
+  read: LedgerReader,
+  spends: readonly TokenSpend[],
+  now: number,
+  owner: LimitOwner = "grant",
+): Promise<void> {
   for (const { limit, amount } of spends) {
     if (limit.windows.length === 0) continue;
     const earliest = Math.min(...limit.windows.map((w) => windowStart(w.window, now)));
-    const rows = await trx
-      .selectFrom("grant_token_spends")
-      .select(["amount", "spent_at"])
-      .where("grant_id", "=", grantId)
-      .where("chain_id", "=", limit.chainId)
-      .where("token", "=", limit.token)
-      .where("spent_at", ">=", earliest)
-      .orderBy("spent_at", "asc")
-      .execute();
+    const rows = await read(limit, earliest);
     const ledger = rows.map((r) => ({ amount: BigInt(r.amount), at: Number(r.spent_at) }));
     for (const w of limit.windows) {
       const start = windowStart(w.window, now);
@@ -158,14 +183,18 @@ export async function assertWindowRoom(
       const used = inWindow.reduce((sum, r) => sum + r.amount, 0n);
       const max = BigInt(w.amount);
       if (used + amount <= max) continue;
-      throw tokenLimitExceeded(limit, {
-        limit: "tokenPerWindow",
-        window: w.window,
-        max,
-        used,
-        amount,
-        ...resetsAt(w.window, inWindow, used + amount - max, now, amount <= max),
-      });
+      throw tokenLimitExceeded(
+        limit,
+        {
+          limit: "tokenPerWindow",
+          window: w.window,
+          max,
+          used,
+          amount,
+          ...resetsAt(w.window, inWindow, used + amount - max, now, amount <= max),
+        },
+        owner,
+      );
     }
   }
 }

@@ -351,6 +351,8 @@ describe("@latchkey/protocol exports", () => {
         "MAX_ACTIVITIES_PAGE: number",
         "MAX_AUDIT_EVENTS: number",
         "MAX_GRANT_LIFETIME_MS: number",
+        "TOKEN_LIMIT_WINDOWS: object",
+        "TOKEN_WINDOW_MS: object",
         "activityDecisionParametersSchema: object",
         "activityParameterSchemas: object",
         "activitySchema: object",
@@ -475,6 +477,7 @@ describe("@latchkey/protocol exports", () => {
         "submitResponseSchema: object",
         "textSchema: function",
         "timestampMsSchema: object",
+        "tokenLimitSchema: object",
         "transportSchema: object",
         "updateUserEmailParametersSchema: object",
         "urlSchema: function",
@@ -492,6 +495,8 @@ describe("@latchkey/protocol exports", () => {
     expect(surface(signerApi)).toMatchInlineSnapshot(`
       [
         "MAX_GRANT_LIFETIME_MS: number",
+        "TOKEN_LIMIT_WINDOWS: object",
+        "TOKEN_WINDOW_MS: object",
         "addOauthProviderResponseSchema: object",
         "authMethodsResponseSchema: object",
         "authRequestSchema: object",
@@ -557,6 +562,7 @@ describe("@latchkey/protocol exports", () => {
         "stampSchema: object",
         "stampedRequestBodySchema: object",
         "stampedRequestSchema: object",
+        "tokenLimitSchema: object",
         "transportSchema: object",
         "validateMultiFactorsResponseSchema: object",
         "verifyOtpRequestSchema: object",

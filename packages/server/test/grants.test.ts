@@ -550,6 +550,14 @@ describe.each(["sqlite", "postgres"] as const)("grants and the backend client (%
       ],
     } as never)) as { permissionsContext: string; expiry: number; chainId: string };
     expect(answer).toMatchObject({ expiry, chainId: `0x${stack.chainId.toString(16)}` });
+    // What the grant allows, read from it: the contract, its function, the count.
+    expect((answer as unknown as { grantedPermissions: unknown }).grantedPermissions).toEqual([
+      {
+        type: "contract-call",
+        data: { address: stack.counter.toLowerCase(), calls: [toFunctionSelector("increment()")] },
+        policies: [{ type: "call-limit", data: { count: 2 } }],
+      },
+    ]);
     expect(asked).toEqual([
       {
         chainIds: [stack.chainId],
@@ -598,7 +606,13 @@ describe.each(["sqlite", "postgres"] as const)("grants and the backend client (%
         params: [
           {
             expiry,
-            permissions: [{ type: "erc20-token-transfer", data: { address: stack.counter }, policies: [] }],
+            permissions: [
+              {
+                type: "erc20-token-transfer",
+                data: { address: stack.counter, allowance: "0x64" },
+                policies: [],
+              },
+            ],
           },
         ],
       } as never),

@@ -5,7 +5,8 @@ import { stampedRequestSchema } from "./stampedRequest";
 
 /**
  * Permission grants: a user lets the app's backend sign for them within limits (chains, contracts,
- * functions, native value per transaction and per UTC day, a number of operations, an expiry). The user
+ * functions, native value per transaction and per UTC day, limits in tokens per transaction and per
+ * window, a number of operations, an expiry). The user
  * creates, lists and revokes their grants with stamped calls of their session (`/v1/grants/*`); the app's
  * backend signs under one with its server key (the backend API, `backendApi`).
  */
@@ -25,6 +26,48 @@ export const weiStringSchema = z
   .string({ error: 'must be a decimal string of wei, e.g. "1000000000000000000"' })
   .regex(/^\d{1,78}$/, 'must be a decimal string of wei, e.g. "1000000000000000000"')
   .transform((v) => BigInt(v).toString());
+
+/** An amount of a token in its smallest unit (or of the native coin in wei), a decimal string. */
+const unitsSchema = z
+  .string({ error: 'must be a decimal string of the token\'s smallest unit, e.g. "10000000"' })
+  .regex(/^\d{1,78}$/, 'must be a decimal string of the token\'s smallest unit, e.g. "10000000"')
+  .transform((v) => BigInt(v).toString());
+
+/**
+ * The windows a token limit counts over: the last 24 hours, 7 days or 30 days (rolling: a spend stops
+ * counting exactly that long after it was made), the current UTC day, or the grant's whole life (`total`).
+ */
+export const TOKEN_LIMIT_WINDOWS = ["24h", "7d", "30d", "day", "total"] as const;
+export type TokenLimitWindow = (typeof TOKEN_LIMIT_WINDOWS)[number];
+/** A rolling window's length in ms. */
+export const TOKEN_WINDOW_MS = { "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 } as const;
+
+/**
+ * A limit on one token (its address, or "native" for the chain's coin, on one chain): at most
+ * `perTransaction` in one signature, and at most `amount` per window. Counted from what a signature can
+ * move: `transfer`, `transferFrom`, `approve` and `increaseAllowance` (an approval counts its whole
+ * amount), EIP-2612 and DAI permits, Permit2, EIP-3009 authorizations, and each call of a user operation.
+ */
+export const tokenLimitSchema = z
+  .object({
+    chainId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    token: z.union([z.literal("native"), evmAddress], {
+      error: 'must be "native" or a token\'s address (0x followed by 40 hex digits)',
+    }),
+    perTransaction: unitsSchema.optional(),
+    windows: z
+      .array(z.object({ window: z.enum(TOKEN_LIMIT_WINDOWS), amount: unitsSchema }).strict())
+      .max(5)
+      .default([]),
+  })
+  .strict()
+  .refine((l) => l.perTransaction !== undefined || l.windows.length > 0, {
+    message: "a token limit sets perTransaction or at least one window",
+  })
+  .refine((l) => new Set(l.windows.map((w) => w.window)).size === l.windows.length, {
+    message: "a token limit names each window once",
+  });
+export type TokenLimit = z.output<typeof tokenLimitSchema>;
 
 /** The longest a grant may last: one year. */
 export const MAX_GRANT_LIFETIME_MS = 365 * 24 * 3600 * 1000;
@@ -57,8 +100,20 @@ export const grantPermissionsSchema = z
     typedData: z.boolean().default(false),
     /** What the app says the grant is for, shown to the user, e.g. "Trading bot". */
     description: textSchema(200).optional(),
+    /** Limits in tokens (ERC-20, or the native coin) per transaction and per window, per chain. */
+    tokenLimits: z.array(tokenLimitSchema).min(1).max(16).optional(),
   })
-  .strict();
+  .strict()
+  .refine(
+    (p) =>
+      new Set((p.tokenLimits ?? []).map((l) => `${l.chainId}:${l.token}`)).size ===
+      (p.tokenLimits ?? []).length,
+    { message: "tokenLimits names each token of a chain once", path: ["tokenLimits"] },
+  )
+  .refine((p) => (p.tokenLimits ?? []).every((l) => p.chainIds.includes(l.chainId)), {
+    message: "each token limit is on one of the grant's chainIds",
+    path: ["tokenLimits"],
+  });
 
 /** A grant's permissions as a client writes them (defaults may be left out). */
 export type GrantPermissionsInput = z.input<typeof grantPermissionsSchema>;
@@ -75,6 +130,7 @@ export interface GrantPermissions {
   messages: boolean;
   typedData: boolean;
   description?: string;
+  tokenLimits?: TokenLimit[];
 }
 
 /** Whether a grant still signs: "active", "revoked" by the user, or "expired" (past `expiresAt`). */
@@ -132,6 +188,16 @@ const grantPermissionsOutput = z.object({
   messages: z.boolean(),
   typedData: z.boolean(),
   description: z.string().optional(),
+  tokenLimits: z
+    .array(
+      z.object({
+        chainId: z.number(),
+        token: z.string(),
+        perTransaction: z.string().optional(),
+        windows: z.array(z.object({ window: z.enum(TOKEN_LIMIT_WINDOWS), amount: z.string() })),
+      }),
+    )
+    .optional(),
 });
 
 /** A grant as answers carry it (the twin of `Grant`, for the OpenAPI document). */

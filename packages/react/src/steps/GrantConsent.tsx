@@ -25,6 +25,15 @@ function errorText(texts: Texts, error: unknown): string {
 
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
+const tokenPer = (texts: Texts, window: "24h" | "7d" | "30d" | "day" | "total") =>
+  ({
+    "24h": texts.grantTokenPer24h,
+    "7d": texts.grantTokenPer7d,
+    "30d": texts.grantTokenPer30d,
+    day: texts.grantTokenPerDay,
+    total: texts.grantTokenInAll,
+  })[window];
+
 /** Each line of what is granted: a label and its value, in the order the step lists them. */
 export function grantLines(p: GrantPermissionsInput, texts: Texts, locale: string): [string, string][] {
   const perTransaction = p.valuePerTransaction ?? "0";
@@ -39,6 +48,18 @@ export function grantLines(p: GrantPermissionsInput, texts: Texts, locale: strin
   ];
   if (p.valuePerDay !== undefined && BigInt(perTransaction) > 0n)
     lines.push([texts.grantValuePerDay, texts.grantValue(formatWei(p.valuePerDay))]);
+  for (const l of p.tokenLimits ?? []) {
+    const native = l.token === "native";
+    const amount = (v: string) => (native ? texts.grantValue(formatWei(v)) : texts.grantTokenUnits(v));
+    const parts = [
+      ...(l.windows ?? []).map((w) => `${amount(w.amount)} ${tokenPer(texts, w.window)}`),
+      ...(l.perTransaction === undefined
+        ? []
+        : [`${amount(l.perTransaction)} ${texts.grantTokenPerTransaction}`]),
+    ];
+    const chain = p.chainIds.length > 1 ? ` (${texts.grantNetwork(String(l.chainId))})` : "";
+    lines.push([texts.grantTokenLimit(native ? "ETH" : short(l.token)) + chain, parts.join(", ")]);
+  }
   lines.push([
     texts.grantOperations,
     p.maxOperations === undefined
@@ -60,8 +81,8 @@ export function grantLines(p: GrantPermissionsInput, texts: Texts, locale: strin
 
 /**
  * grant_consent: what the app's backend asks to sign for the signed-in user, listed exactly (networks,
- * contracts, functions, value per transaction and per day, number of signatures, messages and typed
- * data, until when); for a split-custody user, that the grant keeps a copy of their part of the wallet
+ * contracts, functions, value per transaction and per day, limits in tokens, number of signatures,
+ * messages and typed data, until when); for a split-custody user, that the grant keeps a copy of their part of the wallet
  * until it ends or is revoked; Allow makes the grant, Decline (or Close) refuses it. When the sign-in is not fresh
  * the service asks for a step-up first: 'Confirm it's you' (a code to the email, the passkey or the app)
  * takes the place of the buttons, and the grant is made with its proof.

@@ -158,6 +158,17 @@ export interface Texts {
   grantValuePerDay: string;
   grantNoValue: string;
   grantValue: (amount: string) => string;
+  /** A token limit's label: the token (shortened address, or the native coin's "ETH"). */
+  grantTokenLimit: (token: string) => string;
+  /** An amount of a token in its smallest unit (the modal does not know its decimals). */
+  grantTokenUnits: (amount: string) => string;
+  /** How a token limit counts: per transaction, per rolling 24 h / 7 d / 30 d, per UTC day, in all. */
+  grantTokenPerTransaction: string;
+  grantTokenPer24h: string;
+  grantTokenPer7d: string;
+  grantTokenPer30d: string;
+  grantTokenPerDay: string;
+  grantTokenInAll: string;
   grantOperations: string;
   grantOperationsAtMost: (count: string) => string;
   grantNoOperationLimit: string;

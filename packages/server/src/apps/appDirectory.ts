@@ -1,10 +1,15 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
+import { z } from "zod";
 import { type AppConfig, appConfigSchema } from "../config";
 import type { Keyring } from "../crypto/keyring";
 import type { Db } from "../db";
 import type { AppsTable } from "../db/schema";
-import { KNOWN_OAUTH_PROVIDERS, type OauthProviderConfig } from "../features/oauth/config";
+import {
+  KNOWN_OAUTH_PROVIDERS,
+  type OauthProviderConfig,
+  oauthProviderConfigSchema,
+} from "../features/oauth/config";
 import type { SponsorshipConfig } from "../features/sponsorship/config";
 import { SIMPLE_7702_ACCOUNT_V08 } from "../features/sponsorship/evm/config";
 import { loopbackWebhookIssue } from "../features/webhooks/config";
@@ -213,6 +218,26 @@ export async function upsertApp(
     const row = await trx.selectFrom("apps").selectAll().where("id", "=", cfg.id).executeTakeFirstOrThrow();
     return toApp(row);
   });
+}
+
+/**
+ * Replaces an app's social sign-in providers, and nothing else of it (client secrets sealed with
+ * `keyring`): what dev mode does once its local providers listen, without saving the app again (which
+ * would drop what only the config gave it, such as its server keys and webhooks).
+ */
+export async function setOauthProviders(
+  ctx: { db: Db; now: number; keyring?: Keyring },
+  appId: string,
+  providers: readonly z.input<typeof oauthProviderConfigSchema>[],
+): Promise<void> {
+  const parsed = z.array(oauthProviderConfigSchema).parse(providers);
+  const stored = parsed.map((p) => storeProvider(ctx.keyring, appId, p));
+  const result = await ctx.db
+    .updateTable("apps")
+    .set({ oauth_providers: JSON.stringify(stored), updated_at: ctx.now })
+    .where("id", "=", appId)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new Error(`No app ${appId}`);
 }
 
 /** Adds a fresh API key to an app and returns it (the only time it is ever shown). */

@@ -1,4 +1,11 @@
-import type { ActivitiesTable, AuditLogTable, GrantsTable } from "./tables/activities";
+import type {
+  ActivitiesTable,
+  AuditLogTable,
+  GrantsTable,
+  GrantTokenSpendsTable,
+  UserTokenCountersTable,
+  UserTokenSpendsTable,
+} from "./tables/activities";
 import type { AppApiKeysTable, AppsTable } from "./tables/apps";
 import type {
   ConsoleAdminsTable,
@@ -87,6 +94,9 @@ export interface Database {
   contact_otps: ContactOtpsTable;
   activities: ActivitiesTable;
   grants: GrantsTable;
+  grant_token_spends: GrantTokenSpendsTable;
+  user_token_spends: UserTokenSpendsTable;
+  user_token_counters: UserTokenCountersTable;
   rate_limits: RateLimitsTable;
   audit_log: AuditLogTable;
 }

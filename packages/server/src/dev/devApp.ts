@@ -55,8 +55,15 @@ export async function ensureDevApp(
   if (!apiKey && existsSync(keyFile)) apiKey = readFileSync(keyFile, "utf8").trim();
   // Dev only: any local port, so an app beside `latchkey serve --dev` works wherever its dev server runs.
   const origins = opts.devOrigins ?? ["http://localhost:*", "http://127.0.0.1:*"];
+  // An app `dev` in the config adds to the dev app what dev mode does not set: its server keys (beside
+  // dev-bot's), its webhooks and its signing policy stay.
+  const configured = opts.apps?.find((a) => a.id === DEV_APP_ID);
+  const devBot = { name: "dev-bot", publicKey: serverKey.publicKey };
+  const configuredKeys = (configured?.serverKeys ?? []).filter(
+    (k) => k.publicKey.toLowerCase() !== devBot.publicKey,
+  );
   const app = await upsertApp(
-    { db: ctx.db, now: ctx.now() },
+    { db: ctx.db, now: ctx.now(), keyring: ctx.keyring, dev: true },
     {
       id: DEV_APP_ID,
       name: "Latchkey Dev",
@@ -72,8 +79,9 @@ export async function ensureDevApp(
         solanaPolicies: devSolanaPolicies(opts.solana),
       },
       // Dev only: a signing policy that refuses transactions to the burn address (the demo shows it).
-      signingPolicy: DEV_SIGNING_POLICY,
-      serverKeys: [{ name: "dev-bot", publicKey: serverKey.publicKey }],
+      signingPolicy: configured?.signingPolicy ?? DEV_SIGNING_POLICY,
+      serverKeys: [devBot, ...configuredKeys],
+      ...(configured?.webhooks ? { webhooks: configured.webhooks } : {}),
     },
   );
   if (!apiKey) {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { upsertApp } from "../apps/appDirectory";
+import { setOauthProviders } from "../apps/appDirectory";
 import type { Service } from "../createService";
 import { type DevOidcProvider, startDevOidcProvider } from "./oidcProvider";
 import { type StandIns, startStandIns } from "./standIns";
@@ -29,28 +29,16 @@ export async function attachDevIdentityProvider(
     clients,
   });
   const standIns = await startStandIns({ callbackUrl: `${serviceUrl}/oauth/callback` });
-  const { app } = dev;
-  await upsertApp(
+  // Only the providers change: saving the whole app again would drop what only the config or dev mode
+  // gave it and an `App` does not carry (its server keys — `.latchkey/dev-server-key` — and webhooks).
+  await setOauthProviders(
     { db: service.ctx.db, now: service.ctx.now(), keyring: service.ctx.keyring },
-    {
-      id: app.id,
-      name: app.name,
-      allowedOrigins: app.allowedOrigins,
-      emailMode: app.emailMode,
-      magicLinkRedirectUrls: app.magicLinkRedirectUrls,
-      oauthRedirectUrls: app.oauthRedirectUrls,
-      // What the dev app already has stays: its sponsorship policies (EVM and Solana), signing policy,
-      // mail language, JWT.
-      sponsorship: app.sponsorship,
-      ...(app.signingPolicy ? { signingPolicy: app.signingPolicy } : {}),
-      locale: app.locale,
-      ...(app.jwt ? { jwt: app.jwt } : {}),
-      oauthProviders: [
-        { id: "google", issuer: idp.issuer, ...client, allowInsecureHttp: true },
-        { id: "auth0", issuer: auth0.issuer, ...client, allowInsecureHttp: true, auth0Connection: "dev" },
-        ...standIns.providers,
-      ],
-    },
+    dev.app.id,
+    [
+      { id: "google", issuer: idp.issuer, ...client, allowInsecureHttp: true },
+      { id: "auth0", issuer: auth0.issuer, ...client, allowInsecureHttp: true, auth0Connection: "dev" },
+      ...standIns.providers,
+    ],
   );
   service.ctx.apps.invalidate();
   return {

@@ -10,6 +10,7 @@ import { auditSummary } from "../simulation/preview";
 import { activities } from "./activities";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "./defineActivity";
 import { decideSigning } from "./policies/decideSigning";
+import { countPolicyTokens, type PolicyTokenReservation } from "./policies/policyTokenLimits";
 import { findSigningAccount } from "./signing";
 import { toActivity } from "./toActivity";
 
@@ -79,13 +80,29 @@ export async function submitActivity(
 
   if ("pure" in handler) {
     // The app's signing policy decides first: a refused or held signature is recorded without a result.
+    let tokens: PolicyTokenReservation | null = null;
     if (handler.signingRequest) {
-      const { decision, preview } = await decideSigning(ctx, {
+      const signingRequest = handler.signingRequest(input);
+      const decided = await decideSigning(ctx, {
         appId: caller.user.appId,
         type,
         params: activityParams,
-        signingRequest: handler.signingRequest(input),
+        signingRequest,
       });
+      const { preview } = decided;
+      let { decision } = decided;
+      // The policy's limits in tokens, per user (policyTokenLimits.ts): counted for what is signed or held.
+      if (decision.effect !== "deny") {
+        const counted = await countPolicyTokens(ctx, {
+          appId: caller.user.appId,
+          orgId: caller.user.orgId,
+          policy: await ctx.apps.signingPolicyOf(caller.user.appId),
+          request: signingRequest,
+          fingerprint: row.fingerprint,
+        });
+        if ("decision" in counted) decision = counted.decision;
+        else tokens = counted.reservation;
+      }
       if (decision.effect !== "allow") {
         const refused = decision.effect === "deny";
         // What waits for an admin must be signable then: the account is the user's.
@@ -123,6 +140,8 @@ export async function submitActivity(
     try {
       result = await handler.pure(ctx, input);
     } catch (e) {
+      // Nothing was signed: what the policy's token limits counted for it is given back.
+      await tokens?.release();
       if (!isShareRefusal(e)) throw e;
       return failedForShare(ctx, row, e);
     }

@@ -34,6 +34,39 @@ export interface ActivitiesTable {
  * A user's permission grant to the app's backend (features/grants). Its caps are counted here and
  * changed only by a compare-and-set on `version`.
  */
+/** One token amount a signature under a grant can move (features/grants/tokenLimits.ts). */
+export interface GrantTokenSpendsTable {
+  id: string;
+  grant_id: string;
+  chain_id: number;
+  /** Lower-case token address, or "native". */
+  token: string;
+  /** Decimal, in the token's smallest unit. */
+  amount: string;
+  reservation_id: string;
+  spent_at: number;
+}
+
+/** One token amount a user's signature can move, under the app's signing policy's token limits. */
+export interface UserTokenSpendsTable {
+  id: string;
+  app_id: string;
+  org_id: string;
+  chain_id: number;
+  token: string;
+  amount: string;
+  /** The activity's body fingerprint: a body sent again is not counted twice. */
+  fingerprint: string;
+  spent_at: number;
+}
+
+/** A user's compare-and-set row for their token spends under the app's signing policy. */
+export interface UserTokenCountersTable {
+  app_id: string;
+  org_id: string;
+  version: number;
+}
+
 export interface GrantsTable {
   id: string;
   app_id: string;

@@ -3,12 +3,14 @@ import { MAX_GRANT_LIFETIME_MS } from "@latchkey/protocol/schemas";
 import type { ServiceContext } from "../../context";
 import { destroyGrantShare, grantShareContext } from "../../custody/grantShares";
 import type { HeldShare } from "../../custody/splitKey";
+import type { Db } from "../../db";
 import type { GrantsTable } from "../../db/schema";
 import { apiError } from "../../errors";
 import { grantCreatedMail } from "../../mail/templates";
 import { type StepUpProofUsed, spendStepUpToken } from "../../sessions/stepUp";
 import type { UserRecord } from "../../users/userStore";
 import { utcDay } from "../sponsorship/spending";
+import { assertWindowRoom, recordSpends, type TokenSpend } from "./tokenLimits";
 
 /** How many compare-and-set rounds one signature tries before answering GRANT_BUSY. */
 const MAX_ROUNDS = 64;
@@ -281,46 +283,67 @@ export interface Reservation {
   grantId: string;
   day: string;
   value: bigint;
+  /** Names its rows in the grant's token ledger (none when it moves no limited token). */
+  id: string;
 }
 
+/** Another instance counted first: the transaction is undone and the round tried again. */
+class LostRound extends Error {}
+
 /**
- * Counts one signature moving `value` wei against the grant's caps, atomically across instances: the row
- * is read, the caps are checked (per transaction, per UTC day, number of operations; revoked or expired
- * refuses), and the new counts are written by `UPDATE … WHERE id = ? AND version = ? AND status =
- * 'active'` — a compare-and-set that one of several concurrent requests wins; the others read again. So
- * no two requests ever count the same room under a cap, on SQLite or PostgreSQL, in one process or many.
+ * Counts one signature moving `value` wei (and `tokens` of the grant's limited tokens) against the
+ * grant's caps, atomically across instances: the row is read, the caps are checked (per transaction, per
+ * UTC day, number of operations; revoked or expired refuses), and the new counts are written by `UPDATE …
+ * WHERE id = ? AND version = ? AND status = 'active'` — a compare-and-set that one of several concurrent
+ * requests wins; the others read again. So no two requests ever count the same room under a cap, on
+ * SQLite or PostgreSQL, in one process or many. Token spends are checked against the grant's ledger
+ * (tokenLimits.ts) and written to it in the same transaction as that compare-and-set: a request that
+ * loses the round undoes its ledger rows with it, and reads the winner's when it tries again.
  */
 export async function reserveUse(
   ctx: Pick<ServiceContext, "db" | "now" | "random">,
-  params: { grantId: string; value: bigint },
+  params: { grantId: string; value: bigint; tokens?: readonly TokenSpend[] },
 ): Promise<Reservation> {
   const { grantId, value } = params;
+  const tokens = params.tokens ?? [];
+  const id = ctx.random.uuid();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const row = await ctx.db
-      .selectFrom("grants")
-      .selectAll()
-      .where("id", "=", grantId)
-      .executeTakeFirstOrThrow();
-    const now = ctx.now();
-    assertUsable(row, now);
-    assertRoom(row, value, now);
-    const used = Number(row.operations_used);
-    const day = utcDay(now);
-    const spent = row.spend_day === day ? BigInt(row.value_spent) : 0n;
-    const result = await ctx.db
-      .updateTable("grants")
-      .set({
-        operations_used: used + 1,
-        spend_day: day,
-        value_spent: (spent + value).toString(),
-        version: Number(row.version) + 1,
-        updated_at: now,
-      })
-      .where("id", "=", grantId)
-      .where("version", "=", row.version)
-      .where("status", "=", "active")
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) return { grantId, day, value };
+    const attempt = async (db: Db) => {
+      const row = await db
+        .selectFrom("grants")
+        .selectAll()
+        .where("id", "=", grantId)
+        .executeTakeFirstOrThrow();
+      const now = ctx.now();
+      assertUsable(row, now);
+      assertRoom(row, value, now);
+      await assertWindowRoom(db, grantId, tokens, now);
+      const used = Number(row.operations_used);
+      const day = utcDay(now);
+      const spent = row.spend_day === day ? BigInt(row.value_spent) : 0n;
+      const result = await db
+        .updateTable("grants")
+        .set({
+          operations_used: used + 1,
+          spend_day: day,
+          value_spent: (spent + value).toString(),
+          version: Number(row.version) + 1,
+          updated_at: now,
+        })
+        .where("id", "=", grantId)
+        .where("version", "=", row.version)
+        .where("status", "=", "active")
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw new LostRound();
+      await recordSpends(db, { grantId, reservationId: id, spends: tokens, now, id: ctx.random.uuid });
+      return { grantId, day, value, id };
+    };
+    try {
+      // Without token spends, the compare-and-set alone is atomic: no transaction is needed.
+      return tokens.length ? await ctx.db.transaction().execute(attempt) : await attempt(ctx.db);
+    } catch (e) {
+      if (!(e instanceof LostRound)) throw e;
+    }
     // Another request won this round: read again after a short, random pause.
     await new Promise((r) => setTimeout(r, ctx.random.int(3 + round)));
   }
@@ -352,6 +375,7 @@ export async function releaseUse(
       .where("id", "=", reservation.grantId)
       .where("version", "=", row.version)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) return;
+    if (Number(result.numUpdatedRows) === 1) break;
   }
+  await ctx.db.deleteFrom("grant_token_spends").where("reservation_id", "=", reservation.id).execute();
 }

@@ -25,6 +25,7 @@ import {
   statusOf,
 } from "./grantStore";
 import type { AppServerKey } from "./serverKeys";
+import { type TokenSpend, tokenSpendsOf } from "./tokenLimits";
 
 export type GrantContext = Pick<
   ServiceContext,
@@ -71,6 +72,8 @@ export interface AllowedSignature {
   row: ActivitiesTable;
   /** What `grant.used` and `signing.rejected` say of it. */
   details: Record<string, unknown>;
+  /** What it moves of the grant's limited tokens (tokenLimits.ts), counted when it is made. */
+  tokens: TokenSpend[];
 }
 
 /**
@@ -155,6 +158,12 @@ export async function allowUnderGrant(
       message: grantRefusal(ruleId),
     });
   }
+  // Its limits in tokens: a call on a limited token they cannot count is refused, as is more than a
+  // per-transaction limit (the windows are counted, atomically, when the signature is made).
+  const spent = tokenSpendsOf(permissions.tokenLimits, request);
+  if ("refusal" in spent)
+    await refuse(ctx, serverKey.appId, row, details, { code: ErrorCode.GRANT_DENIED, ...spent.refusal });
+  const tokens = "spends" in spent ? spent.spends : [];
   const byApp = evaluatePolicy(await ctx.apps.signingPolicyOf(serverKey.appId), request);
   if (byApp.effect !== "allow")
     await refuse(ctx, serverKey.appId, row, details, {
@@ -174,7 +183,17 @@ export async function allowUnderGrant(
     address: account.address,
     request,
     row,
-    details,
+    details: tokens.length
+      ? {
+          ...details,
+          tokens: tokens.map((t) => ({
+            chainId: t.limit.chainId,
+            token: t.limit.token,
+            amount: t.amount.toString(),
+          })),
+        }
+      : details,
+    tokens,
   };
 }
 
@@ -188,8 +207,10 @@ export async function allowUnderGrant(
  *     GRANT_LIMIT_EXCEEDED for the value); then the app's own signing policy (403 POLICY_DENIED: a
  *     signature the app's policy would hold for an admin is refused, a backend cannot wait for one);
  *     a refusal is recorded as a REJECTED activity of the grant, audited `signing.rejected`;
+ *     its limits in tokens (tokenLimits.ts) refuse a call on a limited token they cannot count (403
+ *     GRANT_DENIED, `grant.tokenLimits`) and more than a per-transaction limit (GRANT_LIMIT_EXCEEDED);
  *  4. the use is counted against the grant's caps atomically (grantStore.reserveUse: 403
- *     GRANT_LIMIT_EXCEEDED, or revoked/expired meanwhile);
+ *     GRANT_LIMIT_EXCEEDED — value, operations, tokens per window —, or revoked/expired meanwhile);
  *  5. the signature is made with the user's EVM key, recorded as a COMPLETED activity naming the grant,
  *     and audited `grant.used` in the same transaction (the user's security activity shows it). A split
  *     wallet's key is put together from the share the grant holds (read now: a grant revoked or expired
@@ -204,6 +225,7 @@ export async function signUnderGrant<T>(
   const reservation = await reserveUse(ctx, {
     grantId: allowed.grantId,
     value: nativeValueOf(allowed.request),
+    tokens: allowed.tokens,
   });
   // 5.
   let signed: T;

@@ -1,3 +1,4 @@
+import { tokenLimitSchema } from "@latchkey/protocol/schemas";
 import { z } from "zod";
 
 /**
@@ -185,6 +186,21 @@ const signingPolicyObject = z
     approvals: z
       .object({ required: z.number().int().min(1, "approvals.required is at least 1").max(16) })
       .strict()
+      .optional(),
+    /**
+     * Limits in tokens for each of the app's users (policyTokenLimits.ts): per token (an address or
+     * "native", on a chain), at most `perTransaction` in one signature and `amount` per window (`24h`,
+     * `7d`, `30d` rolling, the UTC `day`, or `total`), counted from what the signature can move; a call
+     * on a limited token they cannot count is refused.
+     */
+    tokenLimits: z
+      .array(
+        tokenLimitSchema.refine((l) => l.windows.every((w) => w.window !== "total"), {
+          message: 'a signing policy\'s token limit counts per "24h", "7d", "30d" or "day", not "total"',
+        }),
+      )
+      .min(1)
+      .max(32)
       .optional(),
   })
   .strict();

@@ -20,6 +20,14 @@ export interface Approval {
   amount: bigint;
 }
 
+/** Tokens a signature itself moves (an EIP-3009 authorization): to `to`, `amount` of `token`. */
+export interface TokenTransfer {
+  /** Lower-case addresses. */
+  token: `0x${string}`;
+  to: `0x${string}`;
+  amount: bigint;
+}
+
 /** What the service is asked to sign, as a policy sees it. */
 export type SigningRequest =
   | ({
@@ -53,6 +61,11 @@ export type SigningRequest =
       primaryType: string;
       verifyingContract: `0x${string}` | null;
       approvals: Approval[];
+      /**
+       * The tokens it lets anyone who holds the signature move (EIP-3009 `transferWithAuthorization`,
+       * `receiveWithAuthorization`): read by grants' token limits (features/grants/tokenMoves.ts).
+       */
+      transfers?: TokenTransfer[];
     }
   | { kind: "authorization"; chainId: number; delegate: `0x${string}` }
   /** An EIP-191 message (personal_sign). */

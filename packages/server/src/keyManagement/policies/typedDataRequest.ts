@@ -1,5 +1,5 @@
 import type { Hex, TypedDataDefinition } from "viem";
-import type { Approval, SigningRequest } from "./signingRequest";
+import type { Approval, SigningRequest, TokenTransfer } from "./signingRequest";
 
 /**
  * What a signing policy reads of EIP-712 typed data: an ERC-4337 user operation (the EntryPoint's call
@@ -57,7 +57,28 @@ export function typedDataRequest(typedData: TypedDataDefinition, signer?: string
     for (const p of [message.permitted].flat() as Record<string, unknown>[])
       approvals.push({ token: lower(p.token as string), spender, amount: BigInt(p.amount as string) });
 
-  return { kind: "typedData", chainId, primaryType, verifyingContract, approvals };
+  // EIP-3009: the token moves on the signature alone (whoever submits it), as a transfer would.
+  const transfers: TokenTransfer[] = [];
+  if (
+    (primaryType === "TransferWithAuthorization" || primaryType === "ReceiveWithAuthorization") &&
+    own === EIP3009_AUTHORIZATION &&
+    verifyingContract &&
+    typeof message.to === "string"
+  )
+    transfers.push({
+      token: verifyingContract,
+      to: lower(message.to),
+      amount: BigInt(message.value as string),
+    });
+
+  return {
+    kind: "typedData",
+    chainId,
+    primaryType,
+    verifyingContract,
+    approvals,
+    ...(transfers.length ? { transfers } : {}),
+  };
 }
 
 const USER_OPERATION =
@@ -69,6 +90,8 @@ const ERC4494_PERMIT = "address spender,uint256 tokenId,uint256 nonce,uint256 de
 const PERMIT2_DETAILS = "address token,uint160 amount,uint48 expiration,uint48 nonce";
 const PERMIT2_ALLOWANCE = /^PermitDetails(\[\])? details,address spender,uint256 sigDeadline$/;
 const PERMIT2_TOKEN_PERMISSIONS = "address token,uint256 amount";
+const EIP3009_AUTHORIZATION =
+  "address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce";
 const MAX_UINT256 = 2n ** 256n - 1n;
 
 const lower = (address: string) => address.toLowerCase() as Hex;

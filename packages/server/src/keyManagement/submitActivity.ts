@@ -8,6 +8,8 @@ import { ApiError, apiError } from "../errors";
 import { parseOrThrow } from "../http/parse";
 import { auditSummary } from "../simulation/preview";
 import { activities } from "./activities";
+import { auditCompletedSignature } from "./confirmation/auditSignature";
+import { requireConfirmation } from "./confirmation/requireConfirmation";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "./defineActivity";
 import { decideSigning } from "./policies/decideSigning";
 import { findSigningAccount } from "./signing";
@@ -34,7 +36,13 @@ export type SubmitTarget = Pick<StampedBinding, "url">;
 export async function submitActivity(
   ctx: ActivityContext,
   target: SubmitTarget,
-  params: { rawBody: string; caller: StampedCaller; userShare?: string | undefined },
+  params: {
+    rawBody: string;
+    caller: StampedCaller;
+    userShare?: string | undefined;
+    /** The auth frame's confirmation of this body (`X-Confirmation`; keyManagement/confirmation). */
+    confirmation?: string | undefined;
+  },
 ): Promise<SubmitOutcome> {
   const { rawBody, caller } = params;
   const { path, served } = servedAt(target);
@@ -78,13 +86,22 @@ export async function submitActivity(
   };
 
   if ("pure" in handler) {
+    let confirmedInFrame = false;
+    const signingRequest = handler.signingRequest?.(input);
     // The app's signing policy decides first: a refused or held signature is recorded without a result.
-    if (handler.signingRequest) {
+    if (signingRequest) {
+      // Before anything else: a signature the user must confirm in the auth frame carries its confirmation.
+      confirmedInFrame = await requireConfirmation(ctx, {
+        caller,
+        signingRequest,
+        rawBody,
+        confirmation: params.confirmation,
+      });
       const { decision, preview } = await decideSigning(ctx, {
         appId: caller.user.appId,
         type,
         params: activityParams,
-        signingRequest: handler.signingRequest(input),
+        signingRequest,
       });
       if (decision.effect !== "allow") {
         const refused = decision.effect === "deny";
@@ -127,7 +144,18 @@ export async function submitActivity(
       return failedForShare(ctx, row, e);
     }
     row.result = JSON.stringify({ [entry.result]: result });
-    return insertOnce(ctx, row);
+    const outcome = await insertOnce(ctx, row);
+    // A signature made: in the security log with what it does (issue 46).
+    if (signingRequest && !outcome.replayed)
+      await auditCompletedSignature(ctx, {
+        caller,
+        type,
+        parameters: activityParams,
+        signingRequest,
+        activityId: row.id,
+        confirmedInFrame,
+      });
+    return outcome;
   }
 
   if (!("run" in handler))

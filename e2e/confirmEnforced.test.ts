@@ -12,7 +12,7 @@ import {
 } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import type { BrowserContext, FrameLocator, Page } from "playwright-core";
-import { type Hex, keccak256, recoverAddress, toHex, verifyMessage } from "viem";
+import { type Hex, keccak256, recoverAddress, recoverTransactionAddress, toHex, verifyMessage } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Stack, shot, signInOnHost, startStack } from "./helpers/stack";
 
@@ -200,7 +200,7 @@ describe("the user confirms in the frame", () => {
         () => "signed",
         (e: { code?: number }) => e.code,
       );
-      function toHexText(text: string) {
+      function toHexText(text: string): `0x${string}` {
         return `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, "0")).join("")}`;
       }
     }, userAddress);
@@ -295,6 +295,46 @@ describe("the user confirms in the frame", () => {
         base58.decode(solanaAddress),
       ),
     ).toBe(true);
+  });
+
+  it("draws a transaction the account signs (signTransaction), and signs it once confirmed", async () => {
+    const signed = page.evaluate(() =>
+      window.lkCore
+        .toViemAccount(window.lkSigner)
+        .signTransaction({
+          type: "eip1559",
+          chainId: 31337,
+          nonce: 0,
+          to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+          value: 10_000_000_000_000_000n,
+          gas: 21_000n,
+          maxFeePerGas: 2_000_000_000n,
+          maxPriorityFeePerGas: 1_000_000_000n,
+        })
+        .then(
+          (tx) => tx,
+          (e: { code?: string }) => `error ${e.code}`,
+        ),
+    );
+    await frame.getByRole("heading", { name: "Review the request" }).waitFor();
+    expect(await frame.locator(".lk-lines li").allTextContents()).toEqual(["Send 0.01 ETH to 0x7099…79C8"]);
+    // No chain in this stack: the frame says why there is no simulation.
+    await frame.getByText(/^Simulation unavailable/).waitFor();
+    const confirm = frame.getByRole("button", { name: "Confirm" });
+    await expect.poll(() => confirm.isEnabled()).toBe(true);
+    await confirm.click();
+    const serialized = (await signed) as Hex;
+    expect(await recoverTransactionAddress({ serializedTransaction: serialized as never })).toBe(userAddress);
+    const logged = await s.service.ctx.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("event", "=", "signing.completed")
+      .execute();
+    expect(JSON.parse(logged.at(-1)?.details ?? "{}")).toMatchObject({
+      type: "ACTIVITY_TYPE_SIGN_TRANSACTION_V2",
+      summary: ["Transaction on chain 31337", "Send 0.01 ETH to 0x7099…79C8"],
+      confirmedInFrame: true,
+    });
   });
 
   it("speaks the language the modal sets", async () => {

@@ -397,6 +397,41 @@ describe.each(["sqlite", "postgres"] as const)("enforced confirmations (%s)", (k
     expect(ed25519.verify(signature, messageBytes, base58.decode(solUser.solanaAddress))).toBe(true);
   });
 
+  it("says a smart account's message signature is a hash whose meaning cannot be read", async () => {
+    const text = JSON.stringify({
+      type: "QUERY_TYPE_PREVIEW_SIGNING",
+      organizationId: user.orgId,
+      request: {
+        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+        parameters: {
+          signWith: user.address,
+          payload: JSON.stringify({
+            domain: {
+              name: "LatchkeySimpleAccount",
+              version: "1",
+              chainId: 31337,
+              verifyingContract: "0x1111111111111111111111111111111111111111",
+            },
+            types: { LatchkeySimpleAccountMessage: [{ name: "hash", type: "bytes32" }] },
+            primaryType: "LatchkeySimpleAccountMessage",
+            message: { hash: digest() },
+          }),
+          encoding: "PAYLOAD_ENCODING_EIP712",
+          hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+        },
+      },
+    });
+    const stamp = stampWithPrivateKey(text, user.sessionKey);
+    const r = await post(h.url, "/public/v1/query/preview_signing", text, {
+      [stamp.stampHeaderName]: stamp.stampHeaderValue,
+    });
+    const preview = r.json.preview as { kind: string; summary: { warnings: string[] } };
+    expect(preview.kind).toBe("typedData");
+    expect(preview.summary.warnings).toContain(
+      "Signs a hash for your smart account: what it stands for cannot be read",
+    );
+  });
+
   it("reads a bare digest for the frame as an unreadable hash", async () => {
     const text = JSON.stringify({
       type: "QUERY_TYPE_PREVIEW_SIGNING",

@@ -367,12 +367,26 @@ const RAW_LINE: Record<PreviewLocale, string> = {
   es: "Firma un hash cuyo contenido no se puede leer",
 };
 
+/**
+ * A LatchkeySimpleAccount (4337) signs a message or typed data as the owner's signature of
+ * `LatchkeySimpleAccountMessage(bytes32 hash)`: only the hash reaches the owner, so it is said plainly.
+ */
+const ACCOUNT_HASH_WARNING: Record<PreviewLocale, string> = {
+  en: "Signs a hash for your smart account: what it stands for cannot be read",
+  de: "Signiert einen Hash für Ihr Smart-Konto: wofür er steht, ist nicht lesbar",
+  fr: "Signe un hachage pour votre compte intelligent : ce qu’il représente est illisible",
+  es: "Firma un hash para su cuenta inteligente: no se puede leer lo que representa",
+};
+
 function summaryOf(reads: Read[], locale: PreviewLocale): PreviewSummary {
-  const summaries = reads.map((r) =>
-    r.decoded
-      ? summarize(r.decoded, { locale })
-      : { title: RAW_TITLE[locale], lines: [{ text: RAW_LINE[locale], depth: 0 }], warnings: [] },
-  );
+  const summaries = reads.map((r) => {
+    if (!r.decoded)
+      return { title: RAW_TITLE[locale], lines: [{ text: RAW_LINE[locale], depth: 0 }], warnings: [] };
+    const summary = summarize(r.decoded, { locale });
+    return r.decoded.kind === "typedData" && r.decoded.primaryType === "LatchkeySimpleAccountMessage"
+      ? { ...summary, warnings: [...summary.warnings, ACCOUNT_HASH_WARNING[locale]] }
+      : summary;
+  });
   return {
     title: summaries[0]?.title ?? RAW_TITLE[locale],
     lines: summaries.flatMap((s) => s.lines),

@@ -15,7 +15,8 @@ import { serveParent } from "./serveParent";
 /**
  * The auth frame (`/frames/auth`): holds the keys for the host page. It accepts a MessagePort only from
  * its parent window, and only when the parent's origin is one the app allows (the service also sends
- * `frame-ancestors` with those origins). It makes no network requests.
+ * `frame-ancestors` with those origins). Its only network requests go to its own origin, for the
+ * confirmation step (confirm.ts: `preview_signing` and its confirmation key; CSP `connect-src 'self'`).
  */
 
 /**

@@ -23,7 +23,7 @@ import {
 } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { getTransferCheckedInstruction } from "@solana-program/token";
-import { type Hex, recoverAddress } from "viem";
+import { type Hex, hashMessage, recoverAddress, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../src/config";
 import {
@@ -397,37 +397,57 @@ describe.each(["sqlite", "postgres"] as const)("enforced confirmations (%s)", (k
     expect(ed25519.verify(signature, messageBytes, base58.decode(solUser.solanaAddress))).toBe(true);
   });
 
-  it("says a smart account's message signature is a hash whose meaning cannot be read", async () => {
-    const text = JSON.stringify({
-      type: "QUERY_TYPE_PREVIEW_SIGNING",
-      organizationId: user.orgId,
-      request: {
-        type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
-        parameters: {
-          signWith: user.address,
-          payload: JSON.stringify({
-            domain: {
-              name: "LatchkeySimpleAccount",
-              version: "1",
-              chainId: 31337,
-              verifyingContract: "0x1111111111111111111111111111111111111111",
-            },
-            types: { LatchkeySimpleAccountMessage: [{ name: "hash", type: "bytes32" }] },
-            primaryType: "LatchkeySimpleAccountMessage",
-            message: { hash: digest() },
-          }),
-          encoding: "PAYLOAD_ENCODING_EIP712",
-          hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+  it("reads a smart account's message through the hash its owner signs, and only when it is that hash", async () => {
+    const account = "0x1111111111111111111111111111111111111111";
+    const wrapper = (hash: Hex, original?: object) =>
+      JSON.stringify({
+        domain: { name: "LatchkeySimpleAccount", version: "1", chainId: 31337, verifyingContract: account },
+        types: { LatchkeySimpleAccountMessage: [{ name: "hash", type: "bytes32" }] },
+        primaryType: "LatchkeySimpleAccountMessage",
+        message: { hash },
+        ...(original ? { latchkeyOriginal: original } : {}),
+      });
+    const previewOf = async (payload: string) => {
+      const text = JSON.stringify({
+        type: "QUERY_TYPE_PREVIEW_SIGNING",
+        organizationId: user.orgId,
+        request: {
+          type: "ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2",
+          parameters: {
+            signWith: user.address,
+            payload,
+            encoding: "PAYLOAD_ENCODING_EIP712",
+            hashFunction: "HASH_FUNCTION_NOT_APPLICABLE",
+          },
         },
-      },
-    });
-    const stamp = stampWithPrivateKey(text, user.sessionKey);
-    const r = await post(h.url, "/public/v1/query/preview_signing", text, {
-      [stamp.stampHeaderName]: stamp.stampHeaderValue,
-    });
-    const preview = r.json.preview as { kind: string; summary: { warnings: string[] } };
-    expect(preview.kind).toBe("typedData");
-    expect(preview.summary.warnings).toContain(
+      });
+      const stamp = stampWithPrivateKey(text, user.sessionKey);
+      const r = await post(h.url, "/public/v1/query/preview_signing", text, {
+        [stamp.stampHeaderName]: stamp.stampHeaderValue,
+      });
+      return r.json.preview as {
+        kind: string;
+        summary: { title: string; lines: { text: string }[]; warnings: string[] };
+      };
+    };
+    const message = toHex("Pay 5 USDC to the shop");
+    const read = await previewOf(wrapper(hashMessage({ raw: message }), { kind: "message", message }));
+    expect(read.kind).toBe("message");
+    expect(read.summary.lines.map((l) => l.text)).toEqual([
+      "Pay 5 USDC to the shop",
+      "Signed as your smart account 0x1111…1111",
+    ]);
+    expect(read.summary.warnings).toEqual([]);
+
+    // An "original" that is not what the hash stands for is not shown: the hash is, as unreadable.
+    const lying = await previewOf(wrapper(digest(), { kind: "message", message }));
+    expect(lying.kind).toBe("typedData");
+    expect(lying.summary.lines.map((l) => l.text).join("\n")).not.toContain("Pay 5 USDC");
+    expect(lying.summary.warnings).toContain(
+      "Signs a hash for your smart account: what it stands for cannot be read",
+    );
+    const bare = await previewOf(wrapper(digest()));
+    expect(bare.summary.warnings).toContain(
       "Signs a hash for your smart account: what it stands for cannot be read",
     );
   });

@@ -208,6 +208,12 @@ describe("the admin console", () => {
     expect(page.url()).toMatch(/\/admin\/activities\?status=ACTIVITY_STATUS_COMPLETED$/);
     await nav("Security log").click();
     await page.getByRole("cell", { name: "admin.sessions_revoked" }).first().waitFor();
+    // Each signature made is there with what it does (signing.completed: the decoded summary's lines).
+    await page.getByRole("cell", { name: "signing.completed" }).first().waitFor();
+    expect(
+      (await page.getByRole("list", { name: "What was signed" }).first().locator("li").allTextContents())
+        .length,
+    ).toBeGreaterThan(0);
     await nav("Webhooks").click();
     await page.getByText("No delivery matches.").waitFor();
     await nav("App and policies").click();

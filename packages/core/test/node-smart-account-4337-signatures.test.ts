@@ -194,6 +194,16 @@ describe.each(["sqlite"] as const)("4337 accounts' signatures (%s)", (kind) => {
     expect(
       await chain.publicClient.verifyMessage({ address: account, message: "direct", signature: direct }),
     ).toBe(true);
+    // The owner signs only a hash, yet the service read the message through it (issue 46): the security
+    // log names the message and the account, as a confirmation step would show them.
+    const completed = await svc.service.ctx.db
+      .selectFrom("audit_log")
+      .select("details")
+      .where("event", "=", "signing.completed")
+      .execute();
+    const summary = JSON.parse(completed.at(-1)?.details ?? "{}").summary as string[];
+    expect(summary).toContain("direct");
+    expect(summary).toContain(`Signed as your smart account ${account.slice(0, 6)}…${account.slice(-4)}`);
   });
 
   it("after its first sponsored operation deployed it, both verify through ERC-1271; another's do not", async () => {

@@ -7,6 +7,7 @@ import {
 } from "@latchkey/keystore";
 import { SHARE_KEY_META } from "@latchkey/protocol/custody";
 import type { FrameRequest } from "@latchkey/protocol/frame";
+import { ConfirmationRejected, confirmSigning, isRegistrationBody } from "./confirm";
 import { authFrameDatabase } from "./database";
 import { metaContent } from "./meta";
 import { serveParent } from "./serveParent";
@@ -14,7 +15,8 @@ import { serveParent } from "./serveParent";
 /**
  * The auth frame (`/frames/auth`): holds the keys for the host page. It accepts a MessagePort only from
  * its parent window, and only when the parent's origin is one the app allows (the service also sends
- * `frame-ancestors` with those origins). It makes no network requests.
+ * `frame-ancestors` with those origins). Its only network requests go to its own origin, for the
+ * confirmation step (confirm.ts: `preview_signing` and its confirmation key; CSP `connect-src 'self'`).
  */
 
 /**
@@ -74,12 +76,27 @@ async function handle(request: FrameRequest, parentOrigin: string): Promise<unkn
       return keys.injectCredentialBundle(params.bundle);
     case "stamp": {
       if (typeof params?.body !== "string") throw new TypeError("body must be a string");
+      // A confirmation key is registered by this frame alone, for its own key (confirm.ts).
+      if (isRegistrationBody(params.body))
+        throw new TypeError("a confirmation key is registered only by the frame itself");
       // The user share of a split is sealed to the target the body names: only this frame's own key.
       if (!sharesOf(keys).mayStamp(params.body))
         throw new TypeError("a begin_split_wallet is stamped only with this frame's own split key");
       const stamp = await keys.stamp(params.body);
       const userShare = await sharesOf(keys).userShareFor(params.body, metaContent(SHARE_KEY_META));
       return userShare ? { ...stamp, userShare } : stamp;
+    }
+    case "confirmSigning": {
+      // Enforced confirmations (issue 46): drawn here, stamped only once the user confirms here.
+      if (typeof params?.body !== "string") throw new TypeError("body must be a string");
+      const { confirmation } = await confirmSigning(keys, {
+        body: params.body,
+        parentOrigin,
+        ...(typeof params.locale === "string" ? { locale: params.locale } : {}),
+      });
+      const stamp = await keys.stamp(params.body);
+      const userShare = await sharesOf(keys).userShareFor(params.body, metaContent(SHARE_KEY_META));
+      return { ...stamp, ...(userShare ? { userShare } : {}), confirmation };
     }
     case "clear":
       // The session's keys only: the user shares are the device's, and stay.
@@ -158,11 +175,13 @@ serveParent<FrameRequest>({
   codeOf: (error) =>
     error instanceof KeyStoreError
       ? error.code
-      : error instanceof Error && error.name === "RecoveryError"
-        ? "RECOVERY_FAILED"
-        : error instanceof Error && error.name === "UserShareError"
-          ? "USER_SHARE_INVALID"
-          : undefined,
+      : error instanceof ConfirmationRejected
+        ? "USER_REJECTED"
+        : error instanceof Error && error.name === "RecoveryError"
+          ? "RECOVERY_FAILED"
+          : error instanceof Error && error.name === "UserShareError"
+            ? "USER_SHARE_INVALID"
+            : undefined,
   // Where keys live is settled before the first request: storage refused means memory, said up front.
   async ready(parentOrigin) {
     const storage = await keysOf(parentOrigin).storage();

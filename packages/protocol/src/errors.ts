@@ -189,6 +189,16 @@ export const ErrorCode = {
    * says which (grants, imports, pregenerated users).
    */
   SPLIT_CUSTODY_UNSUPPORTED: "SPLIT_CUSTODY_UNSUPPORTED",
+  /**
+   * The app's signing policy requires the user to confirm this signature in the service's auth frame
+   * (`signingPolicy.confirmation`), and the request carries no confirmation: nothing was signed.
+   */
+  CONFIRMATION_REQUIRED: "CONFIRMATION_REQUIRED",
+  /**
+   * The request's confirmation is not the auth frame's for this exact body (another request's, expired,
+   * or not signed by the key the frame registered for this session): nothing was signed.
+   */
+  CONFIRMATION_INVALID: "CONFIRMATION_INVALID",
   INTERNAL: "INTERNAL",
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -302,6 +312,8 @@ export const errorStatus: Record<ErrorCode, ErrorStatus> = {
   WALLET_ALREADY_SPLIT: 409,
   SPLIT_NOT_BEGUN: 409,
   SPLIT_CUSTODY_UNSUPPORTED: 409,
+  CONFIRMATION_REQUIRED: 403,
+  CONFIRMATION_INVALID: 403,
   INTERNAL: 500,
 };
 

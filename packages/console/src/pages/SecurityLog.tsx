@@ -60,7 +60,9 @@ export function SecurityLog() {
                     )}
                   </td>
                   <td>{e.ip ?? ""}</td>
-                  <td className="mono">{e.details ? JSON.stringify(e.details) : ""}</td>
+                  <td className="mono">
+                    <EventDetails details={e.details} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -69,6 +71,29 @@ export function SecurityLog() {
         {!paged.loading && items.length === 0 ? <p className="c-empty">No event matches.</p> : null}
         <Pager paged={paged} label="Security events" />
       </section>
+    </>
+  );
+}
+
+/**
+ * An event's details: a signature's decoded summary (`summary`, issue 46: what the user was shown) as its
+ * lines, the rest as JSON.
+ */
+function EventDetails({ details }: { details: Record<string, unknown> | null | undefined }) {
+  if (!details) return null;
+  const { summary, ...rest } = details;
+  const lines = Array.isArray(summary) ? summary.filter((l): l is string => typeof l === "string") : [];
+  return (
+    <>
+      {lines.length > 0 ? (
+        <ul className="c-summary-lines" aria-label="What was signed">
+          {lines.map((line, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the lines of one summary, in order, never reordered
+            <li key={i}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
+      {Object.keys(rest).length > 0 ? JSON.stringify(rest) : ""}
     </>
   );
 }

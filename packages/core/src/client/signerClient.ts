@@ -147,8 +147,37 @@ export class SignerClient {
     try {
       return await this.call(route, { ...call.outer, stampedRequest } as RouteRequest<R>);
     } catch (e) {
+      // The app requires the user to confirm this signature in the auth frame: the same body again,
+      // stamped by the frame once the user confirmed it there.
+      const confirmStamp = this.#confirmStamperFor(e, stamper);
+      if (confirmStamp) {
+        try {
+          const confirmed = await this.stampRequest(url, body, confirmStamp);
+          return await this.call(route, { ...call.outer, stampedRequest: confirmed } as RouteRequest<R>);
+        } catch (again) {
+          throw kind === "submit" ? activityErrorOf(again) : again;
+        }
+      }
       throw kind === "submit" ? activityErrorOf(e) : e;
     }
+  }
+
+  /**
+   * The language the auth frame's confirmation step is drawn in (en, de, fr or es): the modal sets it to
+   * its own.
+   */
+  confirmationLocale: string | undefined;
+
+  /**
+   * Enforced confirmations (issue 46): for a request the service refused with CONFIRMATION_REQUIRED,
+   * stamped by the session key, the key holder's frame confirmation; else undefined (the error stands).
+   */
+  #confirmStamperFor(e: unknown, stamper: Stamper | undefined): Stamper | undefined {
+    const confirmStamp = this.keyHolder.confirmStamp?.bind(this.keyHolder);
+    if (stamper || !confirmStamp) return undefined;
+    if (!(e instanceof SignerApiError) || e.code !== "CONFIRMATION_REQUIRED") return undefined;
+    const locale = this.confirmationLocale;
+    return (text) => confirmStamp(text, locale ? { locale } : {});
   }
 
   /**
@@ -196,12 +225,15 @@ export class SignerClient {
     stamper: Stamper = (text) => this.keyHolder.stamp(text),
   ): Promise<StampedRequest> {
     const text = JSON.stringify(body);
-    const { stampHeaderName, stampHeaderValue, userShare } = (await stamper(text)) as KeyHolderStamp;
+    const { stampHeaderName, stampHeaderValue, userShare, confirmation } = (await stamper(
+      text,
+    )) as KeyHolderStamp;
     return {
       body: text,
       stamp: { stampHeaderName, stampHeaderValue },
       url: `${this.baseUrl}${path}`,
       ...(userShare ? { userShare } : {}),
+      ...(confirmation ? { confirmation } : {}),
     };
   }
 
@@ -242,11 +274,23 @@ export class SignerClient {
     const { type, organizationId, parameters } = params;
     const text = JSON.stringify({ type, timestampMs: this.#timestampMs(), organizationId, parameters });
     const stamp = await (options.stamper ?? ((t: string) => this.keyHolder.stamp(t)))(text);
-    let { activity } = await this.#post<{ activity: Activity }>(
-      `/public/v1/submit/${name}`,
-      text,
-      stampHeaders(stamp),
-    );
+    let activity: Activity;
+    try {
+      ({ activity } = await this.#post<{ activity: Activity }>(
+        `/public/v1/submit/${name}`,
+        text,
+        stampHeaders(stamp),
+      ));
+    } catch (e) {
+      // The app requires the user to confirm this signature in the auth frame (as in callStamped).
+      const confirmStamp = this.#confirmStamperFor(e, options.stamper);
+      if (!confirmStamp) throw e;
+      ({ activity } = await this.#post<{ activity: Activity }>(
+        `/public/v1/submit/${name}`,
+        text,
+        stampHeaders(await confirmStamp(text)),
+      ));
+    }
     for (;;) {
       if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
       if (TERMINAL_FAILURES.has(activity.status) || options.stamper) throw new ActivityError(activity);
@@ -340,12 +384,15 @@ const SHARE_REFUSALS = new Set<string>(["USER_SHARE_REQUIRED", "USER_SHARE_INVAL
 
 /** The user share's header on the key-management API (`USER_SHARE_HEADER_NAME` of protocol/custody). */
 const USER_SHARE_HEADER = "X-User-Share";
+/** The auth frame's confirmation on the key-management API (`CONFIRMATION_HEADER_NAME` of protocol/frame). */
+const CONFIRMATION_HEADER = "X-Confirmation";
 
 /** `X-Stamp` (or `X-Stamp-WebAuthn`), and `X-User-Share` when the key holder attached a share. */
 function stampHeaders(stamp: KeyHolderStamp): Record<string, string> {
   return {
     [stamp.stampHeaderName]: stamp.stampHeaderValue,
     ...(stamp.userShare ? { [USER_SHARE_HEADER]: stamp.userShare } : {}),
+    ...(stamp.confirmation ? { [CONFIRMATION_HEADER]: stamp.confirmation } : {}),
   };
 }
 

@@ -95,6 +95,28 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
     getTargetPublicKey: () => call<string | null>("getTargetPublicKey"),
     injectCredentialBundle: (bundle) => call<string>("injectCredentialBundle", { bundle }),
     stamp: (body) => call<KeyHolderStamp>("stamp", { body }),
+    // The frame draws the request over the page while the user decides, then hides again.
+    confirmStamp: async (body, confirmOptions) => {
+      const { channel } = await connect();
+      const { iframe } = channel;
+      const previous = iframe.getAttribute("style") ?? "";
+      iframe.removeAttribute("aria-hidden");
+      iframe.setAttribute(
+        "style",
+        "display:block;position:fixed;inset:0;width:100%;height:100%;border:0;z-index:2147483647;" +
+          "background:transparent;color-scheme:normal",
+      );
+      iframe.focus();
+      try {
+        return await channel.call<KeyHolderStamp>("confirmSigning", {
+          body,
+          ...(confirmOptions?.locale ? { locale: confirmOptions.locale } : {}),
+        });
+      } finally {
+        iframe.setAttribute("style", previous);
+        iframe.setAttribute("aria-hidden", "true");
+      }
+    },
     // The frame keeps the user shares of split wallets across a sign-out: they are the device's.
     clear: async (clearOptions) => {
       await call<void>("clear", { targetKey: clearOptions?.targetKey ?? true });
@@ -122,6 +144,8 @@ export function createIframeKeyHolder(options: IframeKeyHolderOptions): KeyHolde
 
 const SIGNER_ERROR_CODES: Record<string, true> = {
   NOT_AUTHENTICATED: true,
+  // The user pressed Cancel in the frame's confirmation step.
+  USER_REJECTED: true,
   CREATE_API_KEY_FAILED: true,
   INJECT_BUNDLE_FAILED: true,
 };

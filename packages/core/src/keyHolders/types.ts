@@ -21,7 +21,14 @@ export type {
  * A stamp, and the user's share of a split-custody wallet sealed to the service for that exact body when
  * the body signs with it (docs/split-custody.md §2): `X-User-Share` beside `X-Stamp`.
  */
-export type KeyHolderStamp = StampHeader & { userShare?: string };
+export type KeyHolderStamp = StampHeader & {
+  userShare?: string;
+  /**
+   * Enforced confirmations (issue 46): the auth frame's confirmation of this exact body, made when the
+   * user pressed Confirm in the frame (`X-Confirmation`).
+   */
+  confirmation?: string;
+};
 
 /**
  * What a key holder does for split custody (docs/split-custody.md): it makes the wallet, keeps the user's
@@ -125,6 +132,13 @@ export interface KeyHolder {
    * the holder keeps one for the body's organisation and the body signs (split custody).
    */
   stamp(body: string): Promise<KeyHolderStamp>;
+  /**
+   * Enforced confirmations (issue 46): shows the signing request `body` to the user in the auth frame
+   * (a page of the service the host page cannot script), and stamps it with the frame's confirmation
+   * once they press Confirm there; Cancel throws USER_REJECTED. Only the iframe holder has it: the
+   * others cannot prove a confirmation, so an app that requires one refuses their signatures.
+   */
+  confirmStamp?(body: string, options?: { locale?: string }): Promise<KeyHolderStamp>;
   /**
    * Forgets the session key; with `targetKey` (the default) also deletes the target key, so the next
    * sign-in makes a fresh one.

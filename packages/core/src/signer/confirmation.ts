@@ -1,6 +1,7 @@
-import type { PreviewSigningRequest } from "@latchkey/protocol";
+import type { ConfirmationKind, PreviewSigningRequest } from "@latchkey/protocol";
 import type { Address, Hex } from "viem";
 import { SignerError } from "../errors";
+import { signerConfigOf } from "./custody";
 import type { SignerBase } from "./types";
 
 /**
@@ -120,6 +121,9 @@ export async function confirmSigning(
   if (request.kind === "authorization" && request.address.toLowerCase() === SIMPLE_7702_ACCOUNT_V08) return;
   const state = stateOf(signer);
   const requested = confirm === true || state.forced > 0;
+  // The service makes the user confirm this in its auth frame (enforced confirmations): the frame's
+  // step is the one that counts, so the page does not ask first.
+  if (await confirmedInFrame(signer, request)) return;
   if (!state.handler) {
     if (requested) throw new SignerError("CONFIRMATION_UNAVAILABLE");
     return;
@@ -131,4 +135,26 @@ export async function confirmSigning(
     throw new SignerError("USER_REJECTED", { cause });
   }
   if (!confirmed) throw new SignerError("USER_REJECTED");
+}
+
+/** The kind `signingPolicy.confirmation.required` names for a request the page would confirm. */
+function kindOf(request: SigningRequest): ConfirmationKind {
+  if (request.kind === "typedData")
+    return request.typedData.primaryType === "PackedUserOperation" ? "userOperation" : "typedData";
+  return request.kind;
+}
+
+/**
+ * Whether the service enforces this request's confirmation in the auth frame (its signer config says
+ * so) and the key holder can show it there. A signer config that cannot be read says no: the page's step
+ * then runs as before.
+ */
+async function confirmedInFrame(signer: SignerBase, request: SigningRequest): Promise<boolean> {
+  if (!signer.keyHolder.confirmStamp) return false;
+  const required = await signerConfigOf(signer).then(
+    (config) => config.confirmation?.required,
+    () => undefined,
+  );
+  if (!required) return false;
+  return required === true || required.includes(kindOf(request));
 }

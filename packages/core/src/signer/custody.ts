@@ -10,22 +10,24 @@ import type { SignerBase, WalletAccess } from "./types";
  * made in the key holder at the first sign-in, and whether this device holds the user's part.
  */
 
-const configs = new WeakMap<SignerBase, Promise<SignerConfigResponse["custody"]>>();
+const configs = new WeakMap<SignerBase, Promise<SignerConfigResponse>>();
 
-/** The app's custody mode and the service's share key (the signer config, read once per signer). */
-export function custodyConfig(signer: SignerBase): Promise<SignerConfigResponse["custody"]> {
+/** The app's signer config (custody, enforced confirmations), read once per signer. */
+export function signerConfigOf(signer: SignerBase): Promise<SignerConfigResponse> {
   let config = configs.get(signer);
   if (!config) {
-    config = signer.client.call(signerRoutes.signerConfig, {}).then(
-      (answer) => answer.custody ?? { mode: "service", shareKey: "" },
-      (error: unknown) => {
-        configs.delete(signer);
-        throw error;
-      },
-    );
+    config = signer.client.call(signerRoutes.signerConfig, {}).catch((error: unknown) => {
+      configs.delete(signer);
+      throw error;
+    });
     configs.set(signer, config);
   }
   return config;
+}
+
+/** The app's custody mode and the service's share key (the signer config, read once per signer). */
+export async function custodyConfig(signer: SignerBase): Promise<SignerConfigResponse["custody"]> {
+  return (await signerConfigOf(signer)).custody ?? { mode: "service", shareKey: "" };
 }
 
 /** The key holder's custody, or SPLIT_CUSTODY_UNSUPPORTED_HOLDER. */

@@ -11,6 +11,7 @@ import {
   serializeErc6492Signature,
   type Transport,
   type TypedDataDefinition,
+  toHex,
 } from "viem";
 import type { SmartAccount } from "viem/account-abstraction";
 
@@ -35,6 +36,11 @@ export function replaySafeTypedData(account: Address, chainId: number, hash: Hex
   } as const;
 }
 
+/** What a replay-safe hash stands for, sent beside it for the user's review (`latchkeyOriginal`). */
+type AccountOriginal =
+  | { kind: "message"; message: Hex }
+  | { kind: "typedData"; typedData: TypedDataDefinition };
+
 /**
  * A LatchkeySimpleAccount owned by `owner` (a SimpleAccount v0.8 of LatchkeySimpleAccountFactory, salt 0):
  * permissionless' SimpleAccount with signatures that verify for the account's address — `signMessage`
@@ -57,9 +63,14 @@ export async function toLatchkeySimpleAccount(params: {
     factoryAddress,
   });
   const chainId = client.chain.id;
-  const signHash = async (hash: Hex): Promise<Hex> => {
+  // What the hash stands for goes beside the typed data (outside what is hashed), so the service can show
+  // the user the message itself: it reads it only when it hashes to `hash` (issue 46).
+  const signHash = async (hash: Hex, original?: AccountOriginal): Promise<Hex> => {
+    const typedData = replaySafeTypedData(account.address, chainId, hash);
     const [signature, { factory, factoryData }] = await Promise.all([
-      owner.signTypedData(replaySafeTypedData(account.address, chainId, hash)),
+      owner.signTypedData(
+        (original ? { ...typedData, latchkeyOriginal: original } : typedData) as typeof typedData,
+      ),
       account.getFactoryArgs(),
     ]);
     return factory && factoryData
@@ -69,7 +80,20 @@ export async function toLatchkeySimpleAccount(params: {
   return {
     ...account,
     sign: ({ hash }: { hash: Hex }) => signHash(hash),
-    signMessage: ({ message }) => signHash(hashMessage(message)),
-    signTypedData: (typedData) => signHash(hashTypedData(typedData as TypedDataDefinition)),
+    signMessage: ({ message }) =>
+      signHash(hashMessage(message), {
+        kind: "message",
+        message:
+          typeof message === "string"
+            ? toHex(message)
+            : typeof message.raw === "string"
+              ? message.raw
+              : toHex(message.raw),
+      }),
+    signTypedData: (typedData) =>
+      signHash(hashTypedData(typedData as TypedDataDefinition), {
+        kind: "typedData",
+        typedData: typedData as TypedDataDefinition,
+      }),
   } as SmartAccount;
 }

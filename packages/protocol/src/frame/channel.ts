@@ -52,7 +52,14 @@ export type FrameMethod =
    * Opens `blob` with `prfOutput` or `code` and keeps the share (with `addresses`: as that imported
    * wallet's); RECOVERY_FAILED when it does not open.
    */
-  | "restoreShare";
+  | "restoreShare"
+  /**
+   * → `StampHeader & { userShare?, confirmation }`: the signing body `body` drawn in the frame for the
+   * user (decoded and simulated by the service's `preview_signing`, in `locale`), and stamped only when
+   * they press Confirm there, with a confirmation over its digest by a key only the frame holds
+   * (CONFIRMATION_HEADER_NAME). Cancel answers the error USER_REJECTED.
+   */
+  | "confirmSigning";
 
 /** A recovery blob as the service stores it (`@latchkey/protocol/custody`'s RecoveryBlob). */
 export interface FrameRecoveryBlob {
@@ -85,7 +92,33 @@ export interface FrameRequest {
     address?: string;
     /** An imported wallet's addresses (restoreShare). */
     addresses?: string[];
+    /** The language the confirmation step is drawn in (confirmSigning): en, de, fr or es. */
+    locale?: string;
   };
+}
+
+/**
+ * Enforced confirmations (issue 46): a signature an app's signing policy says must be confirmed carries
+ * `X-Confirmation` (or `stampedRequest.confirmation`): `v1.<confirmedAtMs>.<signature hex>`, the
+ * signature (ECDSA P-256 SHA-256, r‖s) by the auth frame's confirmation key over
+ * {@link confirmationMessage}. The frame registers that key's public key with its session
+ * (CONFIRMATION_KEY_PATH, from its own origin) and makes the signature only when the user presses Confirm
+ * in the frame.
+ */
+export const CONFIRMATION_HEADER_NAME = "X-Confirmation";
+/** Where the auth frame registers its confirmation key (POST, stamped by the session key, same origin). */
+export const CONFIRMATION_KEY_PATH = "/frames/v1/confirmation-key";
+/** The stamped body's `type` of a confirmation-key registration. */
+export const CONFIRMATION_KEY_TYPE = "ACTIVITY_TYPE_REGISTER_CONFIRMATION_KEY";
+/** How long a confirmation is good for after the user pressed Confirm (ms). */
+export const CONFIRMATION_TTL_MS = 120_000;
+
+/**
+ * What the frame's confirmation key signs: the exact body's SHA-256 (hex, the activity's fingerprint) and
+ * when the user confirmed it, so a confirmation signs one request, once, for two minutes.
+ */
+export function confirmationMessage(bodySha256Hex: string, confirmedAtMs: number): string {
+  return `latchkey-confirmation:v1:${bodySha256Hex}:${confirmedAtMs}`;
 }
 
 export interface FrameResponse {

@@ -43,6 +43,24 @@ export const signerConfigResponseSchema = schemaFor<SignerConfigResponse>()(
     email: z.object({ mode: z.enum(["OTP", "MAGIC_LINK"]) }),
     rootOrgId: z.string(),
     custody: z.object({ mode: z.enum(["split", "service"]), shareKey: z.string() }),
+    confirmation: z
+      .object({
+        required: z.union([
+          z.literal(true),
+          z.array(
+            z.enum([
+              "transaction",
+              "userOperation",
+              "typedData",
+              "authorization",
+              "message",
+              "rawPayload",
+              "solanaPayload",
+            ]),
+          ),
+        ]),
+      })
+      .optional(),
   }),
 );
 

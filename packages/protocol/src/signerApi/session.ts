@@ -22,7 +22,23 @@ export interface SignerConfigResponse {
    * holder seals the user's share (per request) and a new wallet's service share to.
    */
   custody: { mode: CustodyMode; shareKey: string };
+  /**
+   * Enforced confirmations (issue 46): the signatures the app's signing policy makes the user confirm in
+   * the auth frame (`true`: every kind); absent when it asks for none. The modal then leaves those to the
+   * frame instead of showing its own step too.
+   */
+  confirmation?: { required: true | ConfirmationKind[] };
 }
+
+/** What `signingPolicy.confirmation.required` may name. */
+export type ConfirmationKind =
+  | "transaction"
+  | "userOperation"
+  | "typedData"
+  | "authorization"
+  | "message"
+  | "rawPayload"
+  | "solanaPayload";
 
 export type { WhoamiResponse } from "./user";
 

@@ -21,6 +21,11 @@ export const stampedRequestSchema = z.object({
    * by create_split_wallet.
    */
   userShare: z.string().min(1).max(4096).optional(),
+  /**
+   * Enforced confirmations (issue 46): the auth frame's confirmation of this exact `body`, as the
+   * `X-Confirmation` header carries it on the key-management API (`v1.<confirmedAtMs>.<signature hex>`).
+   */
+  confirmation: z.string().min(1).max(512).optional(),
 });
 /** A key-management request signed by the session key, carried by a signer-API call. */
 export type StampedRequest = z.infer<typeof stampedRequestSchema>;

@@ -1,6 +1,7 @@
 import { keyManagementFeature } from "../keyManagement/routes";
 import { adminFeature } from "./admin/routes";
 import { authMethodsFeature } from "./authMethods/routes";
+import { confirmationFeature } from "./confirmation/routes";
 import { custodyFeature } from "./custody/routes";
 import type { Feature } from "./defineFeature";
 import { emailFeature } from "./email/routes";
@@ -39,4 +40,5 @@ export const features: readonly Feature[] = [
   userImportFeature,
   grantsFeature,
   custodyFeature,
+  confirmationFeature,
 ];

@@ -146,7 +146,12 @@ export function stampedRoute<
       options,
     );
     const submit = () =>
-      completedActivity(ctx, endpoint.stamped, { raw, caller, userShare: stampedRequest.userShare });
+      completedActivity(ctx, endpoint.stamped, {
+        raw,
+        caller,
+        userShare: stampedRequest.userShare,
+        confirmation: stampedRequest.confirmation,
+      });
     return handler({ body, app, ip: req.ip, req, caller, raw, submit });
   });
 }
@@ -163,12 +168,18 @@ const NOT_COMPLETED = {
 async function completedActivity(
   ctx: ActivityContext,
   binding: StampedBinding,
-  params: { raw: string; caller: StampedCaller; userShare?: string | undefined },
+  params: {
+    raw: string;
+    caller: StampedCaller;
+    userShare?: string | undefined;
+    confirmation?: string | undefined;
+  },
 ): Promise<Activity> {
   const { activity } = await submitActivity(ctx, binding, {
     rawBody: params.raw,
     caller: params.caller,
     userShare: params.userShare,
+    confirmation: params.confirmation,
   });
   if (activity.status === "ACTIVITY_STATUS_COMPLETED") return activity;
   const data = { activityId: activity.id, activityStatus: activity.status };

@@ -6,6 +6,7 @@ import {
   WEBAUTHN_STAMP_HEADER_NAME,
 } from "@latchkey/protocol";
 import { USER_SHARE_HEADER_NAME } from "@latchkey/protocol/custody";
+import { CONFIRMATION_HEADER_NAME } from "@latchkey/protocol/frame";
 import { activityTypes, querySchemas } from "@latchkey/protocol/schemas";
 import type { FastifyRequest } from "fastify";
 import { authenticateAdminStamp } from "../auth/stamps/authenticateAdminStamp";
@@ -31,6 +32,16 @@ function userShareOf(req: FastifyRequest): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "string" || value.length === 0 || value.length > 4096) {
     throw apiError(ErrorCode.USER_SHARE_INVALID, `${USER_SHARE_HEADER_NAME} must be one sealed share`);
+  }
+  return value;
+}
+
+/** Enforced confirmations: the auth frame's confirmation of the request (`X-Confirmation`), if it carries one. */
+function confirmationOf(req: FastifyRequest): string | undefined {
+  const value = req.headers[CONFIRMATION_HEADER_NAME.toLowerCase()];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.length === 0 || value.length > 512) {
+    throw apiError(ErrorCode.CONFIRMATION_INVALID, `${CONFIRMATION_HEADER_NAME} must be one confirmation`);
   }
   return value;
 }
@@ -89,7 +100,7 @@ export const keyManagementFeature = defineFeature({
       const { activity } = await submitActivity(
         ctx,
         { url },
-        { rawBody: raw, caller, userShare: userShareOf(req) },
+        { rawBody: raw, caller, userShare: userShareOf(req), confirmation: confirmationOf(req) },
       );
       return { activity };
     });

@@ -8,6 +8,8 @@ import { ApiError, apiError } from "../errors";
 import { parseOrThrow } from "../http/parse";
 import { auditSummary } from "../simulation/preview";
 import { activities } from "./activities";
+import { auditCompletedSignature } from "./confirmation/auditSignature";
+import { requireConfirmation } from "./confirmation/requireConfirmation";
 import type { ActivityContext, ActivityHandler, ActivityInput } from "./defineActivity";
 import { decideSigning } from "./policies/decideSigning";
 import { countPolicyTokens, type PolicyTokenReservation } from "./policies/policyTokenLimits";
@@ -35,7 +37,13 @@ export type SubmitTarget = Pick<StampedBinding, "url">;
 export async function submitActivity(
   ctx: ActivityContext,
   target: SubmitTarget,
-  params: { rawBody: string; caller: StampedCaller; userShare?: string | undefined },
+  params: {
+    rawBody: string;
+    caller: StampedCaller;
+    userShare?: string | undefined;
+    /** The auth frame's confirmation of this body (`X-Confirmation`; keyManagement/confirmation). */
+    confirmation?: string | undefined;
+  },
 ): Promise<SubmitOutcome> {
   const { rawBody, caller } = params;
   const { path, served } = servedAt(target);
@@ -79,10 +87,18 @@ export async function submitActivity(
   };
 
   if ("pure" in handler) {
+    let confirmedInFrame = false;
+    const signingRequest = handler.signingRequest?.(input);
     // The app's signing policy decides first: a refused or held signature is recorded without a result.
     let tokens: PolicyTokenReservation | null = null;
-    if (handler.signingRequest) {
-      const signingRequest = handler.signingRequest(input);
+    if (signingRequest) {
+      // Before anything else: a signature the user must confirm in the auth frame carries its confirmation.
+      confirmedInFrame = await requireConfirmation(ctx, {
+        caller,
+        signingRequest,
+        rawBody,
+        confirmation: params.confirmation,
+      });
       const decided = await decideSigning(ctx, {
         appId: caller.user.appId,
         type,
@@ -146,7 +162,18 @@ export async function submitActivity(
       return failedForShare(ctx, row, e);
     }
     row.result = JSON.stringify({ [entry.result]: result });
-    return insertOnce(ctx, row);
+    const outcome = await insertOnce(ctx, row);
+    // A signature made: in the security log with what it does (issue 46).
+    if (signingRequest && !outcome.replayed)
+      await auditCompletedSignature(ctx, {
+        caller,
+        type,
+        parameters: activityParams,
+        signingRequest,
+        activityId: row.id,
+        confirmedInFrame,
+      });
+    return outcome;
   }
 
   if (!("run" in handler))

@@ -22,7 +22,7 @@ import type {
   PreviewWarning,
   SigningPreview,
 } from "@latchkey/protocol";
-import type { Hex } from "viem";
+import { getAddress, type Hex } from "viem";
 import type { ConfiguredChain, ServiceContext } from "../context";
 import type { ActivityInput } from "../keyManagement/defineActivity";
 import {
@@ -32,6 +32,7 @@ import {
 } from "../keyManagement/policies/evaluatePolicy";
 import { isStructuredEncoding, readStructuredPayload } from "../keyManagement/policies/structuredPayloads";
 import { parseUnsignedTransaction } from "../keyManagement/policies/unsignedTransaction";
+import { ACCOUNT_MESSAGE_TYPE, verifiedAccountOriginal } from "./accountMessage";
 import { httpJsonRpc, type JsonRpc, type SimulatedCall, simulateCalls } from "./simulate";
 
 /**
@@ -87,6 +88,8 @@ interface Read {
   decoded: Decoded | null;
   kind: SigningPreview["kind"];
   chainId?: number;
+  /** A smart account's message or typed data, read through the hash its owner signs (accountMessage.ts). */
+  account?: `0x${string}`;
   /** What to simulate, when anything: the calls and whose balances. */
   simulate?: {
     chainId: number;
@@ -285,6 +288,21 @@ async function readsOf(request: PreviewableRequest, tokens: TokenInfoReader | un
           };
         }
       }
+      if (typedData.primaryType === ACCOUNT_MESSAGE_TYPE && domain.verifyingContract) {
+        const original = verifiedAccountOriginal(payload, message.hash);
+        const account = domain.verifyingContract.toLowerCase() as `0x${string}`;
+        if (original?.kind === "message")
+          return { decoded: decodeMessage({ raw: original.raw }), kind: "message", account };
+        if (original?.kind === "typedData") {
+          const inner = await decodeTypedData(original.typedData as never, options);
+          return {
+            decoded: inner,
+            kind: "typedData",
+            account,
+            ...(chainId !== undefined ? { chainId } : {}),
+          };
+        }
+      }
       const decoded = await decodeTypedData(typedData as never, options);
       return { decoded, kind: "typedData", ...(chainId !== undefined ? { chainId } : {}) };
     }),
@@ -367,12 +385,43 @@ const RAW_LINE: Record<PreviewLocale, string> = {
   es: "Firma un hash cuyo contenido no se puede leer",
 };
 
+/**
+ * A LatchkeySimpleAccount (4337) signs a message or typed data as the owner's signature of
+ * `LatchkeySimpleAccountMessage(bytes32 hash)`: only the hash reaches the owner, so it is said plainly.
+ */
+const ACCOUNT_HASH_WARNING: Record<PreviewLocale, string> = {
+  en: "Signs a hash for your smart account: what it stands for cannot be read",
+  de: "Signiert einen Hash für Ihr Smart-Konto: wofür er steht, ist nicht lesbar",
+  fr: "Signe un hachage pour votre compte intelligent : ce qu’il représente est illisible",
+  es: "Firma un hash para su cuenta inteligente: no se puede leer lo que representa",
+};
+
+/** The line under a smart account's message read through its hash: whose signature it becomes. */
+const ACCOUNT_LINE: Record<PreviewLocale, string> = {
+  en: "Signed as your smart account",
+  de: "Signiert als Ihr Smart-Konto",
+  fr: "Signé en tant que votre compte intelligent",
+  es: "Firmado como su cuenta inteligente",
+};
+const shortAddress = (a: `0x${string}`) => {
+  const checksummed = getAddress(a);
+  return `${checksummed.slice(0, 6)}…${checksummed.slice(-4)}`;
+};
+
 function summaryOf(reads: Read[], locale: PreviewLocale): PreviewSummary {
-  const summaries = reads.map((r) =>
-    r.decoded
-      ? summarize(r.decoded, { locale })
-      : { title: RAW_TITLE[locale], lines: [{ text: RAW_LINE[locale], depth: 0 }], warnings: [] },
-  );
+  const summaries = reads.map((r) => {
+    if (!r.decoded)
+      return { title: RAW_TITLE[locale], lines: [{ text: RAW_LINE[locale], depth: 0 }], warnings: [] };
+    const summary = summarize(r.decoded, { locale });
+    if (r.account)
+      return {
+        ...summary,
+        lines: [...summary.lines, { text: `${ACCOUNT_LINE[locale]} ${shortAddress(r.account)}`, depth: 0 }],
+      };
+    return r.decoded.kind === "typedData" && r.decoded.primaryType === ACCOUNT_MESSAGE_TYPE
+      ? { ...summary, warnings: [...summary.warnings, ACCOUNT_HASH_WARNING[locale]] }
+      : summary;
+  });
   return {
     title: summaries[0]?.title ?? RAW_TITLE[locale],
     lines: summaries.flatMap((s) => s.lines),

@@ -33,6 +33,7 @@ import { m0032 } from "./0032_split_conversion";
 import { m0033 } from "./0033_grant_user_share";
 import { m0034 } from "./0034_signing_previews";
 import { m0035 } from "./0035_grant_token_spends";
+import { m0036 } from "./0036_confirmation_keys";
 
 /**
  * Forward-only, versioned migrations, one file each. Each runs in its own transaction; names sort in order.
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   "0033_grant_user_share": m0033,
   "0034_signing_previews": m0034,
   "0035_grant_token_spends": m0035,
+  "0036_confirmation_keys": m0036,
 };
 
 class StaticProvider implements MigrationProvider {

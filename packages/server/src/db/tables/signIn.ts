@@ -16,6 +16,11 @@ export interface ApiKeysTable {
   expires_at: number | null;
   created_at: number;
   revoked_at: number | null;
+  /**
+   * Issue 46: the public key (uncompressed P-256, hex) of the auth frame's confirmation key for this
+   * session, registered by the frame; null until then (keyManagement/confirmation).
+   */
+  confirmation_key?: string | null;
 }
 export interface OtpsTable {
   id: string;

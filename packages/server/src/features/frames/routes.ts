@@ -90,6 +90,29 @@ const IMPORT_STYLE = [
 ].join("");
 const IMPORT_STYLE_HASH = createHash("sha256").update(IMPORT_STYLE, "utf8").digest("base64");
 
+// The auth frame's only style (its confirmation step, issue 46), allowed by its hash like the others'.
+// The page is transparent until a confirmation is drawn over a dimmed backdrop.
+const AUTH_STYLE = [
+  "html,body{margin:0;background:transparent;font:14px/1.4 system-ui,sans-serif;color:#111}",
+  ".lk-backdrop{position:fixed;inset:0;background:rgba(0,0,0,.45);display:flex;align-items:center;",
+  "justify-content:center}",
+  ".lk-dialog{box-sizing:border-box;width:368px;max-width:calc(100vw - 24px);max-height:calc(100vh - 24px);",
+  "overflow:auto;background:#fff;border-radius:16px;padding:20px;box-shadow:0 8px 32px rgba(0,0,0,.3)}",
+  "h1{font-size:17px;margin:0 0 4px}h2{font-size:14px;margin:12px 0 4px}",
+  ".lk-origin{color:#666;font-size:12px;margin:0 0 12px;word-break:break-all}",
+  ".lk-lines{margin:0;padding-left:18px}.lk-nested{margin-left:14px}",
+  ".lk-warning{color:#b00020;font-weight:600;margin:8px 0}.lk-sim{margin:2px 0}",
+  ".lk-actions{display:flex;gap:8px;margin-top:16px}",
+  ".lk-actions button{flex:1;padding:10px;border-radius:10px;font:inherit;cursor:pointer;border:1px solid #bbb;",
+  "background:#f6f6f6;color:#111}",
+  ".lk-actions .lk-confirm{background:#111;color:#fff;border-color:#111}",
+  ".lk-actions button:disabled{opacity:.5;cursor:default}",
+  "@media (prefers-color-scheme:dark){.lk-dialog{background:#1c1c1e;color:#eee}",
+  ".lk-actions button{background:#2c2c2e;color:#eee;border-color:#555}",
+  ".lk-actions .lk-confirm{background:#eee;color:#111}}",
+].join("");
+const AUTH_STYLE_HASH = createHash("sha256").update(AUTH_STYLE, "utf8").digest("base64");
+
 const escapeAttr = (s: string) =>
   s.replace(
     /[&<>"']/g,
@@ -99,8 +122,8 @@ const escapeAttr = (s: string) =>
 /**
  * GET /frames/auth: the auth iframe (DESIGN §2); GET /frames/export: the export frame (DESIGN §9). `?appId=`
  * narrows `frame-ancestors` (and the origins the frame accepts a channel from) to that app's allowed origins;
- * without it, every app's. Strict CSP: the inline script (and the export frame's stylesheet) by hash, nothing
- * else, no network.
+ * without it, every app's. Strict CSP: the inline script and stylesheet by hash, nothing else; no network
+ * but the auth frame's own origin (its confirmation step: `preview_signing` and its confirmation key).
  */
 export const framesFeature = defineFeature({
   name: "frames",
@@ -138,14 +161,21 @@ export const framesFeature = defineFeature({
 
     function sendFrame(
       reply: FastifyReply,
-      page: { origins: string[]; script: BuiltScript; meta: string; style?: { css: string; hash: string } },
+      page: {
+        origins: string[];
+        script: BuiltScript;
+        meta: string;
+        style?: { css: string; hash: string };
+        /** The auth frame asks its own service what a request does, and registers its confirmation key. */
+        connectSelf?: boolean;
+      },
     ) {
       const { origins, script, meta, style } = page;
       const csp = [
         "default-src 'none'",
         `script-src 'sha256-${script.hash}'`,
         ...(style ? [`style-src 'sha256-${style.hash}'`] : []),
-        "connect-src 'none'",
+        page.connectSelf ? "connect-src 'self'" : "connect-src 'none'",
         "base-uri 'none'",
         "form-action 'none'",
         `frame-ancestors ${origins.length ? origins.join(" ") : "'none'"}`,
@@ -166,7 +196,14 @@ export const framesFeature = defineFeature({
         const origins = await frameOrigins(req, reply);
         if (!origins) return reply;
         // Split custody: the share key the auth frame's key holder seals user shares to (its own page's).
-        return sendFrame(reply, { origins, script: await getScript("auth"), meta: await shareKeyMeta() });
+        return sendFrame(reply, {
+          origins,
+          script: await getScript("auth"),
+          meta: await shareKeyMeta(),
+          style: { css: AUTH_STYLE, hash: AUTH_STYLE_HASH },
+          // Enforced confirmations (issue 46): preview_signing and the confirmation key, same origin only.
+          connectSelf: true,
+        });
       },
     );
 

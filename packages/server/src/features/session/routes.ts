@@ -10,12 +10,17 @@ export const sessionFeature = defineFeature({
   name: "session",
   register(app, ctx) {
     // rootOrgId is an addition to the reference shape: the organisation a passkey login addresses.
-    route(app, signerApi.signerConfig, async ({ app }) => ({
-      email: { mode: app.emailMode },
-      rootOrgId: app.orgId,
-      // Split custody (docs/split-custody.md §2): what a key holder seals the user's share to.
-      custody: { mode: app.custody, shareKey: await shareKeyHex(ctx) },
-    }));
+    route(app, signerApi.signerConfig, async ({ app }) => {
+      // Enforced confirmations (issue 46): what the auth frame confirms, so the modal does not ask twice.
+      const confirmation = (await ctx.apps.signingPolicyOf(app.id))?.confirmation;
+      return {
+        email: { mode: app.emailMode },
+        rootOrgId: app.orgId,
+        // Split custody (docs/split-custody.md §2): what a key holder seals the user's share to.
+        custody: { mode: app.custody, shareKey: await shareKeyHex(ctx) },
+        ...(confirmation ? { confirmation: { required: confirmation.required } } : {}),
+      };
+    });
 
     // A passkey-stamped whoami addressed to the app's root organisation is the passkey lookup (single use).
     stampedRoute(

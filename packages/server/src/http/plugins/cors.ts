@@ -10,6 +10,8 @@ const ALLOWED_HEADERS = [
   "x-stamp-webauthn",
   // Split custody: the user's share sealed for the request (docs/split-custody.md §2).
   "x-user-share",
+  // Enforced confirmations: the auth frame's confirmation of the request (issue 46).
+  "x-confirmation",
   SDK_VERSION_HEADER.toLowerCase(),
 ];
 

@@ -58,6 +58,21 @@ export const ruleArgsSchema = z
   });
 export type RuleArgs = z.infer<typeof ruleArgsSchema>;
 
+/**
+ * What `confirmation.required` may name: EVM transactions, user operations, other typed data (permits),
+ * EIP-7702 authorizations, EIP-191 messages, bare digests (EVM) and Solana payloads.
+ */
+export const CONFIRMATION_KINDS = [
+  "transaction",
+  "userOperation",
+  "typedData",
+  "authorization",
+  "message",
+  "rawPayload",
+  "solanaPayload",
+] as const;
+export type ConfirmationKind = (typeof CONFIRMATION_KINDS)[number];
+
 export const SIGNING_POLICY_EFFECTS = ["allow", "deny", "needs_approval"] as const;
 export type SigningPolicyEffect = (typeof SIGNING_POLICY_EFFECTS)[number];
 
@@ -201,6 +216,18 @@ const signingPolicyObject = z
       )
       .min(1)
       .max(32)
+      .optional(),
+    /**
+     * Enforced confirmations (issue 46, keyManagement/confirmation): the signatures the user must confirm
+     * in the service's auth frame, which draws the request and signs a confirmation of its exact body
+     * with a key the host page cannot use. `required: true` is every kind; a list names some. A signature
+     * without the frame's confirmation is refused (403 CONFIRMATION_REQUIRED) before anything is signed.
+     */
+    confirmation: z
+      .object({
+        required: z.union([z.literal(true), z.array(z.enum(CONFIRMATION_KINDS)).min(1)]),
+      })
+      .strict()
       .optional(),
   })
   .strict();

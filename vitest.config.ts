@@ -169,9 +169,9 @@ export default defineConfig({
     // The pools reuse their processes (threads) between files: without this, each file got a fresh one
     // whatever its project's `isolate` said. A project with `isolate: true` still loads each file's
     // modules afresh; vitest keeps projects apart (a project's files never share a process with another's).
-    // Three threads: the browser files (the threads pool's only project after `unit`) wait on Chromium and
-    // timers more than they compute, and run beside the service files' two forks; with two threads they
-    // were the run's longest block (1,072 s of files). `unit`, all CPU, loses nothing by a third thread.
-    poolOptions: { threads: { isolate: false, maxThreads: 3 }, forks: { isolate: false } },
+    // Two threads, as two forks: with a third (maxThreads: 3, or maxWorkers: 3 and maxForks: 2) every run of
+    // `unit` then `browser` ended at the switch, tinypool rejecting "Terminating worker thread" as it
+    // recycled the unit project's threads.
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
   },
 });

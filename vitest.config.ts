@@ -74,7 +74,8 @@ export default defineConfig({
           // a third of a small file's time; no file here changes a global it does not restore).
           pool: "threads",
           isolate: false,
-          // Before the others, on both cores, not beside them (each pool would take two workers).
+          // Before the others, on both cores, not beside them (each pool takes two workers; this project is
+          // all CPU, and a minute long).
           sequence: { groupOrder: 0 },
         },
       },
@@ -119,11 +120,17 @@ export default defineConfig({
           // The e2e pages, built once per run on first use (e2e/helpers/pageServer.ts), and the run's one local
           // chain stack, shared with the service project's files (test-support/chain/shared.ts).
           globalSetup: ["e2e/helpers/pageServer.ts", "test-support/chain/shared.ts"],
-          pool: "forks",
-          // One module graph per process for all its files, as in `service` (each file loaded the service,
-          // playwright and viem afresh: a few seconds of CPU per file), and one Chromium per process
-          // (test-support/chromium.ts sharedChromium()): every file still starts its own service, page
-          // server and browser contexts and closes them.
+          // Threads, not forks: beside the service project, not after it. Vitest 3.2 runs the projects that
+          // share a pool one after another (its forks pool awaits a project's last file, recycles its
+          // workers, then starts the next project), but different pools of one group at the same time. These
+          // files mostly wait on Chromium, the service and the spec's timers, so on their own they left half
+          // the machine idle for 9.5 min while the service files waited their turn. Nothing here needs a
+          // process of its own: no file changes directory, and a thread's process.env is its own copy.
+          pool: "threads",
+          // One module graph per thread for all its files, as in `service` (each file loaded the service,
+          // playwright and viem afresh: a few seconds of CPU per file), and one Chromium per thread
+          // (test-support/chromium.ts sharedChromium(), on the thread's globalThis): every file still starts
+          // its own service, page server and browser contexts and closes them.
           isolate: false,
           sequence: { groupOrder: 1 },
         },
@@ -162,6 +169,9 @@ export default defineConfig({
     // The pools reuse their processes (threads) between files: without this, each file got a fresh one
     // whatever its project's `isolate` said. A project with `isolate: true` still loads each file's
     // modules afresh; vitest keeps projects apart (a project's files never share a process with another's).
+    // Two threads, as two forks: with a third (maxThreads: 3, or maxWorkers: 3 and maxForks: 2) every run of
+    // `unit` then `browser` ended at the switch, tinypool rejecting "Terminating worker thread" as it
+    // recycled the unit project's threads.
     poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
   },
 });

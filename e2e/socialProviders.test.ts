@@ -48,7 +48,8 @@ async function open(ui: object): Promise<Page> {
   const ctx = await s.browser.newContext({ viewport: { width: 900, height: 900 } });
   contexts.push(ctx);
   const page = await ctx.newPage();
-  page.setDefaultTimeout(10_000);
+  // 15 s, as externalWallets: a pop-up sign-up under a loaded machine took more than 10 s to connect.
+  page.setDefaultTimeout(15_000);
   page.on("pageerror", (e) => console.error("pageerror", e.message));
   await page.goto(`${s.hostOrigin}/?ui=${encodeURIComponent(JSON.stringify(ui))}`);
   await status(page).filter({ hasNotText: "INITIALIZING" }).waitFor();

@@ -10,6 +10,7 @@ export default {
   mutate: [
     "packages/server/src/keyManagement/policies/evaluatePolicy.ts",
     "packages/server/src/keyManagement/policies/callsOf.ts",
+    "packages/server/src/keyManagement/policies/callArgs.ts",
     "packages/server/src/keyManagement/policies/ownAccounts.ts",
     "packages/server/src/keyManagement/policies/typedDataRequest.ts",
     "packages/server/src/features/grants/grantPolicy.ts",

@@ -22,11 +22,13 @@ const APPROVE = "0x095ea7b3"; // approve(address,uint256)
 const INCREASE_ALLOWANCE = "0x39509351"; // increaseAllowance(address,uint256)
 const SET_APPROVAL_FOR_ALL = "0xa22cb465"; // setApprovalForAll(address,bool)
 
-/** The n-th 32-byte word of the arguments as an address, or null when it is not one. */
+/**
+ * The n-th 32-byte word of the arguments as an address (its low 20 bytes, as the token reads it: ABI
+ * coder v1 drops the high bytes, v2 reverts when they are set), or null when the data has no such word.
+ */
 function address(data: string, n: number): `0x${string}` | null {
   const word = data.slice(10 + n * 64, 10 + (n + 1) * 64);
-  if (word.length !== 64 || !word.startsWith("0".repeat(24))) return null;
-  return `0x${word.slice(24)}`;
+  return word.length === 64 ? `0x${word.slice(24)}` : null;
 }
 function uint(data: string, n: number): bigint | null {
   const word = data.slice(10 + n * 64, 10 + (n + 1) * 64);

@@ -284,11 +284,15 @@ function refusal(rule: SigningPolicyRule): string {
   return `Refused by signing policy rule "${rule.id}"${rule.description ? `: ${rule.description}` : ""}`;
 }
 
-/** The spender and amount of an ERC-20 `approve(address,uint256)` call; null for any other call. */
+/**
+ * The spender and amount of an ERC-20 `approve(address,uint256)` call; null for any other call. Read as
+ * the token's ABI decoder reads it: bytes after the two words are ignored, and the spender is the low
+ * 20 bytes of its word (ABI coder v1 drops the rest, v2 reverts), so neither hides an approval from a rule.
+ */
 function approvalOf(data: `0x${string}`): { spender: `0x${string}`; amount: bigint } | null {
   const d = data.toLowerCase();
-  if (d.length !== 138 || !d.startsWith(APPROVE) || !d.startsWith("0".repeat(24), 10)) return null;
-  return { spender: `0x${d.slice(34, 74)}`, amount: BigInt(`0x${d.slice(74)}`) };
+  if (d.length < 138 || !d.startsWith(APPROVE)) return null;
+  return { spender: `0x${d.slice(34, 74)}`, amount: BigInt(`0x${d.slice(74, 138)}`) };
 }
 
 /**

@@ -7,6 +7,7 @@
 // they end (when they fail, again after the tests, so it is not lost in their output). The exit code is the
 // first failure's: 1 when either failed, and a signal that ended either ends the run.
 import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 const started = Date.now();
 const seconds = () => `${Math.round((Date.now() - started) / 1000)} s`;
@@ -41,8 +42,9 @@ const checksCode = checks.done.then((code) => {
   return code;
 });
 
-// vitest from this package's node_modules/.bin (npm puts it on PATH for its scripts).
-const tests = run("vitest", ["run", ...process.argv.slice(2)], { stdio: "inherit" });
+// The repository's vitest (also when this script is run without npm).
+const vitest = fileURLToPath(new URL("../node_modules/vitest/vitest.mjs", import.meta.url));
+const tests = run(process.execPath, [vitest, "run", ...process.argv.slice(2)], { stdio: "inherit" });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     checks.child.kill(signal);

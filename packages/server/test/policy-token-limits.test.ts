@@ -6,7 +6,12 @@
  * with an injected clock in grants-token-limits.test.ts; a user's session does not last a day.)
  */
 import { randomBytes } from "node:crypto";
-import { stampWithPrivateKey } from "@latchkey/protocol";
+import {
+  generateP256PrivateKey,
+  p256PublicKeyFromPrivate,
+  stampWithPrivateKey,
+  toHex,
+} from "@latchkey/protocol";
 import {
   encodeFunctionData,
   erc20Abi,
@@ -42,6 +47,21 @@ const APP = {
   },
 } satisfies AppConfig;
 const KEY = { authorization: `Bearer ${APP.apiKeys[0]}` };
+const ADMIN_KEY = generateP256PrivateKey();
+/** Transfers above 3 USDC wait for an admin; 10 USDC per 24 hours each. */
+const HELD_APP = {
+  id: "held-app",
+  name: "Held App",
+  apiKeys: ["lk_held_app_0123456789abcdef"],
+  allowedOrigins: ["http://held.test"],
+  signingPolicy: {
+    rules: [
+      { id: "big", effect: "needs_approval", args: { amountAbove: { token: USDC, amount: "3000000" } } },
+    ],
+    adminKeys: [{ name: "ops", publicKey: toHex(p256PublicKeyFromPrivate(ADMIN_KEY, true)) }],
+    tokenLimits: [{ chainId: 1, token: USDC, windows: [{ window: "24h", amount: "10000000" }] }],
+  },
+} satisfies AppConfig;
 
 type Activity = {
   id: string;
@@ -53,7 +73,7 @@ type Activity = {
 describe.each(["sqlite", "postgres"] as const)("a signing policy's limits in tokens (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(kind, { apps: [APP] });
+    h = await startHarness(kind, { apps: [APP, HELD_APP] });
   });
   afterAll(async () => {
     await h?.close();
@@ -150,6 +170,34 @@ describe.each(["sqlite", "postgres"] as const)("a signing policy's limits in tok
       "tokenLimits",
       "tokenLimits",
     ]);
+  });
+
+  it("a held signature counts from when it is held; rejected, it is given back", async () => {
+    const erin = await signUpByEmail(h, unique("erin"), { authorization: `Bearer ${HELD_APP.apiKeys[0]}` });
+    const held = await signTx(erin, transfer(usdc("5")), 0);
+    expect(held.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    expect((await signTx(erin, transfer(usdc("4")), 1)).status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const over = await signTx(erin, transfer(usdc("2")), 2);
+    expect(over).toMatchObject({ status: "ACTIVITY_STATUS_REJECTED" });
+    expect(over.failure?.message).toMatch(/does not cover 2000000: 1000000 left/);
+    const appOrg = (await h.service.ctx.apps.byId(HELD_APP.id))?.orgId as string;
+    const text = JSON.stringify({
+      type: "ACTIVITY_TYPE_REJECT_ACTIVITY",
+      timestampMs: String(h.clock.now),
+      organizationId: appOrg,
+      parameters: { activityId: held.id },
+    });
+    const stamp = stampWithPrivateKey(text, ADMIN_KEY);
+    const rejected = await post(h.url, "/public/v1/submit/reject_activity", text, {
+      [stamp.stampHeaderName]: stamp.stampHeaderValue,
+    });
+    expect(rejected.status).toBe(200);
+    // The 5 USDC the rejected signature counted are free again.
+    expect((await signTx(erin, transfer(usdc("2")), 3)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect((await signTx(erin, transfer(usdc("3")), 4)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    // 4 (still held) + 2 + 3 + 1 = 10: the limit, exactly.
+    expect((await signTx(erin, transfer(usdc("1")), 5)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect((await signTx(erin, transfer(1n), 6)).failure?.message).toMatch(/: 0 left/);
   });
 
   it("16 signatures of 1 USDC at once sign exactly 10", async () => {

@@ -6,6 +6,7 @@
  * with an injected clock in grants-token-limits.test.ts; a user's session does not last a day.)
  */
 import { randomBytes } from "node:crypto";
+import { BackendApiError, createBackendClient } from "@latchkey/backend";
 import {
   generateP256PrivateKey,
   p256PublicKeyFromPrivate,
@@ -25,16 +26,18 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../src/config";
 import { signingPolicySchema } from "../src/keyManagement/policies/policySchema";
-import { type EmailUser, type Harness, post, signUpByEmail, startHarness } from "./helpers";
+import { type EmailUser, type Harness, post, signUpByEmail, stamped, startHarness } from "./helpers";
 
 const USDC = "0x2222222222222222222222222222222222222222";
 const FRIEND = "0x1111111111111111111111111111111111111111";
 const usdc = (amount: string) => parseUnits(amount, 6);
+const SERVER_KEY = generateP256PrivateKey();
 const APP = {
   id: "capped-app",
   name: "Capped App",
   apiKeys: ["lk_capped_app_0123456789abcdef"],
   allowedOrigins: ["http://capped.test"],
+  serverKeys: [{ name: "bot", publicKey: toHex(p256PublicKeyFromPrivate(SERVER_KEY, true)) }],
   signingPolicy: {
     tokenLimits: [
       {
@@ -198,6 +201,52 @@ describe.each(["sqlite", "postgres"] as const)("a signing policy's limits in tok
     // 4 (still held) + 2 + 3 + 1 = 10: the limit, exactly.
     expect((await signTx(erin, transfer(usdc("1")), 5)).status).toBe("ACTIVITY_STATUS_COMPLETED");
     expect((await signTx(erin, transfer(1n), 6)).failure?.message).toMatch(/: 0 left/);
+  });
+
+  it("what the app's backend signs under a user's grant counts in the same room", async () => {
+    const frank = await signUpByEmail(h, unique("frank"), KEY);
+    const created = await post(
+      h.url,
+      "/signer/v1/grants/create",
+      stamped(
+        "/public/v1/query/whoami",
+        {
+          type: "OPERATION_TYPE_CREATE_GRANT",
+          timestampMs: String(h.clock.now),
+          organizationId: frank.orgId,
+          parameters: { permissions: { chainIds: [1], expiresAt: h.clock.now + 3600_000 } },
+        },
+        frank.sessionKey,
+      ),
+      KEY,
+    );
+    const grantId = (created.json.grant as { grantId: string }).grantId;
+    const bot = createBackendClient({
+      url: h.url,
+      appId: APP.id,
+      serverKey: SERVER_KEY,
+      now: () => h.clock.now,
+    });
+    const byBot = (amount: bigint, nonce: number) =>
+      bot.signTransaction({
+        userId: frank.userId,
+        grantId,
+        transaction: { chainId: 1, to: USDC, data: transfer(amount), nonce, gas: 100_000n, maxFeePerGas: 1n },
+      });
+    await byBot(usdc("4"), 0);
+    expect((await signTx(frank, transfer(usdc("4")), 1)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    const refused = await byBot(usdc("4"), 2).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BackendApiError);
+    expect(refused).toMatchObject({
+      code: "POLICY_DENIED",
+      status: 403,
+      message: expect.stringMatching(/does not cover 4000000: 2000000 left/),
+      data: { ruleId: "tokenLimits" },
+    });
+    await byBot(usdc("2"), 2);
+    const [grant] = (await bot.listGrants(frank.userId)).filter((g) => g.grantId === grantId);
+    // The refused one was not counted against the grant either.
+    expect(grant?.operationsUsed).toBe(2);
   });
 
   it("16 signatures of 1 USDC at once sign exactly 10", async () => {

@@ -6,7 +6,13 @@
  * with an injected clock in grants-token-limits.test.ts; a user's session does not last a day.)
  */
 import { randomBytes } from "node:crypto";
-import { stampWithPrivateKey } from "@latchkey/protocol";
+import { BackendApiError, createBackendClient } from "@latchkey/backend";
+import {
+  generateP256PrivateKey,
+  p256PublicKeyFromPrivate,
+  stampWithPrivateKey,
+  toHex,
+} from "@latchkey/protocol";
 import {
   encodeFunctionData,
   erc20Abi,
@@ -20,16 +26,18 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../src/config";
 import { signingPolicySchema } from "../src/keyManagement/policies/policySchema";
-import { type EmailUser, type Harness, post, signUpByEmail, startHarness } from "./helpers";
+import { type EmailUser, type Harness, post, signUpByEmail, stamped, startHarness } from "./helpers";
 
 const USDC = "0x2222222222222222222222222222222222222222";
 const FRIEND = "0x1111111111111111111111111111111111111111";
 const usdc = (amount: string) => parseUnits(amount, 6);
+const SERVER_KEY = generateP256PrivateKey();
 const APP = {
   id: "capped-app",
   name: "Capped App",
   apiKeys: ["lk_capped_app_0123456789abcdef"],
   allowedOrigins: ["http://capped.test"],
+  serverKeys: [{ name: "bot", publicKey: toHex(p256PublicKeyFromPrivate(SERVER_KEY, true)) }],
   signingPolicy: {
     tokenLimits: [
       {
@@ -42,6 +50,21 @@ const APP = {
   },
 } satisfies AppConfig;
 const KEY = { authorization: `Bearer ${APP.apiKeys[0]}` };
+const ADMIN_KEY = generateP256PrivateKey();
+/** Transfers above 3 USDC wait for an admin; 10 USDC per 24 hours each. */
+const HELD_APP = {
+  id: "held-app",
+  name: "Held App",
+  apiKeys: ["lk_held_app_0123456789abcdef"],
+  allowedOrigins: ["http://held.test"],
+  signingPolicy: {
+    rules: [
+      { id: "big", effect: "needs_approval", args: { amountAbove: { token: USDC, amount: "3000000" } } },
+    ],
+    adminKeys: [{ name: "ops", publicKey: toHex(p256PublicKeyFromPrivate(ADMIN_KEY, true)) }],
+    tokenLimits: [{ chainId: 1, token: USDC, windows: [{ window: "24h", amount: "10000000" }] }],
+  },
+} satisfies AppConfig;
 
 type Activity = {
   id: string;
@@ -53,7 +76,7 @@ type Activity = {
 describe.each(["sqlite", "postgres"] as const)("a signing policy's limits in tokens (%s)", (kind) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(kind, { apps: [APP] });
+    h = await startHarness(kind, { apps: [APP, HELD_APP] });
   });
   afterAll(async () => {
     await h?.close();
@@ -150,6 +173,80 @@ describe.each(["sqlite", "postgres"] as const)("a signing policy's limits in tok
       "tokenLimits",
       "tokenLimits",
     ]);
+  });
+
+  it("a held signature counts from when it is held; rejected, it is given back", async () => {
+    const erin = await signUpByEmail(h, unique("erin"), { authorization: `Bearer ${HELD_APP.apiKeys[0]}` });
+    const held = await signTx(erin, transfer(usdc("5")), 0);
+    expect(held.status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    expect((await signTx(erin, transfer(usdc("4")), 1)).status).toBe("ACTIVITY_STATUS_CONSENSUS_NEEDED");
+    const over = await signTx(erin, transfer(usdc("2")), 2);
+    expect(over).toMatchObject({ status: "ACTIVITY_STATUS_REJECTED" });
+    expect(over.failure?.message).toMatch(/does not cover 2000000: 1000000 left/);
+    const appOrg = (await h.service.ctx.apps.byId(HELD_APP.id))?.orgId as string;
+    const text = JSON.stringify({
+      type: "ACTIVITY_TYPE_REJECT_ACTIVITY",
+      timestampMs: String(h.clock.now),
+      organizationId: appOrg,
+      parameters: { activityId: held.id },
+    });
+    const stamp = stampWithPrivateKey(text, ADMIN_KEY);
+    const rejected = await post(h.url, "/public/v1/submit/reject_activity", text, {
+      [stamp.stampHeaderName]: stamp.stampHeaderValue,
+    });
+    expect(rejected.status).toBe(200);
+    // The 5 USDC the rejected signature counted are free again.
+    expect((await signTx(erin, transfer(usdc("2")), 3)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect((await signTx(erin, transfer(usdc("3")), 4)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    // 4 (still held) + 2 + 3 + 1 = 10: the limit, exactly.
+    expect((await signTx(erin, transfer(usdc("1")), 5)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    expect((await signTx(erin, transfer(1n), 6)).failure?.message).toMatch(/: 0 left/);
+  });
+
+  it("what the app's backend signs under a user's grant counts in the same room", async () => {
+    const frank = await signUpByEmail(h, unique("frank"), KEY);
+    const created = await post(
+      h.url,
+      "/signer/v1/grants/create",
+      stamped(
+        "/public/v1/query/whoami",
+        {
+          type: "OPERATION_TYPE_CREATE_GRANT",
+          timestampMs: String(h.clock.now),
+          organizationId: frank.orgId,
+          parameters: { permissions: { chainIds: [1], expiresAt: h.clock.now + 3600_000 } },
+        },
+        frank.sessionKey,
+      ),
+      KEY,
+    );
+    const grantId = (created.json.grant as { grantId: string }).grantId;
+    const bot = createBackendClient({
+      url: h.url,
+      appId: APP.id,
+      serverKey: SERVER_KEY,
+      now: () => h.clock.now,
+    });
+    const byBot = (amount: bigint, nonce: number) =>
+      bot.signTransaction({
+        userId: frank.userId,
+        grantId,
+        transaction: { chainId: 1, to: USDC, data: transfer(amount), nonce, gas: 100_000n, maxFeePerGas: 1n },
+      });
+    await byBot(usdc("4"), 0);
+    expect((await signTx(frank, transfer(usdc("4")), 1)).status).toBe("ACTIVITY_STATUS_COMPLETED");
+    const refused = await byBot(usdc("4"), 2).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BackendApiError);
+    expect(refused).toMatchObject({
+      code: "POLICY_DENIED",
+      status: 403,
+      message: expect.stringMatching(/does not cover 4000000: 2000000 left/),
+      data: { ruleId: "tokenLimits" },
+    });
+    await byBot(usdc("2"), 2);
+    const [grant] = (await bot.listGrants(frank.userId)).filter((g) => g.grantId === grantId);
+    // The refused one was not counted against the grant either.
+    expect(grant?.operationsUsed).toBe(2);
   });
 
   it("16 signatures of 1 USDC at once sign exactly 10", async () => {

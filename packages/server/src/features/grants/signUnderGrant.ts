@@ -12,6 +12,7 @@ import {
   OWN_ACCOUNT_CALLS_RULE_ID,
   type SigningRequest,
 } from "../../keyManagement/policies/evaluatePolicy";
+import { countPolicyTokens } from "../../keyManagement/policies/policyTokenLimits";
 import { withSigningKey } from "../../keyManagement/signing";
 import { userAddresses } from "../../users/userStore";
 import { chainOf, decideUnderGrant, GRANT_RULES, nativeValueOf } from "./grantPolicy";
@@ -227,6 +228,24 @@ export async function signUnderGrant<T>(
     value: nativeValueOf(allowed.request),
     tokens: allowed.tokens,
   });
+  // The app's own limits in tokens, per user (policyTokenLimits.ts), count what a grant signs too.
+  const appId = req.serverKey.appId;
+  const byPolicy = await countPolicyTokens(ctx, {
+    appId,
+    orgId: allowed.orgId,
+    policy: await ctx.apps.signingPolicyOf(appId),
+    request: allowed.request,
+    fingerprint: allowed.row.fingerprint,
+  });
+  if ("decision" in byPolicy && byPolicy.decision.effect !== "allow") {
+    await releaseUse(ctx, reservation);
+    await refuse(ctx, appId, allowed.row, allowed.details, {
+      code: ErrorCode.POLICY_DENIED,
+      ruleId: byPolicy.decision.ruleId,
+      message: byPolicy.decision.message,
+    });
+  }
+  const policyTokens = "reservation" in byPolicy ? byPolicy.reservation : null;
   // 5.
   let signed: T;
   try {
@@ -237,6 +256,7 @@ export async function signUnderGrant<T>(
     );
   } catch (e) {
     await releaseUse(ctx, reservation);
+    await policyTokens?.release();
     throw e;
   }
   const entry = activityTypes[req.activityType];

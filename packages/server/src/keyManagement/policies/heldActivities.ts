@@ -7,6 +7,7 @@ import type { ActivityContext, ActivityHandler, ActivityInput } from "../defineA
 import { findSigningAccount } from "../signing";
 import { approvalsOf } from "../toActivity";
 import { decideSigning } from "./decideSigning";
+import { releasePolicyTokens } from "./policyTokenLimits";
 
 const HELD: ActivityStatus = "ACTIVITY_STATUS_CONSENSUS_NEEDED";
 
@@ -68,7 +69,11 @@ async function settle(
     .where("id", "=", row.id)
     .where("status", "=", row.status)
     .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
+  const settled = Number(updated.numUpdatedRows) === 1;
+  // Never signed: what the policy's token limits counted for it when it was held is given back.
+  if (settled && (values.status === "ACTIVITY_STATUS_REJECTED" || values.status === "ACTIVITY_STATUS_FAILED"))
+    await releasePolicyTokens(ctx.db, row.id);
+  return settled;
 }
 
 /**

@@ -147,6 +147,21 @@ export async function countPolicyTokens(
   };
 }
 
+/**
+ * Gives back what the policy's token limits counted for a held activity that ends without a signature
+ * (rejected, refused at approval, failed): its spends are found by the activity's body fingerprint.
+ */
+export async function releasePolicyTokens(db: Db, activityId: string): Promise<void> {
+  await db
+    .deleteFrom("user_token_spends")
+    .where(
+      "fingerprint",
+      "in",
+      db.selectFrom("activities").select("fingerprint").where("id", "=", activityId),
+    )
+    .execute();
+}
+
 /** The rule id a refusal by the policy's token limits names. */
 export const TOKEN_LIMITS_RULE_ID_POLICY = "tokenLimits";
 

@@ -24,7 +24,11 @@ const activityTypes = async (userId: string) =>
 describe("a split wallet carried by the code's sign-in, from Node", () => {
   it("a wallet the service refuses: signed in without it, the wallet made after, the refused share never kept", async () => {
     const kept: Uint8Array[] = [];
-    const inner = createMemoryKeyHolder({ onUserShare: (_org, share) => kept.push(share.slice()) });
+    const inner = createMemoryKeyHolder({
+      onUserShare: (_org, share) => {
+        kept.push(share.slice());
+      },
+    });
     const custody = inner.custody;
     if (!custody?.prepareSignInWallet) throw new Error("the memory holder makes sign-in wallets");
     const prepare = custody.prepareSignInWallet.bind(custody);
@@ -60,7 +64,11 @@ describe("a split wallet carried by the code's sign-in, from Node", () => {
   it("a wallet the service records: one request, no create_split_wallet, the share kept once", async () => {
     const kept: Uint8Array[] = [];
     const signer = await signInWithOtp(svc, "one-request@example.com", {
-      keyHolder: createMemoryKeyHolder({ onUserShare: (_org, share) => kept.push(share.slice()) }),
+      keyHolder: createMemoryKeyHolder({
+        onUserShare: (_org, share) => {
+          kept.push(share.slice());
+        },
+      }),
     });
     expect(signer.walletAccess).toBe("ready");
     expect(await activityTypes(signer.user?.userId ?? "")).not.toContain("ACTIVITY_TYPE_CREATE_SPLIT_WALLET");

@@ -57,6 +57,9 @@ describe("a user operation under enforced confirmations", () => {
       // The modal did not ask first.
       expect(await page.getByRole("dialog").count()).toBe(0);
       await shot(page, "confirm-enforced-10-user-operation");
+      // Chromium drops clicks on a frame that has just moved on screen (clickjacking protection); the
+      // frame's Confirm waits longer still, so once it is enabled the dialog takes clicks.
+      await expect.poll(() => frame.getByRole("button", { name: "Confirm" }).isEnabled()).toBe(true);
       await frame.getByRole("button", { name: "Cancel" }).click();
       await expect
         .poll(() => page.getByTestId("user-operation-error").textContent())

@@ -208,6 +208,9 @@ describe("the user confirms in the frame", () => {
     await frame.getByText("hello frame").first().waitFor();
     await frame.getByText(`Asked by ${s.hostOrigin}`).waitFor();
     await shot(page, "confirm-enforced-01-message");
+    // Chromium drops clicks on a frame that has just moved on screen (clickjacking protection); the
+    // frame's Confirm waits longer still, so once it is enabled the dialog takes clicks.
+    await expect.poll(() => frame.getByRole("button", { name: "Confirm" }).isEnabled()).toBe(true);
     await frame.getByRole("button", { name: "Cancel" }).click();
     expect(await refused).toBe(4001);
     expect(await signings()).toEqual([]);
@@ -346,6 +349,7 @@ describe("the user confirms in the frame", () => {
       );
     });
     await frame.getByRole("heading", { name: "Anfrage prüfen" }).waitFor();
+    await expect.poll(() => frame.getByRole("button", { name: "Bestätigen" }).isEnabled()).toBe(true);
     await frame.getByRole("button", { name: "Abbrechen" }).click();
     expect(await refused).toBe("USER_REJECTED");
     await page.evaluate(() => {

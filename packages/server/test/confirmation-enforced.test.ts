@@ -24,7 +24,8 @@ import {
 import { getTransferSolInstruction } from "@solana-program/system";
 import { getTransferCheckedInstruction } from "@solana-program/token";
 import { type Hex, hashMessage, recoverAddress, toHex } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../src/cli/index";
 import type { AppConfig } from "../src/config";
 import {
   type EmailUser,
@@ -74,7 +75,7 @@ function confirmation(key: KeyObject, body: string, confirmedAtMs = Date.now()):
 const digest = () => `0x${randomBytes(32).toString("hex")}` as Hex;
 
 describe.each(["sqlite", "postgres"] as const)("enforced confirmations (%s)", (kind) => {
-  let h: Harness;
+  let h: Harness & { dbUrl: string };
   let user: EmailUser;
   const auth = { authorization: `Bearer ${API_KEY}` };
   const frameKey = confirmKey();
@@ -450,6 +451,32 @@ describe.each(["sqlite", "postgres"] as const)("enforced confirmations (%s)", (k
     expect(bare.summary.warnings).toContain(
       "Signs a hash for your smart account: what it stands for cannot be read",
     );
+  });
+
+  it("lists the signatures made, with what they do, in `latchkey activity signed`", async () => {
+    const out: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      out.push(String(chunk));
+      return true;
+    });
+    let code: number;
+    try {
+      code = await main(["activity", "signed", "--app", APP.id, "--db", h.dbUrl]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(code).toBe(0);
+    const text = out.join("");
+    // The two digests this file signed for the app, each confirmed in the frame, newest first.
+    const blocks = text.trim().split("\n\n");
+    expect(blocks).toHaveLength(2);
+    for (const block of blocks) {
+      const [head, ...lines] = block.split("\n");
+      expect(head).toMatch(
+        /^\S+ {2}ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2 {2}\d{4}-\d\d-\d\dT\S+ {2}\S+ {2}\(confirmed in the frame\)$/,
+      );
+      expect(lines).toEqual(["  Raw signature", "  Signs a hash whose content cannot be read"]);
+    }
   });
 
   it("reads a bare digest for the frame as an unreadable hash", async () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { migrate, openDatabase } from "../db";
+import { listSignedActivities } from "../keyManagement/confirmation/signedLog";
 import {
   decideThroughService,
   describeHeld,
@@ -10,6 +11,7 @@ import {
 import { type CliCommand, databaseOf } from "./command";
 
 const HELP = `Usage: latchkey activity list --app <id> [--db <url|path>]
+       latchkey activity signed --app <id> [--db <url|path>] [--limit <n>]
        latchkey activity approve <activityId> --org <organizationId> --url <serviceUrl> [--admin-key-file <file>]
        latchkey activity reject <activityId> --org <organizationId> --url <serviceUrl> [--admin-key-file <file>]
 
@@ -23,10 +25,14 @@ Signatures an app's signing policy holds for approval ("needs_approval" rules, o
             split-custody wallet's signature is approved and completed by the user's device, which
             holds its share, within 24 h (it stays CONSENSUS_NEEDED until then)
   reject    Refuse it: the activity ends REJECTED, never signed
+  signed    The app's latest signatures (the security log's signing.completed), newest first, each
+            with what it does (the decoded summary the user was shown) and whether the user confirmed
+            it in the auth frame
 
 Options:
-  --app <id>                The app (list)
-  --db <url|path>           The database (as serve; list)
+  --app <id>                The app (list, signed)
+  --db <url|path>           The database (as serve; list, signed)
+  --limit <n>               How many signatures (signed; default 20, at most 500)
   --org <organizationId>    The app's organization id, as list prints it (approve, reject)
   --url <serviceUrl>        The service, e.g. https://auth.example.com (approve, reject)
   --admin-key-file <file>   The admin key's private key, 64 hex digits (from latchkey admin-key create);
@@ -38,10 +44,13 @@ Environment:
   LATCHKEY_DB               As --db
 `;
 
-/** `latchkey activity list|approve|reject`: what an app's signing policy holds, and an admin's decision. */
+/**
+ * `latchkey activity list|approve|reject|signed`: what an app's signing policy holds, an admin's decision,
+ * and the signatures made (with what they do).
+ */
 export const activityCommand: CliCommand = {
   name: "activity",
-  summary: "List, approve or reject signatures an app's signing policy holds",
+  summary: "List, approve or reject signatures an app's signing policy holds; list those it made",
   help: HELP,
   run: activity,
 };
@@ -57,8 +66,31 @@ async function activity(args: string[]): Promise<number> {
       org: { type: "string" },
       url: { type: "string" },
       "admin-key-file": { type: "string" },
+      limit: { type: "string" },
     },
   });
+  if (verb === "signed") {
+    if (!values.app) throw new Error("activity signed needs --app <id>");
+    const limit = values.limit === undefined ? 20 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new Error("--limit must be a whole number from 1");
+    const opened = openDatabase(databaseOf(values.db));
+    try {
+      await migrate(opened.db);
+      const signed = await listSignedActivities(opened.db, values.app, limit);
+      if (signed.length === 0) process.stdout.write(`App ${values.app} has signed nothing yet.\n`);
+      for (const e of signed) {
+        const how = e.confirmedInFrame ? "confirmed in the frame" : "not confirmed in the frame";
+        process.stdout.write(
+          `\n${e.activityId}  ${e.type}  ${e.createdAt}  ${e.userId ?? ""}  (${how})\n${e.summary
+            .map((l) => `  ${l}\n`)
+            .join("")}`,
+        );
+      }
+    } finally {
+      await opened.close();
+    }
+    return 0;
+  }
   if (verb === "list") {
     if (!values.app) throw new Error("activity list needs --app <id>");
     const opened = openDatabase(databaseOf(values.db));

@@ -124,6 +124,7 @@ describe("SSR safety", () => {
         "sendUserOperation",
         "sendVerificationCode",
         "setEmail",
+        "setSignInPrompt",
         "setSigningConfirmation",
         "signInWithEthereum",
         "signRawMessage",

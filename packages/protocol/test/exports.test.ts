@@ -150,6 +150,7 @@ describe("@latchkey/protocol exports", () => {
         "stampWithPrivateKey: function",
         "toHex: function",
         "uncompressP256PublicKey: function",
+        "unreachableService: function",
         "urlAllowedBy: function",
         "verifyApiKeyStamp: function",
         "verifyImportBundle: function",
@@ -278,18 +279,24 @@ describe("@latchkey/protocol exports", () => {
         "RpcErrorCode: object",
         "SponsorshipErrorCode: object",
         "errorStatus: object",
+        "unreachableService: function",
       ]
     `));
   it("./frame", () =>
     expect(surface(frame)).toMatchInlineSnapshot(`
-    [
-      "ALLOWED_ORIGINS_META: string",
-      "EXPORT_SIGNER_META: string",
-      "FRAME_INIT_MESSAGE: string",
-      "FRAME_READY_MESSAGE: string",
-      "IMPORT_SIGNER_META: string",
-    ]
-  `));
+      [
+        "ALLOWED_ORIGINS_META: string",
+        "CONFIRMATION_HEADER_NAME: string",
+        "CONFIRMATION_KEY_PATH: string",
+        "CONFIRMATION_KEY_TYPE: string",
+        "CONFIRMATION_TTL_MS: number",
+        "EXPORT_SIGNER_META: string",
+        "FRAME_INIT_MESSAGE: string",
+        "FRAME_READY_MESSAGE: string",
+        "IMPORT_SIGNER_META: string",
+        "confirmationMessage: function",
+      ]
+    `));
   it("./keyManagement", () =>
     expect(surface(keyManagement)).toMatchInlineSnapshot(`
       [
@@ -635,6 +642,7 @@ describe("@latchkey/protocol exports", () => {
         "signerQueryTypes: object",
         "signerRoutes: object",
         "toHex: function",
+        "unreachableService: function",
       ]
     `);
     for (const name of Object.keys(wire)) expect(root).toHaveProperty(name);

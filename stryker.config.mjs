@@ -13,6 +13,7 @@ export default {
     "packages/server/src/keyManagement/policies/callArgs.ts",
     "packages/server/src/keyManagement/policies/ownAccounts.ts",
     "packages/server/src/keyManagement/policies/typedDataRequest.ts",
+    "packages/server/src/keyManagement/policies/tokenMoves.ts",
     "packages/server/src/features/grants/grantPolicy.ts",
     "packages/server/src/crypto/keyring.ts",
     "packages/server/src/crypto/keyWrap/localKey.ts",

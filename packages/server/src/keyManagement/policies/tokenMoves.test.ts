@@ -163,4 +163,78 @@ describe("tokenMovesOf", () => {
     // The same calls on a token no limit names are none of its business.
     expect(tokenMovesOf(tx(USDC, call("mint", 1n)), new Set())).toEqual({ moves: [], uncounted: [] });
   });
+
+  it("a batch of requests counts each; a contract creation counts its value only", () => {
+    const several: SigningRequest = {
+      kind: "several",
+      requests: [tx(USDC, call("transfer", 5n)), tx(USDC, call("approve", 7n), 2n)],
+    };
+    expect(moved(several)).toEqual([
+      [USDC, 5n, "transfer", 1],
+      ["native", 2n, "value", 1],
+      [USDC, 7n, "approve", 1],
+    ]);
+    const creation: SigningRequest = { kind: "transaction", chainId: 1, to: null, data: "0x6080", value: 3n };
+    expect(tokenMovesOf(creation, CAPPED)).toEqual({
+      moves: [{ chainId: 1, token: "native", amount: 3n, how: "value" }],
+      uncounted: [],
+    });
+  });
+
+  it("Permit2's approve counts only on Permit2's selector, a clean token word and a capped token", () => {
+    // transferFrom(USDC, BOB, 5) to a contract no limit names: its first word is a capped token, yet it is
+    // no Permit2 approve.
+    const elsewhere = encodeFunctionData({ abi: erc20, functionName: "transferFrom", args: [USDC, BOB, 5n] });
+    expect(tokenMovesOf(tx(DAI, elsewhere), CAPPED)).toEqual({ moves: [], uncounted: [] });
+    const onPermit2 = (token: Hex) =>
+      encodeFunctionData({ abi: permit2Abi, functionName: "approve", args: [token, BOB, 13n, 1] });
+    // A token no limit names, a token word with its high bytes set, a call cut after its selector.
+    expect(tokenMovesOf(tx(PERMIT2, onPermit2(DAI)), CAPPED).moves).toEqual([]);
+    const dirty = `${onPermit2(USDC).slice(0, 10)}ff${onPermit2(USDC).slice(12)}` as Hex;
+    expect(tokenMovesOf(tx(PERMIT2, dirty), CAPPED).moves).toEqual([]);
+    expect(tokenMovesOf(tx(PERMIT2, onPermit2(USDC).slice(0, 10) as Hex), CAPPED)).toEqual({
+      moves: [],
+      uncounted: [],
+    });
+    // The amount word is needed too.
+    expect(tokenMovesOf(tx(PERMIT2, onPermit2(USDC).slice(0, 138) as Hex), CAPPED).moves).toEqual([]);
+  });
+
+  it("an uncounted call names its selector, a bare selector included, and data shorter than one as 0x", () => {
+    expect(tokenMovesOf(tx(USDC, "0x12345678"), CAPPED).uncounted).toEqual([
+      { chainId: 1, token: USDC, what: "0x12345678" },
+    ]);
+    expect(tokenMovesOf(tx(USDC, "0x1234"), CAPPED).uncounted).toEqual([
+      { chainId: 1, token: USDC, what: "0x" },
+    ]);
+  });
+
+  it("typed data on a capped token is uncounted unless it approves, transfers, or cancels", () => {
+    const cancel = typed(
+      "CancelAuthorization",
+      { CancelAuthorization: fields("address authorizer,bytes32 nonce") },
+      { authorizer: SIGNER, nonce: `0x${"00".repeat(32)}` },
+    );
+    expect(tokenMovesOf(cancel, CAPPED)).toEqual({ moves: [], uncounted: [] });
+    const vote = typed("Vote", { Vote: fields("uint256 proposal") }, { proposal: "1" });
+    // On a token no limit names, or with no verifying contract: none of a limit's business.
+    expect(tokenMovesOf(vote, new Set([DAI]))).toEqual({ moves: [], uncounted: [] });
+    const nowhere = typedDataRequest(
+      {
+        domain: { chainId: 1 },
+        types: { Vote: fields("uint256 proposal") },
+        primaryType: "Vote",
+        message: { proposal: "1" },
+      } as unknown as TypedDataDefinition,
+      SIGNER,
+    );
+    expect(tokenMovesOf(nowhere, CAPPED)).toEqual({ moves: [], uncounted: [] });
+    // A permit on the capped token is counted, not uncounted.
+    const permit = typed(
+      "Permit",
+      { Permit: fields("address owner,address spender,uint256 value,uint256 nonce,uint256 deadline") },
+      { owner: SIGNER, spender: BOB, value: "11", nonce: "0", deadline: "1" },
+    );
+    expect(tokenMovesOf(permit, CAPPED).uncounted).toEqual([]);
+  });
 });

@@ -3,7 +3,8 @@ import type { Page } from "playwright-core";
 import { type Hex, isHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
-import { type Stack, startStack, typeOtp } from "./helpers/stack";
+import { signUpSplit } from "./helpers/splitSignUp";
+import { type Stack, startStack } from "./helpers/stack";
 
 // Split custody on the chains (docs/split-custody.md §2, §4), in Chromium against the real service: the
 // demo in a split app, with the dev chain (EntryPoint v0.8, bundler, the service's paymaster) and the
@@ -17,35 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
-
-/** Signs up by email code and leaves the steps a split wallet's sign-up offers (protect: Not now; passkey: Skip). */
-async function signUpSplit(page: Page, email: string): Promise<void> {
-  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
-  await page.getByPlaceholder("Email").fill(email);
-  const sent = s.mailCount(email);
-  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
-  await typeOtp(page, await s.otpCode(email, sent));
-  const modal = page.locator(".lk-card[role=dialog]");
-  for (;;) {
-    const protect = modal.getByRole("heading", { name: "Protect your wallet" });
-    const passkey = modal.getByRole("heading", { name: "Add a passkey" });
-    await expect
-      .poll(
-        async () => (await protect.count()) + (await passkey.count()) > 0 || (await modal.count()) === 0,
-        {
-          timeout: 60_000,
-        },
-      )
-      .toBe(true);
-    if ((await modal.count()) === 0) break;
-    if ((await protect.count()) > 0) {
-      await modal.getByRole("button", { name: "Not now" }).click();
-      await modal.getByRole("button", { name: "I understand, continue" }).click();
-    } else await modal.getByRole("button", { name: "Skip" }).click();
-  }
-  await page.getByTestId("evm-address").waitFor();
-}
 
 /** A page of the demo whose signing requests (those that carry a user share) are recorded by path. */
 async function openDemo(): Promise<{ page: Page; shareBearing: string[]; close(): Promise<void> }> {
@@ -92,7 +64,7 @@ describe("split custody on the chains, in the demo", () => {
     const { page, shareBearing, close } = await openDemo();
     try {
       const email = "split-solana@example.com";
-      await signUpSplit(page, email);
+      await signUpSplit(s, page, email);
       await expectSplitWallet(email);
       const owner = (await page.getByTestId("solana-card-address").textContent()) as string;
       expect(owner).toBe(await page.getByTestId("solana-address").textContent());
@@ -127,7 +99,7 @@ describe("split custody on the chains, in the demo", () => {
     const { page, shareBearing, close } = await openDemo();
     try {
       const email = "split-user-operation@example.com";
-      await signUpSplit(page, email);
+      await signUpSplit(s, page, email);
       await expectSplitWallet(email);
       const addressCell = page.getByTestId("smart-account-address");
       await expect.poll(() => addressCell.textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/);

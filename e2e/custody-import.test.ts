@@ -3,7 +3,8 @@ import { type Hex, recoverMessageAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveAccounts, entropyToMnemonic } from "../packages/server/src/crypto/wallet";
 import { hostPageContents, instrumentHostPage } from "./helpers/hostPage";
-import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
+import { signUpSplit } from "./helpers/splitSignUp";
+import { type Stack, shot, startStack } from "./helpers/stack";
 
 // Importing a wallet into a split-custody app (docs/split-custody.md §5, Import), in Chromium against the
 // real service: on the demo's account page the user types a phrase into the import frame, which splits it
@@ -17,35 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.close();
 });
-
-/** Signs up by email code and leaves the steps a split wallet's sign-up offers (protect: Not now; passkey: Skip). */
-async function signUpSplit(page: Page, email: string): Promise<void> {
-  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
-  await page.getByPlaceholder("Email").fill(email);
-  const sent = s.mailCount(email);
-  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
-  await typeOtp(page, await s.otpCode(email, sent));
-  const modal = page.locator(".lk-card[role=dialog]");
-  for (;;) {
-    const protect = modal.getByRole("heading", { name: "Protect your wallet" });
-    const passkey = modal.getByRole("heading", { name: "Add a passkey" });
-    await expect
-      .poll(
-        async () => (await protect.count()) + (await passkey.count()) > 0 || (await modal.count()) === 0,
-        {
-          timeout: 60_000,
-        },
-      )
-      .toBe(true);
-    if ((await modal.count()) === 0) break;
-    if ((await protect.count()) > 0) {
-      await modal.getByRole("button", { name: "Not now" }).click();
-      await modal.getByRole("button", { name: "I understand, continue" }).click();
-    } else await modal.getByRole("button", { name: "Skip" }).click();
-  }
-  await page.getByTestId("evm-address").waitFor();
-}
 
 async function openImport(page: Page): Promise<FrameLocator> {
   const panel = page.getByTestId("import");
@@ -69,7 +41,7 @@ describe("import into a split-custody app", () => {
     await page.waitForFunction(
       () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
     );
-    await signUpSplit(page, "split-import@example.com");
+    await signUpSplit(s, page, "split-import@example.com");
     const before = (await page.getByTestId("evm-address").getAttribute("title")) as string;
 
     const phrase = entropyToMnemonic(crypto.getRandomValues(new Uint8Array(16)));

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { BackendApiError, createBackendClient } from "@latchkey/backend";
 import { STEP_UP_MAX_AGE_MS } from "@latchkey/protocol";
-import type { Page } from "playwright-core";
 import { encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { counterAbi } from "../test-support/chain";
+import { signUpSplit } from "./helpers/splitSignUp";
 import { type Stack, shot, startStack, typeOtp } from "./helpers/stack";
 
 // A permission grant made in the modal, then used by a backend: on the demo's account page the user grants
@@ -24,28 +24,6 @@ beforeAll(async () => {
  * Signs up in the demo by email code, then leaves the steps a split wallet's sign-up offers (protecting
  * the wallet: "Not now", then "I understand, continue"; the passkey: "Skip"), whichever come.
  */
-async function signUpSplit(page: Page, email: string): Promise<void> {
-  await page.locator(".nav").getByRole("button", { name: "Sign in" }).click();
-  await page.getByPlaceholder("Email").fill(email);
-  const sent = s.mailCount(email);
-  await page.getByRole("dialog").getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("heading", { name: "Enter verification code" }).waitFor();
-  await typeOtp(page, await s.otpCode(email, sent));
-  const modal = page.locator(".lk-card[role=dialog]");
-  for (;;) {
-    const protect = modal.getByRole("heading", { name: "Protect your wallet" });
-    const passkey = modal.getByRole("heading", { name: "Add a passkey" });
-    await expect
-      .poll(async () => (await protect.count()) + (await passkey.count()) > 0 || (await modal.count()) === 0)
-      .toBe(true);
-    if ((await modal.count()) === 0) break;
-    if ((await protect.count()) > 0) {
-      await modal.getByRole("button", { name: "Not now" }).click();
-      await modal.getByRole("button", { name: "I understand, continue" }).click();
-    } else await modal.getByRole("button", { name: "Skip" }).click();
-  }
-  await page.getByTestId("evm-address").waitFor();
-}
 afterAll(async () => {
   await s?.close();
 });
@@ -63,7 +41,7 @@ describe("demo: grant the demo's bot", () => {
     await page.waitForFunction(
       () => !document.querySelector(".nav button.primary")?.hasAttribute("disabled"),
     );
-    await signUpSplit(page, "bot-owner@example.com");
+    await signUpSplit(s, page, "bot-owner@example.com");
 
     const card = page.getByTestId("bot-grant");
     await card.getByRole("button", { name: "Grant the demo's bot" }).click();
